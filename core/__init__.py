@@ -1,0 +1,1 @@
+"""Computation for the Transformer Embedding Lab: torch on the chosen device, no streamlit."""

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Install the app into .venv at the repo root and serve it on http://127.0.0.1:8501.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x .venv/bin/python ] || "${PYTHON:-python3}" -m venv .venv
+.venv/bin/python -m pip install -q -r requirements.txt
+exec .venv/bin/python -m streamlit run app.py "$@"

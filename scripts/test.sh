@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install everything the tests need (dev packages into .venv, Debian's chromium) and run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x /usr/bin/chromium ]; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium
+fi
+[ -x .venv/bin/python ] || "${PYTHON:-python3}" -m venv .venv
+.venv/bin/python -m pip install -q -r requirements-dev.txt
+.venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
+exec .venv/bin/python -m pytest "$@"

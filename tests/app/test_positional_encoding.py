@@ -1,0 +1,116 @@
+"""The positional-encoding page in AppTest: every key widget moved, presets, bad input."""
+
+import json
+
+import pytest
+
+PAGE = "pages/positional_encoding.py"
+
+
+@pytest.fixture
+def at(open_page):
+    return open_page(PAGE)
+
+
+def heatmap(at) -> dict:
+    return json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+
+
+def test_defaults_draw_every_figure(at):
+    assert len(at.get("plotly_chart")) == 5
+    assert heatmap(at)["z"]["shape"] == "100, 128"
+    assert not at.error and not at.warning
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "shape"),
+    [("pe_d_model", 64, "100, 64"), ("pe_max_len", 30, "30, 128"), ("pe_d_model", 7, "100, 7")],
+)
+def test_sizes_change_the_heatmap(at, key, value, shape):
+    at.number_input(key=key).set_value(value).run()
+    assert not at.exception
+    assert heatmap(at)["z"]["shape"] == shape
+
+
+def test_base_layout_window_and_metric_move(at):
+    at.text_input(key="pe_base").input("500000").run()
+    at.radio(key="pe_layout").set_value("concatenated").run()
+    at.number_input(key="pe_max_len").set_value(5000).run()
+    at.slider(key="pe_pos_start").set_value(4000).run()
+    at.select_slider(key="pe_dim_span").set_value(32).run()
+    at.slider(key="pe_dim_start").set_value(96).run()
+    at.radio(key="pe_sim_metric").set_value("cosine").run()
+    at.number_input(key="pe_shift_k").set_value(100).run()
+    assert not at.exception and not at.error
+    z = heatmap(at)
+    assert (z["y0"], z["x0"], z["z"]["shape"]) == (4000, 96, "100, 32")
+
+
+def test_base_pills_set_the_base(at):
+    at.get("button_group")[0].set_value("100").run()
+    assert at.text_input(key="pe_base").value == "100"
+    assert "base = 100" not in str(at.error)
+
+
+def test_preset_sets_every_control(at):
+    at.selectbox(key="pe_preset").select("Illustrated Transformer: 512 × 20, sines then cosines").run()
+    assert not at.exception
+    assert at.number_input(key="pe_d_model").value == 512
+    assert at.number_input(key="pe_max_len").value == 20
+    assert at.radio(key="pe_layout").value == "concatenated"
+    assert heatmap(at)["z"]["shape"] == "20, 512"
+    at.number_input(key="pe_d_model").set_value(256).run()
+    assert at.selectbox(key="pe_preset").value == "Custom"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("pe_d_model", 0, "d_model must be between 1"),
+        ("pe_d_model", 5000, "d_model must be between 1"),
+        ("pe_max_len", 0, "max_len must be between 1"),
+        ("pe_base", "1", "above 1"),
+        ("pe_base", "0.5", "above 1"),
+        ("pe_base", "nan", "finite"),
+        ("pe_base", "inf", "finite"),
+        ("pe_base", "ten thousand", "must be a number"),
+    ],
+)
+def test_bad_settings_say_what_to_change_and_keep_the_figures(at, key, value, says):
+    widget = at.text_input(key=key) if key == "pe_base" else at.number_input(key=key)
+    (widget.input(value) if key == "pe_base" else widget.set_value(value)).run()
+    assert not at.exception
+    assert says in at.error[0].value and "last valid settings" in at.error[0].value
+    assert heatmap(at)["z"]["shape"] == "100, 128"
+
+
+def test_d_model_one_warns_and_odd_informs(at):
+    at.number_input(key="pe_d_model").set_value(1).run()
+    assert "d_model = 1" in at.warning[0].value and not at.exception
+    at.number_input(key="pe_d_model").set_value(9).run()
+    assert "Odd d_model" in at.info[0].value
+
+
+def test_window_outside_the_table_is_moved_back_with_a_notice(at):
+    at.number_input(key="pe_max_len").set_value(2000).run()
+    at.slider(key="pe_pos_start").set_value(1900).run()
+    at.number_input(key="pe_max_len").set_value(300).run()
+    assert not at.exception
+    assert "past what a table of 300 allows" in at.warning[0].value
+    assert heatmap(at)["y0"] == 200
+
+
+def test_largest_table_states_the_budget_and_still_draws(at):
+    at.number_input(key="pe_max_len").set_value(100_000).run()
+    at.number_input(key="pe_d_model").set_value(4096).run()
+    at.slider(key="pe_pos_start").set_value(99_900).run()
+    assert not at.exception
+    assert "Reduce max_len to at most 16,384" in at.warning[0].value
+    assert heatmap(at)["y0"] == 99_900
+
+
+def test_bad_dimensions_and_shift_are_reported(at):
+    at.text_input(key="pe_dims").input("4, x, 999, 5").run()
+    assert "Ignored x, 999" in at.warning[0].value
+    at.number_input(key="pe_shift_k").set_value(-3).run()
+    assert "k must be between 0" in at.error[0].value and not at.exception

@@ -1,0 +1,48 @@
+"""Every page in a real Chromium against a real server: it renders, draws a chart, and reacts."""
+
+from tests.browser.conftest import wait_until_idle
+
+EXCEPTION = '[data-testid="stException"]'
+HEATMAP_SHAPE = "document.querySelector('.js-plotly-plot').data[0].z.shape"
+
+
+def page_links(page, server_url) -> list[str]:
+    page.goto(server_url)
+    page.wait_for_selector(".js-plotly-plot")
+    links = page.locator('[data-testid="stSidebarNav"] a')
+    return [links.nth(i).get_attribute("href") for i in range(links.count())] or [server_url]
+
+
+def test_every_page_renders_without_exception(page, server_url):
+    for href in page_links(page, server_url):
+        page.goto(href)
+        page.wait_for_selector('[data-testid="stMain"] h1')
+        wait_until_idle(page)
+        assert page.locator(EXCEPTION).count() == 0, href
+        assert page.locator(".js-plotly-plot").count() >= 1, href
+
+
+def test_moving_d_model_changes_the_heatmap(page, server_url):
+    page.goto(server_url)
+    page.wait_for_selector(".js-plotly-plot")
+    assert page.evaluate(HEATMAP_SHAPE) == "100, 128"
+    box = page.get_by_label("d_model")
+    box.fill("64")
+    box.press("Enter")
+    page.wait_for_function(f"{HEATMAP_SHAPE} === '100, 64'")
+    page.get_by_role("slider", name="Positions shown").press("ArrowLeft")
+    page.wait_for_function(f"{HEATMAP_SHAPE} === '50, 64'")
+    wait_until_idle(page)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_bad_base_shows_a_message_not_a_traceback(page, server_url):
+    page.goto(server_url)
+    page.wait_for_selector(".js-plotly-plot")
+    box = page.get_by_role("textbox", name="base", exact=True)
+    box.fill("1")
+    box.press("Enter")
+    page.wait_for_selector('[data-testid="stAlertContentError"]')
+    assert "above 1" in page.locator('[data-testid="stAlertContentError"]').inner_text()
+    assert page.locator(EXCEPTION).count() == 0
+    assert page.locator(".js-plotly-plot").count() == 5

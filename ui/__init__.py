@@ -1,0 +1,71 @@
+"""Streamlit pieces every page shares: the device, the "Show the code" expander, figure captions."""
+
+from __future__ import annotations
+
+import inspect
+
+import streamlit as st
+
+from core.device import DeviceChoice, choose_device
+
+
+@st.cache_resource
+def device_choice() -> DeviceChoice:
+    """The device for this server process, resolved once ($EMBLAB_DEVICE, else cuda, mps, cpu)."""
+    return choose_device()
+
+
+def device():
+    """The torch.device every core call on a page receives."""
+    return device_choice().device
+
+
+def explain(formula: str, notice: str) -> None:
+    """A figure's formula and the one thing to notice in it."""
+    st.latex(formula)
+    st.caption(notice)
+
+
+def show_code(*objects) -> None:
+    """An expander with the source of the core functions that produced a figure."""
+    with st.expander("Show the code"):
+        for obj in objects:
+            st.code(inspect.getsource(obj), language="python")
+
+
+def parse_number(text: str, name: str) -> float:
+    """A float from a text box ("10000", "1e4", "500_000", "nan"); ValueError names the box."""
+    try:
+        return float(str(text).strip().replace(",", "").replace("_", ""))
+    except ValueError:
+        raise ValueError(f"{name} must be a number such as 10000 or 1e4; {text!r} is not.") from None
+
+
+def parse_indices(text: str, upper: int, *, most: int) -> tuple[list[int], list[str]]:
+    """Distinct integers in [0, upper) from "4, 5, 6, 7", at most `most`; also the parts that were dropped."""
+    kept: list[int] = []
+    dropped: list[str] = []
+    for part in str(text).replace(";", ",").replace(" ", ",").split(","):
+        if not part:
+            continue
+        if part.lstrip("-").isdigit() and 0 <= int(part) < upper and int(part) not in kept and len(kept) < most:
+            kept.append(int(part))
+        else:
+            dropped.append(part)
+    return kept, dropped
+
+
+def window_start(key: str, label: str, *, total: int, span: int, where=st) -> int:
+    """A slider for the first index of a window of `span` inside `total`; moves a window that fell outside.
+
+    Returns:
+        The first index, in [0, max(total - span, 0)].
+    """
+    last = max(total - span, 0)
+    asked = st.session_state.get(key, 0)
+    if asked > last:
+        where.warning(f"{label} was {asked}, past what a table of {total:,} allows with this window: now {last}.")
+        st.session_state[key] = last
+    if last == 0:
+        return 0
+    return where.slider(label, 0, last, key=key)
