@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 import streamlit as st
@@ -26,11 +27,17 @@ def explain(formula: str, notice: str) -> None:
     st.caption(notice)
 
 
+@functools.cache
+def source(obj) -> str:
+    """The source text of a function or class, read once per process (inspect re-parses the file each call)."""
+    return inspect.getsource(obj)
+
+
 def show_code(*objects) -> None:
     """An expander with the source of the core functions that produced a figure."""
     with st.expander("Show the code"):
         for obj in objects:
-            st.code(inspect.getsource(obj), language="python")
+            st.code(source(obj), language="python")
 
 
 def parse_number(text: str, name: str) -> float:

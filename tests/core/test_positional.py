@@ -10,6 +10,7 @@ from torch.testing import assert_close
 from core.positional import (
     PEConfig,
     SinusoidalPositionalEncoding,
+    apply_shift,
     div_term_difference,
     dot_by_offset,
     pe_window,
@@ -93,6 +94,14 @@ def test_shift_operator_maps_pos_to_pos_plus_k(layout, d):
     assert_close((pe[:-7] @ m.T)[:, paired], pe[7:][:, paired])
     # each 2x2 block is a rotation: M_k is orthogonal on the paired columns
     assert_close((m @ m.T)[paired][:, paired], torch.eye(d, dtype=torch.float64)[paired][:, paired])
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concatenated"])
+@pytest.mark.parametrize("d", [6, 7])
+def test_pairwise_shift_equals_the_dense_operator(layout, d):
+    rows = torch.randn(5, d, dtype=torch.float64)
+    dense = rows @ shift_operator(3, d, layout=layout, dtype=torch.float64).T
+    assert_close(apply_shift(rows, 3, layout=layout), dense)
 
 
 def test_shift_error_is_float32_small_and_nan_when_nothing_to_check():

@@ -1,0 +1,80 @@
+"""Start the real server and Debian's Chromium: shared by the browser tests and the benchmarks."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("EMBLAB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, env: dict | None = None, script: str = "app.py") -> subprocess.Popen:
+    """`streamlit run <script>` on 127.0.0.1:port; returns once /_stcore/health answers."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        script,
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+    ]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError("the streamlit server did not answer /_stcore/health within 60 s")
+
+
+def launch_chromium(playwright, profile_dir: str, **kwargs):
+    """A persistent Chromium context on a fresh profile, with the flags this machine needs."""
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: install Debian's chromium (the README's test command does).")
+    return playwright.chromium.launch_persistent_context(
+        profile_dir,
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        headless=True,
+        viewport={"width": 1400, "height": 1000},
+        **kwargs,
+    )
+
+
+def wait_until_idle(page) -> None:
+    """Wait for the script run to finish."""
+    page.wait_for_timeout(200)
+    page.wait_for_function('!document.querySelector(\'[data-testid="stApp"][data-test-script-state="running"]\')')
