@@ -7,7 +7,8 @@ from ui import device_choice
 st.set_page_config(page_title="Transformer Embedding Lab", page_icon="🧭", layout="wide")
 
 pages = [
-    st.Page("pages/positional_encoding.py", title="Positional encoding", icon="〰️", default=True),
+    st.Page("lessons/positional_encoding.py", title="Positional encoding", icon="〰️", default=True),
+    st.Page("lessons/word_embeddings.py", title="Word embeddings", icon="🔤"),
 ]
 
 choice = device_choice()

@@ -8,7 +8,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 @pytest.fixture
 def open_page():
-    """open_page("pages/x.py") -> an AppTest that has run the app and switched to that page."""
+    """open_page("lessons/x.py") -> an AppTest that has run the app and switched to that page."""
 
     def _open(page: str) -> AppTest:
         app = AppTest.from_file(APP, default_timeout=60)

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-PAGE = "pages/positional_encoding.py"
+PAGE = "lessons/positional_encoding.py"
 
 
 @pytest.fixture

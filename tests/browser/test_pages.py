@@ -46,3 +46,16 @@ def test_bad_base_shows_a_message_not_a_traceback(page, server_url):
     assert "above 1" in page.locator('[data-testid="stAlertContentError"]').inner_text()
     assert page.locator(EXCEPTION).count() == 0
     page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length === 5")
+
+
+def test_king_minus_man_plus_woman_is_queen(page, server_url):
+    page.goto(f"{server_url}/word_embeddings")
+    page.wait_for_selector(".js-plotly-plot")
+    for label, word in (("a", "man"), ("b", "woman"), ("c", "king")):
+        box = page.get_by_role("textbox", name=label, exact=True)
+        box.fill(word)
+        box.press("Enter")
+        wait_until_idle(page)
+    first = page.locator('[data-testid="stTable"]').first.locator("tbody tr").first
+    assert first.locator("th").inner_text().strip() == "queen"
+    assert page.locator(EXCEPTION).count() == 0

@@ -1,0 +1,182 @@
+"""Evaluate word vectors: analogies (questions-words format) and word-pair similarity (Spearman).
+
+Semantics follow gensim's `evaluate_word_analogies`: only the `restrict` most frequent words count; a question
+with a word outside them is skipped; the answer is the nearest word to b - a + c (unit vectors, cosine)
+among those words, a, b and c excluded. Batched on the device.
+
+    python -m core.evaluate analogies FILE [--vectors SOURCE] [--restrict N] [--case-insensitive]
+    python -m core.evaluate similarity FILE [--vectors SOURCE] [--restrict N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from core.glove import WordVectors
+
+
+@dataclass(frozen=True)
+class Question:
+    section: str
+    a: str
+    b: str
+    c: str
+    expected: str
+
+
+def read_questions(text: str) -> list[Question]:
+    """questions-words format: `: section` headers, then `a b c expected` per line. Raises ValueError naming a bad line."""
+    questions, section = [], ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith(":"):
+            section = line[1:].strip()
+            continue
+        words = line.split()
+        if len(words) != 4:
+            raise ValueError(f"line {number}: expected 4 words `a b c d` or a `: section` header, got {line[:80]!r}")
+        questions.append(Question(section, *words))
+    return questions
+
+
+def evaluate_analogies(
+    wv: WordVectors,
+    questions: list[Question],
+    *,
+    restrict: int = 300_000,
+    case_insensitive: bool = False,
+    batch_size: int = 2048,
+    on_batch: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Accuracy of 3CosAdd on the questions, gensim's rules, batched on wv's device.
+
+    Returns:
+        {"accuracy", "correct", "total", "skipped", "sections": [{"section", "correct", "total", "accuracy"}],
+         "predictions": [(question index, predicted word)]}
+    """
+    n = min(restrict, len(wv))
+    ok_vocab = wv.itos[:n]
+    key = (lambda w: w.upper()) if case_insensitive else (lambda w: w)
+    index: dict[str, int] = {}
+    for i, w in enumerate(ok_vocab):
+        index.setdefault(key(w), i)  # the most frequent spelling wins, as in gensim
+    same_key: dict[str, list[int]] = {}
+    if case_insensitive:
+        for i, w in enumerate(ok_vocab):
+            same_key.setdefault(w.upper(), []).append(i)
+
+    kept = [(qi, q) for qi, q in enumerate(questions) if all(key(w) in index for w in (q.a, q.b, q.c, q.expected))]
+    unit = wv.unit[:n]  # (n, dim)
+    correct_flags = np.zeros(len(kept), dtype=bool)
+    predictions = []
+    for start in range(0, len(kept), batch_size):
+        batch = kept[start : start + batch_size]
+        abc = torch.tensor([[index[key(w)] for w in (q.a, q.b, q.c)] for _, q in batch], device=unit.device)
+        target = unit[abc[:, 1]] - unit[abc[:, 0]] + unit[abc[:, 2]]  # (B, dim)
+        scores = target @ unit.T  # (B, n)
+        rows, cols = [], []
+        for r, (_, q) in enumerate(batch):
+            for w in (q.a, q.b, q.c):
+                for i in same_key.get(key(w), [index[key(w)]]):
+                    rows.append(r)
+                    cols.append(i)
+        scores[torch.tensor(rows, device=unit.device), torch.tensor(cols, device=unit.device)] = -torch.inf
+        best = scores.argmax(dim=1).tolist()
+        for r, ((qi, q), i) in enumerate(zip(batch, best, strict=True)):
+            correct_flags[start + r] = key(ok_vocab[i]) == key(q.expected)
+            predictions.append((qi, ok_vocab[i]))
+        if on_batch:
+            on_batch(min(start + batch_size, len(kept)), len(kept))
+
+    sections: dict[str, list[int]] = {}
+    for flag, (_, q) in zip(correct_flags, kept, strict=True):
+        sections.setdefault(q.section, [0, 0])
+        sections[q.section][0] += int(flag)
+        sections[q.section][1] += 1
+    total, correct = len(kept), int(correct_flags.sum())
+    return {
+        "accuracy": correct / total if total else float("nan"),
+        "correct": correct,
+        "total": total,
+        "skipped": len(questions) - total,
+        "sections": [{"section": s, "correct": c, "total": t, "accuracy": c / t} for s, (c, t) in sections.items()],
+        "predictions": predictions,
+    }
+
+
+def read_pairs(text: str) -> list[tuple[str, str, float]]:
+    """Word-pair similarity files (WordSim353, SimLex): `word1 word2 score` per line, tab or space, `#` comments."""
+    pairs = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.replace("\t", " ").split()
+        try:
+            pairs.append((parts[0], parts[1], float(parts[2])))
+        except (IndexError, ValueError):
+            raise ValueError(f"line {number}: expected `word1 word2 score`, got {line[:80]!r}") from None
+    return pairs
+
+
+def evaluate_similarity(wv: WordVectors, pairs: list[tuple[str, str, float]], *, restrict: int = 300_000) -> dict:
+    """Spearman (and Pearson) correlation of cosine similarity with human scores; pairs outside the vocabulary skipped."""
+    from scipy.stats import pearsonr, spearmanr
+
+    n = min(restrict, len(wv))
+    index = {w.lower(): i for i, w in reversed(list(enumerate(wv.itos[:n])))}
+    kept = [(index[a.lower()], index[b.lower()], s) for a, b, s in pairs if a.lower() in index and b.lower() in index]
+    if len(kept) < 2:
+        return {
+            "spearman": float("nan"),
+            "pearson": float("nan"),
+            "total": len(kept),
+            "skipped": len(pairs) - len(kept),
+        }
+    ia, ib, human = zip(*kept, strict=True)
+    cos = (wv.unit[list(ia)] * wv.unit[list(ib)]).sum(1).cpu().numpy()
+    return {
+        "spearman": float(spearmanr(cos, human).statistic),
+        "pearson": float(pearsonr(cos, human).statistic),
+        "total": len(kept),
+        "skipped": len(pairs) - len(kept),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    from core.device import pick_device
+    from core.glove import load_glove
+
+    parser = argparse.ArgumentParser(prog="python -m core.evaluate", description=__doc__.splitlines()[0])
+    parser.add_argument("task", choices=["analogies", "similarity"])
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--vectors", default=None, help="a file in the vectors folder; default: bundled GloVe 6B 50d")
+    parser.add_argument("--restrict", type=int, default=300_000, help="only the N most frequent words")
+    parser.add_argument("--case-insensitive", action="store_true")
+    args = parser.parse_args(argv)
+
+    wv = load_glove(args.vectors, device=pick_device())
+    text = args.file.read_text(encoding="utf-8")
+    start = time.perf_counter()
+    if args.task == "analogies":
+        result = evaluate_analogies(
+            wv, read_questions(text), restrict=args.restrict, case_insensitive=args.case_insensitive
+        )
+        result.pop("predictions")
+    else:
+        result = evaluate_similarity(wv, read_pairs(text), restrict=args.restrict)
+    result["seconds"] = round(time.perf_counter() - start, 4)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

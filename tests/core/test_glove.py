@@ -1,0 +1,143 @@
+"""Loading word vectors: text files, torchtext .pt caches, the bundled table, and every refusal."""
+
+import os
+import pickle
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from torch.testing import assert_close
+
+from core.glove import BUNDLED, VectorsError, list_vector_files, load_glove, parse_glove_text, resolve_in_folder
+from tests.fixtures.make_fixtures import VECTORS
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.fixture
+def folder(tmp_path):
+    shutil.copy(FIXTURES / "tiny_glove.4d.txt", tmp_path / "tiny_glove.4d.txt")
+    return tmp_path
+
+
+def test_text_file_loads_every_word_including_quote_hash_and_null(folder):
+    wv = load_glove("tiny_glove.4d.txt", cache_dir=folder)
+    assert wv.itos == list(VECTORS) and wv.dim == 4 and len(wv) == len(VECTORS)
+    for word in ['"', "#", "null", "nan", "queen"]:
+        assert_close(wv.vectors[wv.stoi[word]], torch.tensor(VECTORS[word], dtype=torch.float32))
+
+
+def test_second_load_comes_from_the_memory_mapped_cache(folder):
+    first = load_glove("tiny_glove.4d.txt", cache_dir=folder)
+    assert (folder / "tiny_glove.4d.txt.emblab" / "vectors.npy").exists()
+    (folder / "tiny_glove.4d.txt.emblab" / "vectors.npy").write_bytes(b"")  # a broken cache is re-parsed
+    again = load_glove("tiny_glove.4d.txt", cache_dir=folder)
+    assert_close(again.vectors, first.vectors)
+    cached = load_glove("tiny_glove.4d.txt", cache_dir=folder)
+    assert_close(cached.vectors, first.vectors) and cached.itos == first.itos
+
+
+def test_word2vec_header_line_is_skipped():
+    itos, matrix = parse_glove_text(b"2 3\na 1 2 3\nb 4 5 6\n")
+    assert itos == ["a", "b"] and matrix.shape == (2, 3)
+
+
+def test_torchtext_pt_cache_round_trip(folder):
+    wv = load_glove("tiny_glove.4d.txt", cache_dir=folder)
+    torch.save((wv.itos, wv.stoi, wv.vectors, wv.dim), folder / "tiny.txt.pt")  # torchtext's own layout
+    back = load_glove("tiny.txt.pt", cache_dir=folder)
+    assert back.itos == wv.itos
+    assert_close(back.vectors, wv.vectors)
+
+
+def test_embedding_is_from_pretrained_and_frozen(folder):
+    wv = load_glove("tiny_glove.4d.txt", cache_dir=folder)
+    emb = wv.embedding()
+    assert not emb.weight.requires_grad
+    assert_close(emb(torch.tensor([wv.stoi["king"]]))[0], wv.get_vecs_by_tokens("king"))
+    assert_close(wv.get_vecs_by_tokens(["king", "unicorn"])[1], torch.zeros(4))
+
+
+def test_files_in_the_folder_are_listed(folder, monkeypatch):
+    monkeypatch.setenv("EMBLAB_VECTORS_DIR", str(folder))
+    assert list_vector_files() == ["tiny_glove.4d.txt"]
+
+
+@pytest.mark.parametrize("name", ["../secret.txt", "/etc/passwd", "sub/../../x.txt", "."])
+def test_names_outside_the_folder_are_refused(folder, name):
+    with pytest.raises(VectorsError, match="outside the vectors folder|No file"):
+        resolve_in_folder(name, folder)
+
+
+def test_ragged_rows_name_the_line():
+    with pytest.raises(VectorsError, match="line 3 has 2 numbers, the first line has 3"):
+        load_glove(b"a 1 2 3\nb 1 2 3\nc 1 2\nd 1 2 3\n", name="ragged.txt")
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"", "empty"),
+        (b"   \n", "empty"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
+        (b"\xff\xfe a 1 2\n" * 3, "UTF-8"),
+    ],
+)
+def test_empty_binary_and_non_utf8_files_are_refused(data, says):
+    with pytest.raises(VectorsError, match=says):
+        load_glove(data, name="bad.txt")
+
+
+def test_upload_over_the_cap_is_refused():
+    with pytest.raises(VectorsError, match="over the 1 MB cap"):
+        load_glove(b"a 1\n" * 300_000, name="big.txt", max_bytes=2**20)
+
+
+class Exploit:
+    def __reduce__(self):
+        return (os.system, ("touch /tmp/emblab-pwned",))
+
+
+def test_pickle_with_code_is_refused_and_never_run(tmp_path):
+    marker = Path("/tmp/emblab-pwned")
+    marker.unlink(missing_ok=True)
+    for payload in (pickle.dumps(Exploit()), _torch_saved(Exploit(), tmp_path)):
+        with pytest.raises(VectorsError, match="refused"):
+            load_glove(payload, name="evil.pt")
+    assert not marker.exists()
+
+
+def _torch_saved(obj, tmp_path) -> bytes:
+    torch.save(obj, tmp_path / "evil.pt")
+    return (tmp_path / "evil.pt").read_bytes()
+
+
+def test_a_pt_that_is_not_a_vectors_cache_is_refused(tmp_path):
+    torch.save({"weight": torch.zeros(3, 3)}, tmp_path / "model.pt")
+    with pytest.raises(VectorsError, match="not a torchtext vectors cache"):
+        load_glove((tmp_path / "model.pt").read_bytes(), name="model.pt")
+
+
+def test_bundled_vectors_are_real_glove_and_match_a_text_file_of_them(tmp_path):
+    wv = load_glove()
+    assert (len(wv), wv.dim, wv.name) == (400_000, 50, BUNDLED)
+    assert wv.itos[:3] == ["the", ",", "."] and wv.stoi["king"] == 691
+    words = ["king", "queen", '"', "#", "null"]
+    lines = [" ".join([w, *map(repr, wv.get_vecs_by_tokens(w).tolist())]) for w in words]
+    (tmp_path / "glove.6B.50d.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    text = load_glove("glove.6B.50d.txt", cache_dir=tmp_path)
+    assert text.itos == words
+    assert_close(text.vectors, wv.get_vecs_by_tokens(words))
+    assert np.isfinite(wv.vectors.numpy()).all()
+
+
+def test_lookup_lowercases_normalises_and_reports(folder):
+    from core.glove import lookup_words
+
+    wv = load_glove("tiny_glove.4d.txt", cache_dir=folder)
+    out = lookup_words(wv, "King, queen queen ｋｉｎｇ unicorn, DOG")
+    assert out.found == ["king", "queen", "dog"]
+    assert out.unknown == ["unicorn"] and out.lowered == ["King", "DOG"]
+    assert out.duplicates == ["queen", "ｋｉｎｇ"]
