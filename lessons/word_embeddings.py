@@ -50,8 +50,8 @@ def pca_coords(_wv: WordVectors, source: str, words: tuple[str, ...], dims: int,
     return projection.pca(x, dims, fit_on=fit_on)
 
 
-def choose_vectors() -> WordVectors:
-    """The source picker; on a bad file, says why and keeps the bundled vectors."""
+def choose_vectors() -> tuple[WordVectors, str]:
+    """The source picker and a cache key for it; on a bad file, says why and keeps the bundled vectors."""
     options = [glove.BUNDLED, *glove.list_vector_files(), UPLOAD]
     source = st.selectbox(
         "Vectors",
@@ -61,24 +61,24 @@ def choose_vectors() -> WordVectors:
     )
     try:
         if source == glove.BUNDLED:
-            return bundled()
+            return bundled(), glove.BUNDLED
         if source != UPLOAD:
-            return from_folder(source)
+            return from_folder(source), f"folder:{source}"
         upload = st.file_uploader(
             "GloVe text (`word v1 … vd` per line) or a torchtext .pt cache", type=["txt", "vec", "pt"], key="we_upload"
         )
         if upload is None:
             st.info("No file yet: the bundled GloVe 6B 50d is used meanwhile.")
-            return bundled()
+            return bundled(), glove.BUNDLED
         if st.session_state.get("we_uploaded", (None,))[0] != upload.file_id:
             st.session_state.we_uploaded = (
                 upload.file_id,
                 glove.load_glove(upload.getvalue(), name=upload.name, device=device()),
             )
-        return st.session_state.we_uploaded[1]
+        return st.session_state.we_uploaded[1], f"upload:{upload.file_id}"
     except VectorsError as err:
         st.error(f"{err} Using the bundled GloVe 6B 50d instead.")
-        return bundled()
+        return bundled(), glove.BUNDLED
 
 
 for name, value in DEFAULTS.items():
@@ -91,7 +91,7 @@ st.markdown(
     "here the same table, real and offline, with analogies, neighbours and an evaluation."
 )
 
-wv = choose_vectors()
+wv, source_key = choose_vectors()
 st.caption(f"{wv.name}: {len(wv):,} words × {wv.dim} dimensions, on {wv.vectors.device.type}.")
 
 # --- 1. Words -> ids -> vectors -----------------------------------------------------------------------
@@ -140,7 +140,7 @@ if fit == "the chosen words" and len(plotted) < dims:
         "most frequent words."
     )
 else:
-    proj = pca_coords(wv, wv.name, tuple(plotted), dims, background if fit != "the chosen words" else 0)
+    proj = pca_coords(wv, source_key, tuple(plotted), dims, background if fit != "the chosen words" else 0)
     titles = tuple(f"PC {i + 1} ({r:.0%} of variance)" for i, r in enumerate(proj.explained_variance_ratio))
     arrows = [(a, b), (c, answer)] if answer else []
     st.plotly_chart(word_scatter_figure(proj.coords, plotted, axis_titles=titles, arrows=arrows))
