@@ -218,33 +218,13 @@ def pair_columns(d_model: int, layout: str = "interleaved") -> tuple[Tensor, Ten
     return i, (d_model + 1) // 2 + i
 
 
-def shift_operator(
-    k: int, d_model: int, base: float = 10000.0, *, layout: str = "interleaved", device=None, dtype=torch.float32
-) -> Tensor:
-    """M_k with PE[pos + k] = M_k PE[pos]: a 2x2 rotation by k*omega_i on each (sin, cos) pair.
-
-    With odd d_model the last sine column has no cosine partner; its row of M_k stays zero.
-
-    Returns:
-        (d_model, d_model) block-diagonal (up to the layout's column order).
-    """
-    work = torch.float64 if float64_ok(torch.device(device or "cpu")) else torch.float32
-    theta = k * inverse_frequencies(d_model, base, device=device, dtype=work)[: d_model // 2]  # (floor(d/2),)
-    s, c = (idx.to(device) for idx in pair_columns(d_model, layout))
-    m = torch.zeros(d_model, d_model, device=device, dtype=work)
-    # sin(w(p+k)) = cos(kw) sin(wp) + sin(kw) cos(wp);  cos(w(p+k)) = -sin(kw) sin(wp) + cos(kw) cos(wp)
-    m[s, s], m[s, c] = theta.cos(), theta.sin()
-    m[c, s], m[c, c] = -theta.sin(), theta.cos()
-    return m.to(dtype)
-
-
 def apply_shift(rows: Tensor, k: int, base: float = 10000.0, *, layout: str = "interleaved") -> Tensor:
-    """M_k @ row for every row, one 2x2 rotation per pair: O(n * d) instead of the dense O(n * d^2).
+    """M_k @ row for every row: a 2x2 rotation by k*omega_i on each (sin, cos) pair, O(n * d).
 
     Args:
         rows: (n, d_model) PE rows.
     Returns:
-        (n, d_model); the unpaired last sine column of an odd d_model is zero, as in shift_operator.
+        (n, d_model); the unpaired last sine column of an odd d_model has no partner and stays zero.
     """
     d_model = rows.size(1)
     work = torch.float64 if float64_ok(rows.device) else torch.float32
@@ -252,9 +232,25 @@ def apply_shift(rows: Tensor, k: int, base: float = 10000.0, *, layout: str = "i
     s, c = (idx.to(rows.device) for idx in pair_columns(d_model, layout))
     x_sin, x_cos = rows[:, s].to(work), rows[:, c].to(work)  # (n, floor(d/2)) each
     out = torch.zeros_like(rows, dtype=work)
+    # sin(w(p+k)) = cos(kw) sin(wp) + sin(kw) cos(wp);  cos(w(p+k)) = -sin(kw) sin(wp) + cos(kw) cos(wp)
     out[:, s] = theta.cos() * x_sin + theta.sin() * x_cos
     out[:, c] = -theta.sin() * x_sin + theta.cos() * x_cos
     return out.to(rows.dtype)
+
+
+def shift_operator(
+    k: int, d_model: int, base: float = 10000.0, *, layout: str = "interleaved", device=None, dtype=torch.float32
+) -> Tensor:
+    """M_k with PE[pos + k] = M_k PE[pos] as a dense matrix: apply_shift's rotations applied to the identity.
+
+    With odd d_model the last sine column has no cosine partner; its row of M_k stays zero.
+
+    Returns:
+        (d_model, d_model) block-diagonal (up to the layout's column order).
+    """
+    work = torch.float64 if float64_ok(torch.device(device or "cpu")) else torch.float32
+    eye = torch.eye(d_model, device=device, dtype=work)
+    return apply_shift(eye, k, base, layout=layout).T.to(dtype)  # row j of apply_shift(I) is M_k e_j
 
 
 def shift_error(cfg: PEConfig, k: int, pos_start: int, pos_stop: int, *, device=None) -> float:

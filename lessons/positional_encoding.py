@@ -209,8 +209,9 @@ def checks_section(cfg: PEConfig) -> None:
     st.header("4. Two checks")
     k = int(st.number_input("Shift k", step=1, key="pe_shift_k"))
     if not 0 <= k < cfg.max_len:
-        st.error(f"k must be between 0 and max_len − 1 = {cfg.max_len - 1}; it is {k}. Using k = 1.")
-        k = min(1, cfg.max_len - 1)
+        fallback = min(1, cfg.max_len - 1)
+        st.error(f"k must be between 0 and max_len − 1 = {cfg.max_len - 1}; it is {k}. Using k = {fallback}.")
+        k = fallback
     shift_err, div_err = checks(cfg, k)
     c1, c2 = st.columns(2)
     rows = f"the first and last {CHECKED_ROWS:,} rows" if cfg.max_len > 2 * CHECKED_ROWS else "every row"
@@ -223,7 +224,7 @@ def checks_section(cfg: PEConfig) -> None:
         "One matrix M_k, the same for every p, moves any position k steps: an offset is a linear map. "
         "And the seed's exp/log form of div_term gives the direct power to float32 rounding.",
     )
-    show_code(pe.shift_operator, pe.div_term_difference)
+    show_code(pe.apply_shift, pe.shift_operator, pe.div_term_difference)
 
 
 table_section(cfg)
