@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -284,20 +285,26 @@ class WordLookup:
     duplicates: list[str]
 
 
-def lookup_words(wv: WordVectors, text: str) -> WordLookup:
-    """Split on commas and spaces, NFKC-normalise, and lowercase words that only the vocabulary's lowercase has."""
-    import unicodedata
+def resolve_word(wv: WordVectors, raw: str) -> str | None:
+    """The vocabulary entry for a typed word: as typed (NFKC-normalised, stripped), else lowercased; None if neither."""
+    word = unicodedata.normalize("NFKC", raw.strip())
+    if word in wv.stoi:
+        return word
+    return word.lower() if word.lower() in wv.stoi else None
 
+
+def lookup_words(wv: WordVectors, text: str) -> WordLookup:
+    """Split on commas and spaces and resolve each word (resolve_word), reporting what changed or was dropped."""
     found: list[str] = []
     unknown, lowered, duplicates = [], [], []
     for raw in text.replace(",", " ").split():
-        word = unicodedata.normalize("NFKC", raw)
-        if word not in wv.stoi and word.lower() in wv.stoi:
-            lowered.append(raw)
-            word = word.lower()
-        if word not in wv.stoi:
+        word = resolve_word(wv, raw)
+        if word is None:
             unknown.append(raw)
-        elif word in found:
+            continue
+        if word != unicodedata.normalize("NFKC", raw):
+            lowered.append(raw)
+        if word in found:
             duplicates.append(raw)
         else:
             found.append(word)

@@ -128,10 +128,10 @@ fit = c2.radio("Fit the axes on", ["the chosen words", "the most frequent words"
 background = c3.select_slider(
     "Most frequent words", [1000, 5000, 10_000, 50_000], key="we_background", disabled=fit == "the chosen words"
 )
-a, b, c = (st.session_state[f"we_{k}"].strip().lower() for k in "abc")
-answer = None
-if all(w in wv.stoi for w in (a, b, c)) and len({a, b, c}) == 3:
-    answer = projection.analogy(wv, a, b, c, 5)[0][0]
+typed = [st.session_state[f"we_{k}"] for k in "abc"]  # the analogy boxes of section 3
+a, b, c = (glove.resolve_word(wv, t) for t in typed)
+ranked = projection.analogy(wv, a, b, c, 5) if None not in (a, b, c) and len({a, b, c}) == 3 else None
+answer = ranked[0][0] if ranked else None
 arrows_words = [w for w in (a, b, c) if w not in words] if answer else []
 plotted = words + arrows_words + ([answer] if answer and answer not in words + arrows_words else [])
 if fit == "the chosen words" and len(plotted) < dims:
@@ -165,13 +165,13 @@ c1, c2, c3 = st.columns(3)
 c1.text_input("a", key="we_a")
 c2.text_input("b", key="we_b")
 c3.text_input("c", key="we_c")
-missing = [w for w in (a, b, c) if w not in wv.stoi]
+missing = [t for t, w in zip(typed, (a, b, c), strict=True) if w is None]
 if missing:
     st.warning(f"Not in the vocabulary: {', '.join(missing)}.")
-elif len({a, b, c}) < 3:
+elif ranked is None:
     st.warning("Give three different words.")
 else:
-    st.table(pd.DataFrame(projection.analogy(wv, a, b, c, 5), columns=["word", "cosine"]).set_index("word"))
+    st.table(pd.DataFrame(ranked, columns=["word", "cosine"]).set_index("word"))
     st.caption(f"The arrows {a} → {b} and {c} → {answer} are drawn on the PCA plot above.")
 explain(
     r"\hat{d} = \arg\max_{w \notin \{a,b,c\}} \cos\big(w,\; \hat{b} - \hat{a} + \hat{c}\big)",
@@ -182,12 +182,12 @@ show_code(projection.analogy, projection.nearest)
 # --- 4. Neighbours --------------------------------------------------------------------------------------
 st.header("4. Nearest neighbours")
 c1, c2, c3 = st.columns(3)
-word = c1.text_input("Word", key="we_nn_word").strip()
+typed_word = c1.text_input("Word", key="we_nn_word")
 k = c2.slider("k", 1, 50, key="we_nn_k")
 metric = c3.radio("Metric", projection.METRICS, key="we_nn_metric", horizontal=True)
-word = word if word in wv.stoi else word.lower()
-if word not in wv.stoi:
-    st.warning(f"{word!r} is not in the vocabulary.")
+word = glove.resolve_word(wv, typed_word)
+if word is None:
+    st.warning(f"{typed_word.strip()!r} is not in the vocabulary.")
 else:
     found = projection.nearest(wv, wv.vectors[wv.stoi[word]], k, metric=metric, exclude=[wv.stoi[word]])
     st.table(pd.DataFrame(found, columns=["word", "cosine" if metric == "cosine" else "distance"]).set_index("word"))
@@ -195,18 +195,18 @@ else:
 # --- 5. Axes from word differences ----------------------------------------------------------------------
 st.header("5. Axes you define")
 c1, c2, c3, c4 = st.columns(4)
-x_pair = (
-    c1.text_input("x from", key="we_x_from").strip().lower(),
-    c2.text_input("x to", key="we_x_to").strip().lower(),
-)
-y_pair = (
-    c3.text_input("y from", key="we_y_from").strip().lower(),
-    c4.text_input("y to", key="we_y_to").strip().lower(),
-)
-missing = [w for w in (*x_pair, *y_pair) if w not in wv.stoi]
+typed_axes = [
+    c1.text_input("x from", key="we_x_from"),
+    c2.text_input("x to", key="we_x_to"),
+    c3.text_input("y from", key="we_y_from"),
+    c4.text_input("y to", key="we_y_to"),
+]
+resolved = [glove.resolve_word(wv, t) for t in typed_axes]
+missing = [t for t, w in zip(typed_axes, resolved, strict=True) if w is None]
 if missing:
     st.warning(f"Not in the vocabulary: {', '.join(missing)}.")
 else:
+    x_pair, y_pair = (resolved[0], resolved[1]), (resolved[2], resolved[3])
     coords = projection.difference_axes(wv, words, x_pair, y_pair)
     st.plotly_chart(
         word_scatter_figure(coords, words, axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"))
