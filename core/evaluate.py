@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import torch
 
 from core.glove import WordVectors
@@ -55,7 +54,7 @@ def evaluate_analogies(
     *,
     restrict: int = 300_000,
     case_insensitive: bool = False,
-    batch_size: int = 128,
+    batch_size: int = 256,
     on_batch: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Accuracy of 3CosAdd on the questions, gensim's rules, batched on wv's device.
@@ -70,34 +69,33 @@ def evaluate_analogies(
     index: dict[str, int] = {}
     for i, w in enumerate(ok_vocab):
         index.setdefault(key(w), i)  # the most frequent spelling wins, as in gensim
-    same_key: dict[str, list[int]] = {}
-    if case_insensitive:
-        for i, w in enumerate(ok_vocab):
-            same_key.setdefault(w.upper(), []).append(i)
+    canon = [index[key(w)] for w in ok_vocab]  # each word -> the row of its key's most frequent spelling
+    spellings: dict[int, list[int]] = {}
+    for i, ci in enumerate(canon):
+        spellings.setdefault(ci, []).append(i)  # every row sharing a key: all are excluded with it
+    width = max(len(rows) for rows in spellings.values())
 
     kept = [(qi, q) for qi, q in enumerate(questions) if all(key(w) in index for w in (q.a, q.b, q.c, q.expected))]
+    device = wv.vectors.device
+    abc = torch.tensor([[index[key(w)] for w in (q.a, q.b, q.c)] for _, q in kept], device=device).view(-1, 3)
+    expected = torch.tensor([index[key(q.expected)] for _, q in kept], device=device)  # (Q,)
+    padded = {ci: rows + rows[:1] * (width - len(rows)) for ci, rows in spellings.items()}
+    excluded = torch.tensor(
+        [[i for ci in row for i in padded[ci]] for row in abc.tolist()], dtype=torch.long, device=device
+    ).view(-1, 3 * width)  # (Q, 3 * width): a, b, c and their other spellings
     unit = wv.unit[:n]  # (n, dim)
     unit_t = unit.T.contiguous()  # (dim, n): a contiguous right operand makes the matmul ~1.6x faster
-    correct_flags = np.zeros(len(kept), dtype=bool)
-    predictions = []
+    best = torch.empty(len(kept), dtype=torch.long, device=device)  # (Q,)
     for start in range(0, len(kept), batch_size):
-        batch = kept[start : start + batch_size]
-        abc = torch.tensor([[index[key(w)] for w in (q.a, q.b, q.c)] for _, q in batch], device=unit.device)
-        target = unit[abc[:, 1]] - unit[abc[:, 0]] + unit[abc[:, 2]]  # (B, dim)
-        scores = target @ unit_t  # (B, n)
-        rows, cols = [], []
-        for r, (_, q) in enumerate(batch):
-            for w in (q.a, q.b, q.c):
-                for i in same_key.get(key(w), [index[key(w)]]):
-                    rows.append(r)
-                    cols.append(i)
-        scores[torch.tensor(rows, device=unit.device), torch.tensor(cols, device=unit.device)] = -torch.inf
-        best = scores.argmax(dim=1).tolist()
-        for r, ((qi, q), i) in enumerate(zip(batch, best, strict=True)):
-            correct_flags[start + r] = key(ok_vocab[i]) == key(q.expected)
-            predictions.append((qi, ok_vocab[i]))
+        stop = min(start + batch_size, len(kept))
+        q = abc[start:stop]
+        scores = (unit[q[:, 1]] - unit[q[:, 0]] + unit[q[:, 2]]) @ unit_t  # (B, n)
+        scores.scatter_(1, excluded[start:stop], -torch.inf)
+        best[start:stop] = scores.argmax(dim=1)
         if on_batch:
-            on_batch(min(start + batch_size, len(kept)), len(kept))
+            on_batch(stop, len(kept))
+    correct_flags = (torch.tensor(canon, device=device)[best] == expected).cpu().numpy()  # (Q,)
+    predictions = [(qi, ok_vocab[i]) for (qi, _), i in zip(kept, best.tolist(), strict=True)]
 
     sections: dict[str, list[int]] = {}
     for flag, (_, q) in zip(correct_flags, kept, strict=True):
