@@ -273,3 +273,13 @@ def div_term_difference(d_model: int, base: float = 10000.0, *, device=None) -> 
     via_log = torch.exp(two_i * -(math.log(base) / d_model))
     direct = torch.pow(torch.tensor(base, device=device, dtype=torch.float32), -two_i / d_model)
     return (via_log - direct).abs().max().item()
+
+
+def similarity_by_offset(table: Tensor, max_offset: int) -> Tensor:
+    """Mean cosine similarity of rows m and m + k over all m, for k = 0..max_offset: how similarity decays.
+
+    Returns:
+        (max_offset + 1,)
+    """
+    unit = nn.functional.normalize(table, dim=1)  # (n, d)
+    return torch.stack([(unit[: len(unit) - k] * unit[k:]).sum(1).mean() for k in range(max_offset + 1)])
