@@ -134,6 +134,13 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
             )
         )
 
+        explain(
+            r"h = E_{tok}[x] + P,\quad y_i = x_{i-k},\quad \mathcal{L} = -\frac{1}{N}\sum \log p(y_i \mid x)",
+            "Without P the attention block sees a set: it cannot know which token is k places back, so the control "
+            "stays near chance whatever it is trained on.",
+        )
+        show_code(training.TinyAttention.forward, training.train)
+
         # --- 2. Past the trained length ----------------------------------------------------------------
         st.header("2. Past the trained length")
         length = int(test_len)
