@@ -1,0 +1,186 @@
+"""The Transformer's input layer, piece by piece (seeds 000, 003, 004).
+
+x = LayerNorm(token(ids) * sqrt(d_model) + position + segment), then dropout
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor, nn
+
+from core.glove import WordVectors
+from core.positional import sinusoidal_encoding
+
+PAD, UNK = "<pad>", "<unk>"
+STAGES = ("token", "scaled", "+ position", "+ segment", "LayerNorm", "dropout")
+
+# Seed 003's "Are you OK ?" example: its 4 x 4 word matrix, embed_dim 4, max_pos 5.
+ARE_YOU_OK_WORDS = ["Are", "you", "OK", "?"]
+ARE_YOU_OK = torch.tensor(
+    [
+        [0.4002, 0.9882, 0.6261, 0.1502],
+        [0.3413, 0.9284, 0.9349, 0.8958],
+        [0.5347, 0.2969, 0.7019, 0.6293],
+        [0.8704, 0.4956, 0.3794, 0.5646],
+    ]
+)
+
+
+class TokenEmbedding(nn.Module):
+    """Seed 000's Embeddings: a lookup table, times sqrt(d_model) when `scale`."""
+
+    def __init__(self, vocab_size: int, d_model: int, padding_idx: int | None = None, scale: bool = True) -> None:
+        super().__init__()
+        self.lut = nn.Embedding(vocab_size, d_model, padding_idx=padding_idx)
+        self.d_model, self.scale = d_model, scale
+
+    def forward(self, ids: Tensor) -> Tensor:
+        """(batch, length) ids -> (batch, length, d_model)."""
+        return self.lut(ids) * (math.sqrt(self.d_model) if self.scale else 1.0)
+
+
+class InputLayer(nn.Module):
+    """Seed 004's TransformerEmbedding: token + position + optional segment -> LayerNorm -> dropout."""
+
+    def __init__(
+        self,
+        vocab_size: int,
+        d_model: int,
+        max_len: int = 512,
+        *,
+        position: str = "sinusoidal",
+        segments: int = 2,
+        padding_idx: int | None = 0,
+        scale: bool = True,
+        dropout: float = 0.1,
+    ) -> None:
+        super().__init__()
+        self.token = TokenEmbedding(vocab_size, d_model, padding_idx, scale)
+        if position == "learned":
+            self.position = nn.Embedding(max_len, d_model)
+        else:
+            self.register_buffer("sinusoid", sinusoidal_encoding(max_len, d_model))
+            self.position = None
+        self.segment = nn.Embedding(segments, d_model) if segments else None
+        self.norm = nn.LayerNorm(d_model)
+        self.dropout = nn.Dropout(dropout)
+        self.max_len = max_len
+
+    def forward(self, ids: Tensor, segment_ids: Tensor | None = None, *, stages: bool = False):
+        """(batch, length) ids -> (batch, length, d_model); with stages=True, a dict of every stage in STAGES."""
+        length = ids.size(1)
+        if length > self.max_len:
+            raise ValueError(f"{length} tokens but max_len is {self.max_len}")
+        out = {"token": self.token.lut(ids)}
+        out["scaled"] = self.token(ids)
+        pos = (
+            self.position(torch.arange(length, device=ids.device))
+            if self.position is not None
+            else self.sinusoid[:length]
+        )
+        out["+ position"] = out["scaled"] + pos
+        out["+ segment"] = out["+ position"] + (
+            self.segment(segment_ids) if self.segment is not None and segment_ids is not None else 0
+        )
+        out["LayerNorm"] = self.norm(out["+ segment"])
+        out["dropout"] = self.dropout(out["LayerNorm"])
+        return out if stages else out["dropout"]
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A sentence split into tokens, their ids in a small vocabulary, and the words that were unknown."""
+
+    tokens: list[str]
+    ids: list[int]
+    unknown: list[str]
+
+
+def split_words(sentence: str) -> list[str]:
+    """Lowercase and split punctuation off: "Are you OK?" -> ["are", "you", "ok", "?"]."""
+    return re.findall(r"\w+|[^\w\s]", sentence.lower())
+
+
+def glove_vocabulary(wv: WordVectors, sentences: list[str]) -> tuple[list[str], Tensor, list[Tokens]]:
+    """A small vocabulary for the sentences: <pad> (id 0, zeros), <unk> (id 1, zeros), then each known word once,
+    with its GloVe vector.
+
+    Returns:
+        (itos, (len(itos), wv.dim) vectors, one Tokens per sentence)
+    """
+    itos = [PAD, UNK]
+    stoi = {PAD: 0, UNK: 1}
+    rows = [wv.vectors.new_zeros(wv.dim), wv.vectors.new_zeros(wv.dim)]
+    out = []
+    for sentence in sentences:
+        words = split_words(sentence)
+        for w in words:
+            if w in wv.stoi and w not in stoi:
+                stoi[w] = len(itos)
+                itos.append(w)
+                rows.append(wv.vectors[wv.stoi[w]])
+        out.append(Tokens(words, [stoi.get(w, 1) for w in words], [w for w in words if w not in wv.stoi]))
+    return itos, torch.stack(rows), out
+
+
+def pad_batch(sequences: list[list[int]], padding_idx: int = 0) -> Tensor:
+    """Right-pad id lists to the longest: [[1, 2, 3], [4, 5]] -> [[1, 2, 3], [4, 5, 0]]."""
+    longest = max(len(s) for s in sequences)
+    return torch.tensor([s + [padding_idx] * (longest - len(s)) for s in sequences])
+
+
+def padding_gradients(batch: Tensor, vocab_size: int, d_model: int, padding_idx: int = 0, seed: int = 0):
+    """Seed 000's padding_idx demo: embed a padded batch, backpropagate once, return (vectors, weight gradient).
+
+    Returns:
+        ((batch, length, d_model) embeddings, (vocab_size, d_model) gradient of the table)
+    """
+    torch.manual_seed(seed)
+    emb = nn.Embedding(vocab_size, d_model, padding_idx=padding_idx)
+    vectors = emb(batch)
+    vectors.sum().backward()
+    return vectors.detach(), emb.weight.grad
+
+
+def parameter_counts(vocab_size: int, d_model: int) -> dict[str, dict[str, int]]:
+    """Parameters of the input embedding, decoder embedding and output projection, untied and tied.
+
+    Tied (Press & Wolf 2017, the Transformer paper section 3.4): the three share one vocab x d_model matrix.
+    """
+    table = vocab_size * d_model
+    return {
+        "untied": {
+            "input embedding": table,
+            "decoder embedding": table,
+            "output projection": table,
+            "total": 3 * table,
+        },
+        "tied": {"input embedding": table, "decoder embedding": 0, "output projection": 0, "total": table},
+    }
+
+
+def norms_against_d_model(
+    d_models: list[int], init: str = "normal", *, vocab: int = 10_000, samples: int = 256, seed: int = 0
+) -> dict[str, list[float]]:
+    """Mean norm of a token vector (unscaled, scaled by sqrt(d)) and of a PE row, for each d_model.
+
+    init: "normal" (nn.Embedding's default N(0, 1)) or "xavier" (the Annotated Transformer's xavier_uniform_ on a
+    vocab x d_model table: U(-b, b) with b = sqrt(6 / (vocab + d_model))). `samples` rows are drawn.
+    """
+    generator = torch.Generator().manual_seed(seed)
+    out = {"token": [], "token x sqrt(d_model)": [], "PE row": []}
+    for d in d_models:
+        if init == "xavier":
+            bound = math.sqrt(6 / (vocab + d))
+            table = (torch.rand(samples, d, generator=generator) * 2 - 1) * bound
+        else:
+            table = torch.randn(samples, d, generator=generator)
+        norm = table.norm(dim=1).mean().item()
+        out["token"].append(norm)
+        out["token x sqrt(d_model)"].append(norm * math.sqrt(d))
+        out["PE row"].append(sinusoidal_encoding(samples, d).norm(dim=1).mean().item())
+    return out

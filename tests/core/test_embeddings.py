@@ -1,0 +1,119 @@
+"""The input layer: seed 003's numbers, padding, LayerNorm, and MiniLM's real input layer."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from torch.testing import assert_close
+
+from core.embeddings import (
+    ARE_YOU_OK,
+    InputLayer,
+    TokenEmbedding,
+    glove_vocabulary,
+    norms_against_d_model,
+    pad_batch,
+    padding_gradients,
+    parameter_counts,
+    split_words,
+)
+from core.glove import load_glove
+from core.positional import sinusoidal_encoding
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def test_are_you_ok_reproduces_seed_003():
+    """Seed 003: PE for embed_dim 4, max_pos 5, added to its 4 x 4 word matrix; checked against numpy by hand."""
+    pos = np.arange(5)[:, None]
+    div = np.exp(np.arange(0, 4, 2) * (-math.log(10000.0) / 4))  # [1, 0.01]
+    pe = np.zeros((5, 4))
+    pe[:, 0::2], pe[:, 1::2] = np.sin(pos * div), np.cos(pos * div)
+    ours = sinusoidal_encoding(5, 4)
+    assert_close(ours.double().numpy(), pe, atol=1e-7, rtol=0)
+    total = ARE_YOU_OK + ours[:4]
+    assert_close(
+        total[1], torch.tensor([0.3413 + 0.8415, 0.9284 + 0.5403, 0.9349 + 0.0100, 0.8958 + 0.99995]), atol=1e-4, rtol=0
+    )
+
+
+def test_token_embedding_scales_by_sqrt_d_model():
+    torch.manual_seed(0)
+    emb = TokenEmbedding(10, 16, scale=True)
+    ids = torch.tensor([[1, 2]])
+    assert_close(emb(ids), emb.lut(ids) * 4.0)
+    emb.scale = False
+    assert_close(emb(ids), emb.lut(ids))
+
+
+def test_padded_rows_are_zero_and_get_zero_gradient():
+    batch = pad_batch([[1, 2, 3], [4, 5]])
+    assert batch.tolist() == [[1, 2, 3], [4, 5, 0]]
+    vectors, grad = padding_gradients(batch, vocab_size=10, d_model=3)
+    assert_close(vectors[1, 2], torch.zeros(3))
+    assert_close(grad[0], torch.zeros(3))
+    assert grad[1].abs().sum() > 0
+
+
+def test_layernorm_output_has_mean_0_and_variance_1_per_token():
+    torch.manual_seed(0)
+    layer = InputLayer(20, 32, max_len=8).eval()
+    stages = layer(torch.randint(1, 20, (2, 8)), torch.zeros(2, 8, dtype=torch.long), stages=True)
+    out = stages["LayerNorm"]
+    assert_close(out.mean(-1), torch.zeros(2, 8), atol=1e-5, rtol=0)
+    assert_close(out.var(-1, unbiased=False), torch.ones(2, 8), atol=1e-3, rtol=0)
+    assert_close(stages["dropout"], out)  # eval: dropout is the identity
+    assert_close(stages["+ position"], stages["scaled"] + sinusoidal_encoding(8, 32))
+
+
+def test_dropout_in_training_zeroes_and_rescales():
+    torch.manual_seed(0)
+    layer = InputLayer(20, 64, max_len=8, dropout=0.5).train()
+    stages = layer(torch.randint(1, 20, (4, 8)), stages=True)
+    kept = stages["dropout"] != 0
+    assert 0.3 < kept.float().mean() < 0.7
+    assert_close(stages["dropout"][kept], 2 * stages["LayerNorm"][kept])
+
+
+def test_too_long_input_is_refused():
+    with pytest.raises(ValueError, match="max_len"):
+        InputLayer(20, 8, max_len=4)(torch.ones(1, 5, dtype=torch.long))
+
+
+def test_glove_vocabulary_maps_unknown_words_to_unk():
+    wv = load_glove((FIXTURES / "tiny_glove.4d.txt").read_bytes(), name="tiny")
+    assert split_words("Are you OK?") == ["are", "you", "ok", "?"]
+    itos, vectors, (first,) = glove_vocabulary(wv, ["The king, the QUEEN and a unicorn"])
+    assert itos[:2] == ["<pad>", "<unk>"] and first.unknown == [",", "and", "a", "unicorn"]
+    assert first.ids == [2, 3, 1, 2, 4, 1, 1, 1]
+    assert_close(vectors[3], wv.get_vecs_by_tokens("king")) and vectors[:2].abs().sum() == 0
+
+
+def test_tied_weights_count_one_table():
+    counts = parameter_counts(37_000, 512)
+    assert counts["untied"]["total"] == 3 * 37_000 * 512 and counts["tied"]["total"] == 37_000 * 512
+
+
+def test_norms_follow_sqrt_d():
+    out = norms_against_d_model([16, 256])
+    assert out["PE row"] == pytest.approx([math.sqrt(8), math.sqrt(128)], rel=1e-4)
+    assert out["token"][1] == pytest.approx(16, rel=0.05)  # N(0, 1): |e| ~ sqrt(d)
+    xavier = norms_against_d_model([256], "xavier")
+    assert xavier["token"][0] < 1 < xavier["token x sqrt(d_model)"][0]
+
+
+def test_minilm_input_layer_equals_transformers_bert_embeddings():
+    """Independent computation from the same weights: transformers' own BertModel embeddings (test-only import)."""
+    from transformers import BertModel
+
+    from core.pretrained import MiniLMInput, minilm_weights_path
+
+    layer = MiniLMInput()
+    tokens, ids, types = layer.encode("Are you OK?", "I am fine.")
+    assert tokens[:5] == ["[CLS]", "are", "you", "ok", "?"] and tokens[-1] == "[SEP]" and types[-1] == 1
+    model = BertModel.from_pretrained(str(minilm_weights_path().parent), local_files_only=True).eval()
+    with torch.no_grad():
+        expected = model.embeddings(input_ids=ids[None], token_type_ids=types[None])[0]
+    assert_close(layer.stages(ids, types)["LayerNorm"], expected, atol=1e-5, rtol=1e-5)
