@@ -4,12 +4,13 @@ import streamlit as st
 
 from ui import device_choice
 
-st.set_page_config(page_title="Transformer Embedding Lab", page_icon="🧭", layout="wide")
+st.set_page_config(page_title="Transformer Embedding Lab", page_icon=":material/explore:", layout="wide")
 
 pages = [
-    st.Page("lessons/positional_encoding.py", title="Positional encoding", icon="〰️", default=True),
-    st.Page("lessons/word_embeddings.py", title="Word embeddings", icon="🔤"),
-    st.Page("lessons/learned_vs_sinusoidal.py", title="Learned vs sinusoidal", icon="📏"),
+    st.Page("lessons/positional_encoding.py", title="Positional encoding", icon=":material/waves:", default=True),
+    st.Page("lessons/word_embeddings.py", title="Word embeddings", icon=":material/translate:"),
+    st.Page("lessons/learned_vs_sinusoidal.py", title="Learned vs sinusoidal", icon=":material/straighten:"),
+    st.Page("lessons/input_layer.py", title="Input layer", icon=":material/stacks:"),
 ]
 
 choice = device_choice()

@@ -184,3 +184,36 @@ def norms_against_d_model(
         out["token x sqrt(d_model)"].append(norm * math.sqrt(d))
         out["PE row"].append(sinusoidal_encoding(samples, d).norm(dim=1).mean().item())
     return out
+
+
+def build_input_layer(
+    sentences: list[str],
+    wv: WordVectors | None,
+    *,
+    d_model: int = 64,
+    max_len: int = 32,
+    position: str = "sinusoidal",
+    scale: bool = True,
+    dropout: float = 0.1,
+    seed: int = 0,
+) -> tuple[InputLayer, list[str], list[Tokens]]:
+    """An InputLayer over the sentences' own small vocabulary: GloVe rows for known words (d_model = wv.dim), or a
+    random table when wv is None (every word known). Deterministic for the seed.
+
+    Returns:
+        (layer, itos, one Tokens per sentence)
+    """
+    torch.manual_seed(seed)
+    if wv is None:
+        itos = [PAD, UNK]
+        for sentence in sentences:
+            itos += [w for w in split_words(sentence) if w not in itos]
+        stoi = {w: i for i, w in enumerate(itos)}
+        tokens = [Tokens(split_words(s), [stoi[w] for w in split_words(s)], []) for s in sentences]
+        layer = InputLayer(len(itos), d_model, max_len, position=position, scale=scale, dropout=dropout)
+        return layer, itos, tokens
+    itos, vectors, tokens = glove_vocabulary(wv, sentences)
+    layer = InputLayer(len(itos), wv.dim, max_len, position=position, scale=scale, dropout=dropout)
+    with torch.no_grad():
+        layer.token.lut.weight.copy_(vectors.cpu())
+    return layer, itos, tokens

@@ -9,26 +9,27 @@ import plotly.graph_objects as go
 def lines_figure(
     curves: dict[str, np.ndarray],
     title: str,
-    x: str,
-    y: str,
+    x_title: str,
+    y_title: str,
     *,
     x0: int = 0,
     marker_x: float | None = None,
     marker_label: str = "",
     log_y: bool = False,
+    x: list[float] | None = None,
+    log_x: bool = False,
 ) -> go.Figure:
-    """One line per named curve, sharing x = x0, x0 + 1, ...; an optional dashed vertical marker."""
-    lines = [
-        go.Scatter(y=np.asarray(v, np.float32), x0=x0, dx=1, mode="lines", name=name) for name, v in curves.items()
-    ]
+    """One line per named curve, at x (default x0, x0 + 1, ...); an optional dashed vertical marker."""
+    spacing = dict(x=x) if x is not None else dict(x0=x0, dx=1)
+    lines = [go.Scatter(y=np.asarray(v, np.float32), mode="lines", name=name, **spacing) for name, v in curves.items()]
     shapes, annotations = [], []
     if marker_x is not None:
         shapes = [dict(type="line", x0=marker_x, x1=marker_x, y0=0, y1=1, yref="paper", line=dict(dash="dash"))]
         annotations = [dict(x=marker_x, y=1, yref="paper", text=marker_label, showarrow=False, yanchor="bottom")]
     layout = dict(
         title=dict(text=title),
-        xaxis=dict(title=dict(text=x)),
-        yaxis=dict(title=dict(text=y), type="log" if log_y else "linear"),
+        xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"),
+        yaxis=dict(title=dict(text=y_title), type="log" if log_y else "linear"),
         shapes=shapes,
         annotations=annotations,
         margin=dict(l=10, r=10, t=40, b=10),

