@@ -24,27 +24,35 @@ def _figure(traces: list, title: str, x: str, y: str, **layout) -> go.Figure:
 
 
 def pe_heatmap_figure(
-    values: np.ndarray, pos_start: int = 0, dim_start: int = 0, title: str = "PE[pos, i]", zmax: float | None = 1.0
+    values: np.ndarray,
+    pos_start: int = 0,
+    dim_start: int = 0,
+    title: str = "PE[pos, i]",
+    zmax: float | None = 1.0,
+    row_labels: list[str] | None = None,
 ) -> go.Figure:
-    """One cell per table entry (no averaging): rows are positions, columns dimensions.
+    """One cell per table entry (no averaging): rows are positions (or labelled rows, e.g. tokens), columns dimensions.
 
     zmax: the colour scale runs from -zmax to zmax; None takes the table's largest |value| (learned tables).
     """
     z = np.asarray(values, dtype=np.float32)
-    zmax = float(np.abs(z).max()) if zmax is None else zmax
+    zmax = (float(np.abs(z).max()) or 1.0) if zmax is None else zmax
+    rows = dict(y=row_labels) if row_labels is not None else dict(y0=pos_start, dy=1)
     heatmap = go.Heatmap(
         z=z,
         x0=dim_start,
         dx=1,
-        y0=pos_start,
-        dy=1,
         zmin=-zmax,
         zmax=zmax,
         colorscale="RdBu",
         reversescale=True,
-        hovertemplate="position %{y}<br>dimension %{x}<br>value %{z:.4f}<extra></extra>",
+        hovertemplate="row %{y}<br>dimension %{x}<br>value %{z:.4f}<extra></extra>",
+        **rows,
     )
-    return _figure([heatmap], title, "dimension i", "position", yaxis=dict(autorange="reversed"))
+    layout = dict(yaxis=dict(autorange="reversed"))
+    if row_labels is not None:
+        layout["height"] = max(180, 40 + 22 * len(row_labels))
+    return _figure([heatmap], title, "dimension i", "position" if row_labels is None else "", **layout)
 
 
 def pe_curves_figure(curves: np.ndarray, pos_start: int, dims: list[int]) -> go.Figure:

@@ -7,9 +7,9 @@ import torch
 from core import embeddings as emb
 from core import pretrained
 from core.positional import sinusoidal_encoding
-from figures.embeddings import stage_heatmap_figure
+from figures.positional import pe_heatmap_figure
 from figures.training import lines_figure
-from ui import bundled_vectors, explain, show_code
+from ui import bundled_vectors, explain, set_defaults, show_code
 
 MODES = ("GloVe 6B 50d", "random table", "all-MiniLM-L6-v2 (real)")
 DEFAULTS = dict(
@@ -35,15 +35,16 @@ def minilm() -> pretrained.MiniLMInput:
 
 def show_stages(stages: dict[str, torch.Tensor], tokens: list[str]) -> None:
     for name, values in stages.items():
-        st.plotly_chart(stage_heatmap_figure(values.detach().cpu().numpy(), tokens, name), key=f"il_stage_{name}")
+        labels = [f"{i}: {t}" for i, t in enumerate(tokens)]
+        figure = pe_heatmap_figure(values.detach().cpu().numpy(), title=name, zmax=None, row_labels=labels)
+        st.plotly_chart(figure, key=f"il_stage_{name}")
 
 
 def four_decimals(values: torch.Tensor, rows: list[str]) -> pd.DataFrame:
     return pd.DataFrame(values.numpy(), index=rows).round(4)
 
 
-for name, value in DEFAULTS.items():
-    st.session_state.setdefault(f"il_{name}", value)
+set_defaults("il", DEFAULTS)
 
 st.title("The input layer, stage by stage")
 st.markdown(

@@ -13,7 +13,7 @@ from core.projection import pca
 from core.training import POSITIONS, TASKS, TrainConfig
 from figures.positional import pe_heatmap_figure, similarity_figure
 from figures.training import lines_figure, positions_pca_figure
-from ui import device, explain, parse_number, show_code
+from ui import device, explain, parse_number, set_defaults, show_code
 
 DEFAULTS = dict(task="copy-back", shift=3, d_model=64, train_len=16, steps=200, lr="3e-3", seed=0, test_len=32)
 LABELS = {"learned": "learned nn.Embedding", "sinusoidal": "sinusoidal (fixed)", "none": "no positions (control)"}
@@ -58,8 +58,7 @@ def live_progress(cfgs: dict[str, TrainConfig]) -> None:
         st.plotly_chart(lines_figure(curves, "Training loss", "step", "cross-entropy", x0=1, log_y=True))
 
 
-for name, value in DEFAULTS.items():
-    st.session_state.setdefault(f"lv_{name}", value)
+set_defaults("lv", DEFAULTS)
 
 st.title("Learned vs sinusoidal positions")
 st.markdown(

@@ -8,7 +8,7 @@ import streamlit as st
 from core import positional as pe
 from core.positional import LAYOUTS, PEConfig
 from figures import positional as fig
-from ui import device, explain, parse_indices, parse_number, show_code, window_start
+from ui import device, explain, parse_indices, parse_number, set_defaults, show_code, window_start
 
 DEFAULTS = dict(d_model=128, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7")
 WINDOW_DEFAULTS = dict(pos_span=100, dim_span=512, curve_span=100, sim_span=100, sim_metric="dot", shift_k=5)
@@ -93,8 +93,7 @@ st.markdown(
 )
 
 # --- Settings ---------------------------------------------------------------------------------------
-for name, value in {**DEFAULTS, **WINDOW_DEFAULTS}.items():
-    st.session_state.setdefault(f"pe_{name}", value)
+set_defaults("pe", {**DEFAULTS, **WINDOW_DEFAULTS})
 st.selectbox("Preset", list(PRESETS), key="pe_preset", on_change=apply_preset)
 c1, c2, c3, c4 = st.columns([1, 1, 1.4, 1.2])
 d_model = c1.number_input("d_model", step=1, key="pe_d_model", on_change=mark_custom)

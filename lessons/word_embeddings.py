@@ -9,7 +9,7 @@ import torch
 from core import evaluate, glove, projection
 from core.glove import VectorsError, WordVectors
 from figures.words import word_scatter_figure
-from ui import bundled_vectors, device, explain, show_code
+from ui import bundled_vectors, device, explain, set_defaults, show_code
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
@@ -76,8 +76,7 @@ def choose_vectors() -> tuple[WordVectors, str]:
         return bundled_vectors(), glove.BUNDLED
 
 
-for name, value in DEFAULTS.items():
-    st.session_state.setdefault(f"we_{name}", value)
+set_defaults("we", DEFAULTS)
 
 st.title("Word embeddings")
 st.markdown(

@@ -28,6 +28,12 @@ def bundled_vectors() -> WordVectors:
     return load_glove(device=device())
 
 
+def set_defaults(prefix: str, defaults: dict) -> None:
+    """Seed each widget's state (key prefix_name) once, so presets and callbacks can set it without a clash."""
+    for name, value in defaults.items():
+        st.session_state.setdefault(f"{prefix}_{name}", value)
+
+
 def explain(formula: str, notice: str) -> None:
     """A figure's formula and the one thing to notice in it."""
     st.latex(formula)

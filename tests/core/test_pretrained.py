@@ -1,6 +1,8 @@
 """The real learned position table of all-MiniLM-L6-v2, read with safetensors alone."""
 
+import subprocess
 import sys
+from pathlib import Path
 
 import torch
 from torch.testing import assert_close
@@ -14,7 +16,13 @@ def test_shape_and_first_values():
     assert table.shape == (512, 384) and table.dtype == torch.float32
     assert_close(table[0, :4], torch.tensor([-0.0856, -0.0329, -0.0170, 0.1042]), atol=1e-4, rtol=0)
     assert_close(table[1, :4], torch.tensor([-0.0327, 0.0023, 0.0211, 0.0187]), atol=1e-4, rtol=0)
-    assert "transformers" not in sys.modules
+
+
+def test_reading_the_table_imports_no_transformers():
+    """In a fresh process: other tests import transformers on purpose, so sys.modules here proves nothing."""
+    code = "import sys; from core.pretrained import minilm_position_table; minilm_position_table(); "
+    code += "assert 'transformers' not in sys.modules, 'transformers was imported'"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
 
 
 def test_similarity_by_offset_against_a_direct_mean():
