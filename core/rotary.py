@@ -1,0 +1,165 @@
+"""Rotary position embeddings (RoFormer, Su et al. 2021), context-extension scalings, and ALiBi.
+
+Each pair of dimensions of q and k is rotated by m * theta_i at position m, so q_m . k_n depends only on m - n.
+Scalings follow transformers' modeling_rope_utils, the YaRN paper (Peng et al. 2023) and Meta's Llama 3.1 code.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import Tensor
+
+SCALINGS = ("default", "linear", "dynamic", "yarn", "llama3")
+
+
+def check_rope(head_dim: int, base: float, scaling: dict | None = None) -> None:
+    """Raise ValueError, saying what to change, for settings no method accepts."""
+    if head_dim < 2 or head_dim % 2:
+        raise ValueError(f"head_dim must be even and at least 2 (RoPE rotates pairs); it is {head_dim}.")
+    if not (math.isfinite(base) and base > 1):
+        raise ValueError(f"base must be a finite number above 1; it is {base}.")
+    scaling = scaling or {}
+    if scaling.get("factor", 1.0) < 1:
+        raise ValueError(f"factor must be at least 1 (it stretches the context); it is {scaling['factor']}.")
+    if scaling.get("rope_type") == "llama3" and scaling["high_freq_factor"] <= scaling["low_freq_factor"]:
+        raise ValueError("high_freq_factor must be above low_freq_factor (Llama 3.1 uses 4 and 1).")
+
+
+def check_extension(original: int, target: int) -> None:
+    """Raise ValueError unless the context is extended: the original (trained) length below the target."""
+    if not 1 <= original < target:
+        raise ValueError(f"The original length ({original}) must be at least 1 and below the target length ({target}).")
+
+
+def rope_inv_freq(
+    head_dim: int, base: float = 10000.0, scaling: dict | None = None, *, seq_len: int | None = None, device=None
+) -> Tensor:
+    """theta_i for each pair, after the scaling a Hugging Face config names.
+
+    Args:
+        scaling: None, or e.g. {"rope_type": "linear", "factor": 4.0}; "dynamic" and "yarn" also read
+            "original_max_position_embeddings"; "llama3" also "low_freq_factor" and "high_freq_factor".
+        seq_len: the length in use (dynamic NTK only changes the base past the original length).
+    Returns:
+        (head_dim // 2,) float64 (float32 on mps).
+    """
+    check_rope(head_dim, base, scaling)
+    dtype = torch.float32 if torch.device(device or "cpu").type == "mps" else torch.float64
+    two_i = torch.arange(0, head_dim, 2, device=device, dtype=dtype)  # (head_dim // 2,)
+    inv_freq = 1.0 / base ** (two_i / head_dim)
+    kind = (scaling or {}).get("rope_type", "default")
+    if kind == "default":
+        return inv_freq
+    factor = scaling["factor"]
+    if kind == "linear":  # position interpolation (Chen et al. 2023): positions / factor
+        return inv_freq / factor
+    original = scaling["original_max_position_embeddings"]
+    if kind == "dynamic":  # NTK-aware: a larger base once the sequence is longer than the original
+        if seq_len is None or seq_len <= original:
+            return inv_freq
+        new_base = base * ((factor * seq_len / original) - (factor - 1)) ** (head_dim / (head_dim - 2))
+        return 1.0 / new_base ** (two_i / head_dim)
+    if kind == "yarn":  # NTK-by-parts: keep fast pairs, interpolate slow ones, ramp between
+        beta_fast, beta_slow = scaling.get("beta_fast", 32), scaling.get("beta_slow", 1)
+
+        def correction_dim(rotations: float) -> float:
+            return head_dim * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))
+
+        low = max(math.floor(correction_dim(beta_fast)), 0)
+        high = min(math.ceil(correction_dim(beta_slow)), head_dim - 1)
+        high = high + 0.001 if low == high else high
+        ramp = ((torch.arange(head_dim // 2, device=device, dtype=dtype) - low) / (high - low)).clamp(0, 1)
+        keep = 1 - ramp  # 1: extrapolate (unchanged), 0: interpolate (divided by factor)
+        return inv_freq / factor * (1 - keep) + inv_freq * keep
+    if kind == "llama3":  # three bands by wavelength
+        low_freq_wavelen = original / scaling["low_freq_factor"]
+        high_freq_wavelen = original / scaling["high_freq_factor"]
+        wavelen = 2 * math.pi / inv_freq
+        scaled = torch.where(wavelen > low_freq_wavelen, inv_freq / factor, inv_freq)
+        smooth = (original / wavelen - scaling["low_freq_factor"]) / (
+            scaling["high_freq_factor"] - scaling["low_freq_factor"]
+        )
+        blended = (1 - smooth) * scaled / factor + smooth * scaled
+        medium = (wavelen >= high_freq_wavelen) & (wavelen <= low_freq_wavelen)
+        return torch.where(medium, blended, scaled)
+    raise ValueError(f"rope_type must be one of {SCALINGS}; it is {kind!r}.")
+
+
+def attention_scaling(scaling: dict | None) -> float:
+    """The factor YaRN multiplies cos and sin by (0.1 ln(factor) + 1 by default); 1 for the other methods."""
+    if (scaling or {}).get("rope_type") != "yarn":
+        return 1.0
+    if scaling.get("attention_factor") is not None:
+        return scaling["attention_factor"]
+    factor = scaling["factor"]
+    return 0.1 * math.log(factor) + 1.0 if factor > 1 else 1.0
+
+
+def apply_rope(x: Tensor, positions: Tensor, inv_freq: Tensor) -> Tensor:
+    """Rotate each (x_i, x_{i + d/2}) pair by position * theta_i (the rotate-half layout of GPT-NeoX and LLaMA in HF).
+
+    Args:
+        x: (..., seq, head_dim); positions: (seq,).
+    Returns:
+        (..., seq, head_dim), same dtype as x.
+    """
+    angles = positions.to(inv_freq.dtype)[:, None] * inv_freq[None, :]  # (seq, head_dim // 2)
+    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
+    x1, x2 = x[..., : x.size(-1) // 2], x[..., x.size(-1) // 2 :]
+    return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1)
+
+
+def scores_by_distance(q: Tensor, k: Tensor, inv_freq: Tensor, max_distance: int) -> Tensor:
+    """q_m . k_n with q at position m = max_distance and k at n = m - distance, for distance 0..max_distance.
+
+    Returns:
+        (max_distance + 1,)
+    """
+    m = max_distance
+    q_rot = apply_rope(q[None, :], torch.tensor([m]), inv_freq)[0]  # (head_dim,)
+    n = m - torch.arange(max_distance + 1)
+    k_rot = apply_rope(k[None, :].expand(len(n), -1), n, inv_freq)  # (max_distance + 1, head_dim)
+    return k_rot @ q_rot
+
+
+def long_term_decay(head_dim: int, base: float = 10000.0, max_distance: int = 256) -> Tensor:
+    """RoFormer 3.4.3: (1 / (d/2)) sum_j |S_j|, S_j = sum_{k<j} exp(i * r * theta_k), against distance r.
+
+    It bounds how large q . k can be at distance r: it falls as r grows.
+
+    Returns:
+        (max_distance + 1,)
+    """
+    inv_freq = rope_inv_freq(head_dim, base)  # (d/2,)
+    r = torch.arange(max_distance + 1, dtype=inv_freq.dtype)[:, None]
+    partial = torch.polar(torch.ones_like(r * inv_freq), r * inv_freq).cumsum(dim=1)  # (r, d/2): S_1 .. S_{d/2}
+    return partial.abs().mean(dim=1)
+
+
+def alibi_slopes(n_heads: int) -> list[float]:
+    """ALiBi's head slopes (Press et al. 2022): 2^(-8/n), 2^(-16/n), ...; other head counts take the reference code's
+    interleaving of the next power of two's slopes."""
+    if n_heads < 1:
+        raise ValueError(f"ALiBi needs at least one head; it has {n_heads}.")
+
+    def power_of_2(n: int) -> list[float]:
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start**i for i in range(n)]
+
+    if math.log2(n_heads).is_integer():
+        return power_of_2(n_heads)
+    closest = 2 ** math.floor(math.log2(n_heads))
+    return power_of_2(closest) + alibi_slopes(2 * closest)[0::2][: n_heads - closest]
+
+
+def alibi_bias(slope: float, length: int) -> Tensor:
+    """Causal ALiBi bias -slope * (i - j) for key j <= query i; -inf above the diagonal.
+
+    Returns:
+        (length, length)
+    """
+    i = torch.arange(length)
+    distance = (i[:, None] - i[None, :]).float()  # (length, length)
+    return torch.where(distance >= 0, -slope * distance, torch.tensor(-torch.inf))

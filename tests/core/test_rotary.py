@@ -1,0 +1,134 @@
+"""RoPE and its scalings against independent numpy transcriptions of the published formulas; ALiBi's slopes."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from torch.testing import assert_close
+
+from core.rotary import (
+    alibi_bias,
+    alibi_slopes,
+    apply_rope,
+    attention_scaling,
+    check_extension,
+    long_term_decay,
+    rope_inv_freq,
+    scores_by_distance,
+)
+
+D, BASE = 128, 10000.0
+THETA = 1.0 / BASE ** (np.arange(0, D, 2) / D)
+
+
+def test_default_is_base_to_the_minus_2i_over_d():
+    assert_close(rope_inv_freq(D, BASE).numpy(), THETA)
+
+
+def test_linear_divides_every_frequency():
+    assert_close(rope_inv_freq(D, BASE, {"rope_type": "linear", "factor": 4.0}).numpy(), THETA / 4)
+
+
+def test_dynamic_ntk_changes_the_base_only_past_the_original_length():
+    cfg = {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4096}
+    assert_close(rope_inv_freq(D, BASE, cfg, seq_len=4096).numpy(), THETA)
+    new_base = BASE * ((2.0 * 16384 / 4096) - 1.0) ** (D / (D - 2))
+    assert_close(rope_inv_freq(D, BASE, cfg, seq_len=16384).numpy(), 1.0 / new_base ** (np.arange(0, D, 2) / D))
+
+
+def test_yarn_keeps_fast_pairs_interpolates_slow_ones_and_ramps_between():
+    cfg = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+    ours = rope_inv_freq(D, BASE, cfg).numpy()
+    # the paper: r = L / wavelength; r > beta_fast (32) unchanged, r < beta_slow (1) divided by s, a ramp between
+    dim_of = lambda rot: D * math.log(4096 / (rot * 2 * math.pi)) / (2 * math.log(BASE))  # noqa: E731
+    low, high = math.floor(dim_of(32)), math.ceil(dim_of(1))
+    ramp = np.clip((np.arange(D // 2) - low) / (high - low), 0, 1)
+    expected = THETA / 4 * ramp + THETA * (1 - ramp)
+    assert_close(ours, expected)
+    assert ours[0] == THETA[0] and ours[-1] == pytest.approx(THETA[-1] / 4)
+    assert attention_scaling(cfg) == pytest.approx(0.1 * math.log(4) + 1)
+    assert attention_scaling({"rope_type": "linear", "factor": 4.0}) == 1.0
+
+
+def test_llama3_three_bands():
+    cfg = {
+        "rope_type": "llama3",
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192,
+    }
+    ours = rope_inv_freq(D, 500000.0, cfg).numpy()
+    theta = 1.0 / 500000.0 ** (np.arange(0, D, 2) / D)
+    wavelen = 2 * np.pi / theta
+    short, long_ = wavelen < 8192 / 4, wavelen > 8192 / 1
+    assert_close(ours[short], theta[short])  # under original / high_freq_factor: unchanged
+    assert_close(ours[long_], theta[long_] / 8)  # over original / low_freq_factor: divided by the factor
+    middle = ~short & ~long_
+    smooth = (8192 / wavelen[middle] - 1) / (4 - 1)
+    assert_close(ours[middle], (1 - smooth) * theta[middle] / 8 + smooth * theta[middle])  # a smooth blend
+    assert short.any() and long_.any() and middle.any()
+
+
+def test_scores_depend_only_on_the_offset():
+    torch.manual_seed(0)
+    q, k = torch.randn(D, dtype=torch.float64), torch.randn(D, dtype=torch.float64)
+    inv = rope_inv_freq(D, BASE)
+    rot = lambda v, m: apply_rope(v[None], torch.tensor([m]), inv)[0]  # noqa: E731
+    assert_close(rot(q, 10) @ rot(k, 3), rot(q, 107) @ rot(k, 100))
+    assert_close(rot(q, 5) @ rot(k, 5), q @ k)
+    assert_close(rot(q, 7).norm(), q.norm())  # a rotation keeps the length
+    assert_close(scores_by_distance(q, k, inv, 7)[3], rot(q, 7) @ rot(k, 4))
+
+
+def test_long_term_decay_matches_a_direct_sum_and_falls():
+    decay = long_term_decay(D, BASE, 200).numpy()
+    r = 50
+    partial = np.cumsum(np.exp(1j * r * THETA))
+    assert decay[r] == pytest.approx(np.abs(partial).mean())
+    assert decay[0] == pytest.approx(np.mean(np.arange(1, D // 2 + 1)))
+    assert decay[200] < decay[10] < decay[0]
+
+
+def test_alibi_slopes_for_powers_of_two_and_others():
+    assert alibi_slopes(8) == pytest.approx([1 / 2**i for i in range(1, 9)])
+    twelve = alibi_slopes(12)
+    assert twelve[:8] == pytest.approx(alibi_slopes(8)) and twelve[8:] == pytest.approx(alibi_slopes(16)[0::2][:4])
+    bias = alibi_bias(0.5, 4)
+    assert bias[3, 1].item() == -1.0 and bias[2, 2].item() == 0.0 and bias[1, 3].item() == -math.inf
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ((127, BASE, None), "even"),
+        ((D, 1.0, None), "above 1"),
+        ((D, 0.5, None), "above 1"),
+        ((D, BASE, {"rope_type": "linear", "factor": 0.5}), "at least 1"),
+        (
+            (
+                D,
+                BASE,
+                {
+                    "rope_type": "llama3",
+                    "factor": 8.0,
+                    "low_freq_factor": 4.0,
+                    "high_freq_factor": 1.0,
+                    "original_max_position_embeddings": 8192,
+                },
+            ),
+            "high_freq_factor",
+        ),
+    ],
+)
+def test_bad_settings_say_what_to_change(args, says):
+    with pytest.raises(ValueError, match=says):
+        rope_inv_freq(*args)
+
+
+def test_original_length_must_be_below_the_target():
+    with pytest.raises(ValueError, match="below the target"):
+        check_extension(8192, 4096)
+    with pytest.raises(ValueError, match="at least one head"):
+        alibi_slopes(0)
