@@ -11,6 +11,7 @@ pages = [
     st.Page("lessons/word_embeddings.py", title="Word embeddings", icon=":material/translate:"),
     st.Page("lessons/learned_vs_sinusoidal.py", title="Learned vs sinusoidal", icon=":material/straighten:"),
     st.Page("lessons/input_layer.py", title="Input layer", icon=":material/stacks:"),
+    st.Page("lessons/rotary.py", title="Rotary & long context", icon=":material/autorenew:"),
 ]
 
 choice = device_choice()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -18,14 +20,20 @@ def lines_figure(
     log_y: bool = False,
     x: list[float] | None = None,
     log_x: bool = False,
+    hlines: dict[str, float] | None = None,
 ) -> go.Figure:
-    """One line per named curve, at x (default x0, x0 + 1, ...); an optional dashed vertical marker."""
+    """One line per named curve, at x (default x0, x0 + 1, ...); an optional dashed vertical marker and labelled
+    dotted horizontal lines."""
     spacing = dict(x=x) if x is not None else dict(x0=x0, dx=1)
     lines = [go.Scatter(y=np.asarray(v, np.float32), mode="lines", name=name, **spacing) for name, v in curves.items()]
     shapes, annotations = [], []
     if marker_x is not None:
         shapes = [dict(type="line", x0=marker_x, x1=marker_x, y0=0, y1=1, yref="paper", line=dict(dash="dash"))]
         annotations = [dict(x=marker_x, y=1, yref="paper", text=marker_label, showarrow=False, yanchor="bottom")]
+    for label, level in (hlines or {}).items():
+        shapes.append(dict(type="line", x0=0, x1=1, xref="paper", y0=level, y1=level, line=dict(dash="dot")))
+        at = math.log10(level) if log_y else level  # annotations, unlike shapes, sit in log10 units on a log axis
+        annotations.append(dict(x=0, xref="paper", y=at, text=label, showarrow=False, xanchor="left", yanchor="bottom"))
     layout = dict(
         title=dict(text=title),
         xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"),

@@ -90,3 +90,15 @@ def test_typing_a_sentence_shows_every_stage(page, server_url):
     )
     assert titles[:6] == ["token", "scaled", "+ position", "+ segment", "LayerNorm", "dropout"]
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_rotary_page_redraws_for_llama3_base(page, server_url):
+    page.goto(f"{server_url}/rotary")
+    page.wait_for_selector(".js-plotly-plot")
+    page.get_by_role("radio", name="500000").click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('.js-plotly-plot')].some(p => p.layout.title.text.includes('Pair'))"
+    )
+    wait_until_idle(page)
+    assert page.get_by_role("textbox", name="base", exact=True).input_value() == "500000"
+    assert page.locator(EXCEPTION).count() == 0

@@ -1,0 +1,74 @@
+"""The rotary page in AppTest: every control and each bad input the issue names."""
+
+import json
+
+import pytest
+
+PAGE = "lessons/rotary.py"
+
+
+@pytest.fixture
+def at(open_page):
+    return open_page(PAGE)
+
+
+def titles(at) -> list[str]:
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+
+
+def test_defaults_draw_every_figure(at):
+    assert not at.exception and not at.error
+    assert len(at.get("plotly_chart")) == 5
+    wavelengths = json.loads(at.get("plotly_chart")[1].proto.spec)
+    assert [t["name"] for t in wavelengths["data"]] == ["none", "linear (PI)", "dynamic NTK", "YaRN", "llama3"]
+    assert at.get("page_link")[0].proto.page == "learned_vs_sinusoidal"
+
+
+def test_every_control_moves(at):
+    at.get("button_group")[0].set_value("500000").run()
+    assert at.text_input(key="rp_base").value == "500000"
+    for key, value in (
+        ("rp_head_dim", 64),
+        ("rp_original", 8192),
+        ("rp_target", 65536),
+        ("rp_factor", 8.0),
+        ("rp_low_freq", 1.0),
+        ("rp_high_freq", 4.0),
+        ("rp_seed", 3),
+        ("rp_heads", 12),
+    ):
+        at.number_input(key=key).set_value(value).run()
+    for key, value in (
+        ("rp_pair", 5),
+        ("rp_positions", 100),
+        ("rp_distance", 1024),
+        ("rp_head", 11),
+        ("rp_alibi_len", 16),
+    ):
+        at.slider(key=key).set_value(value).run()
+    assert not at.exception and not at.error
+    assert "Pair 5" in titles(at)[0]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("rp_head_dim", 127, "even"),
+        ("rp_factor", 0.5, "at least 1"),
+        ("rp_high_freq", 1.0, "high_freq_factor must be above"),
+        ("rp_original", 20000, "below the target"),
+        ("rp_base", "1", "above 1"),
+        ("rp_base", "0.5", "above 1"),
+    ],
+)
+def test_bad_settings_say_what_to_change(at, key, value, says):
+    widget = at.text_input(key=key) if key == "rp_base" else at.number_input(key=key)
+    (widget.input(value) if key == "rp_base" else widget.set_value(value)).run()
+    assert not at.exception
+    assert says in at.error[0].value
+
+
+def test_zero_heads_keeps_the_rope_figures(at):
+    at.number_input(key="rp_heads").set_value(0).run()
+    assert not at.exception and "at least one head" in at.error[0].value
+    assert len(at.get("plotly_chart")) == 4
