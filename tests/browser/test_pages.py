@@ -25,7 +25,10 @@ def test_every_page_renders_without_exception(page, server_url):
 def test_moving_d_model_changes_the_heatmap(page, server_url):
     page.goto(server_url)
     page.wait_for_selector(".js-plotly-plot")
-    assert page.evaluate(HEATMAP_SHAPE) == "100, 128"
+    # the element exists before plotly attaches its data: wait for the default shape rather than read it at once
+    page.wait_for_function(
+        f"(() => {{ try {{ return {HEATMAP_SHAPE} === '100, 128'; }} catch (e) {{ return false; }} }})()"
+    )
     box = page.get_by_label("d_model")
     box.fill("64")
     box.press("Enter")
