@@ -8,7 +8,16 @@ import streamlit as st
 from core import positional as pe
 from core.positional import LAYOUTS, PEConfig
 from figures import positional as fig
-from ui import device, explain, parse_indices, parse_number, set_defaults, show_code, window_start
+from ui import (
+    device,
+    explain,
+    parse_indices,
+    parse_number,
+    set_defaults,
+    show_code,
+    take_pick,
+    window_start,
+)
 
 DEFAULTS = dict(d_model=128, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7")
 WINDOW_DEFAULTS = dict(pos_span=100, dim_span=512, curve_span=100, sim_span=100, sim_metric="dot", shift_k=5)
@@ -45,9 +54,7 @@ def mark_custom() -> None:
 
 
 def pick_base() -> None:
-    if st.session_state.pe_base_pick:
-        st.session_state.pe_base = st.session_state.pe_base_pick
-    st.session_state.pe_base_pick = None
+    take_pick("pe_base_pick", "pe_base")
     mark_custom()
 
 

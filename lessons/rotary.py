@@ -9,7 +9,7 @@ import torch
 from core import rotary
 from figures.rotary import alibi_figure, rotation_figure
 from figures.training import lines_figure
-from ui import explain, parse_number, set_defaults, show_code, window_start
+from ui import explain, parse_number, set_defaults, show_code, take_pick, window_start
 
 DEFAULTS = dict(
     head_dim=128,
@@ -29,12 +29,6 @@ DEFAULTS = dict(
 )
 
 
-def pick_base() -> None:
-    if st.session_state.rp_base_pick:
-        st.session_state.rp_base = st.session_state.rp_base_pick
-    st.session_state.rp_base_pick = None
-
-
 set_defaults("rp", DEFAULTS)
 st.title("Rotary positions and long context")
 st.markdown(
@@ -48,7 +42,14 @@ st.markdown(
 c1, c2, c3 = st.columns(3)
 head_dim = int(c1.number_input("head_dim", step=2, key="rp_head_dim"))
 base_text = c2.text_input("base", key="rp_base", help="10000: LLaMA 1/2, GPT-NeoX. 500000: Llama 3.")
-c2.pills("Common bases", ["10000", "500000"], key="rp_base_pick", on_change=pick_base, label_visibility="collapsed")
+c2.pills(
+    "Common bases",
+    ["10000", "500000"],
+    key="rp_base_pick",
+    on_change=take_pick,
+    args=("rp_base_pick", "rp_base"),
+    label_visibility="collapsed",
+)
 original = int(c3.number_input("Original (trained) length", step=1024, key="rp_original"))
 target = int(c3.number_input("Target length", step=1024, key="rp_target"))
 c1, c2, c3 = st.columns(3)

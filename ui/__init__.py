@@ -34,6 +34,13 @@ def set_defaults(prefix: str, defaults: dict) -> None:
         st.session_state.setdefault(f"{prefix}_{name}", value)
 
 
+def take_pick(pick_key: str, target_key: str) -> None:
+    """Callback for preset pills beside a text box: copy the picked value into the box, then clear the pick."""
+    if st.session_state[pick_key]:
+        st.session_state[target_key] = st.session_state[pick_key]
+    st.session_state[pick_key] = None
+
+
 def explain(formula: str, notice: str) -> None:
     """A figure's formula and the one thing to notice in it."""
     st.latex(formula)
