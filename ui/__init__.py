@@ -7,8 +7,9 @@ import inspect
 
 import streamlit as st
 
+from core import glove
 from core.device import DeviceChoice, choose_device
-from core.glove import WordVectors, load_glove
+from core.glove import VectorsError, WordVectors, load_glove
 
 
 @st.cache_resource
@@ -28,10 +29,71 @@ def bundled_vectors() -> WordVectors:
     return load_glove(device=device())
 
 
+@st.cache_resource(max_entries=2, show_spinner="Reading the vectors file (cached after the first time)…")
+def vectors_from_folder(name: str) -> WordVectors:
+    """A vectors file of the configured folder, loaded once per server process."""
+    return load_glove(name, device=device())
+
+
+UPLOAD = "Upload a file…"
+
+
+def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
+    """The vectors picker (bundled, the folder's files, an upload) and a cache key for the choice.
+
+    An upload is parsed once and kept in this session only; a bad file gets a message and the bundled vectors.
+    """
+    options = [glove.BUNDLED, *glove.list_vector_files(), UPLOAD]
+    source = st.selectbox(
+        "Vectors",
+        options,
+        key=f"{prefix}_source",
+        help=f"Files in {glove.vectors_dir().resolve()} (${glove.ENV_DIR}) are listed too.",
+    )
+    try:
+        if source == glove.BUNDLED:
+            return bundled_vectors(), glove.BUNDLED
+        if source != UPLOAD:
+            return vectors_from_folder(source), f"folder:{source}"
+        upload = st.file_uploader(
+            "GloVe text (`word v1 … vd` per line) or a torchtext .pt cache",
+            type=["txt", "vec", "pt"],
+            key=f"{prefix}_upload",
+        )
+        if upload is None:
+            st.info("No file yet: the bundled GloVe 6B 50d is used meanwhile.")
+            return bundled_vectors(), glove.BUNDLED
+        parsed = f"{prefix}_uploaded"
+        if st.session_state.get(parsed, (None,))[0] != upload.file_id:
+            st.session_state[parsed] = (
+                upload.file_id,
+                load_glove(upload.getvalue(), name=upload.name, device=device()),
+            )
+        return st.session_state[parsed][1], f"upload:{upload.file_id}"
+    except VectorsError as err:
+        st.error(f"{err} Using the bundled GloVe 6B 50d instead.")
+        return bundled_vectors(), glove.BUNDLED
+
+
 def set_defaults(prefix: str, defaults: dict) -> None:
     """Seed each widget's state (key prefix_name) once, so presets and callbacks can set it without a clash."""
     for name, value in defaults.items():
         st.session_state.setdefault(f"{prefix}_{name}", value)
+    st.session_state.setdefault(SETTINGS, set()).update(f"{prefix}_{name}" for name in defaults)
+
+
+SETTINGS = "_settings_keys"
+
+
+def keep_settings() -> None:
+    """Keep every page's settings while another page is shown; app.py calls it at the start of each run.
+
+    Streamlit drops a widget's value at the end of a run that did not draw the widget, so a learner who
+    visits another page would come back to the defaults. Re-assigning the value makes it plain session state.
+    """
+    for key in st.session_state.get(SETTINGS, ()):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
 
 
 def take_pick(pick_key: str, target_key: str) -> None:
