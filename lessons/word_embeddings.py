@@ -7,13 +7,12 @@ import streamlit as st
 import torch
 
 from core import evaluate, glove, projection
-from core.glove import VectorsError, WordVectors
+from core.glove import WordVectors
 from figures.words import word_scatter_figure
-from ui import bundled_vectors, device, explain, set_defaults, show_code
+from ui import choose_vectors, explain, set_defaults, show_code
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
-UPLOAD = "Upload a file…"
 DEFAULTS = dict(
     words=SEED_WORDS,
     pca_dims="2D",
@@ -33,47 +32,11 @@ DEFAULTS = dict(
 )
 
 
-@st.cache_resource(max_entries=2, show_spinner="Reading the vectors file (cached after the first time)…")
-def from_folder(name: str) -> WordVectors:
-    return glove.load_glove(name, device=device())
-
-
 @st.cache_data(max_entries=32)
 def pca_coords(_wv: WordVectors, source: str, words: tuple[str, ...], dims: int, background: int):
     x = _wv.get_vecs_by_tokens(list(words)).cpu().numpy()
     fit_on = _wv.vectors[:background].cpu().numpy() if background else None
     return projection.pca(x, dims, fit_on=fit_on)
-
-
-def choose_vectors() -> tuple[WordVectors, str]:
-    """The source picker and a cache key for it; on a bad file, says why and keeps the bundled vectors."""
-    options = [glove.BUNDLED, *glove.list_vector_files(), UPLOAD]
-    source = st.selectbox(
-        "Vectors",
-        options,
-        key="we_source",
-        help=f"Files in {glove.vectors_dir().resolve()} ($EMBLAB_VECTORS_DIR) are listed too.",
-    )
-    try:
-        if source == glove.BUNDLED:
-            return bundled_vectors(), glove.BUNDLED
-        if source != UPLOAD:
-            return from_folder(source), f"folder:{source}"
-        upload = st.file_uploader(
-            "GloVe text (`word v1 … vd` per line) or a torchtext .pt cache", type=["txt", "vec", "pt"], key="we_upload"
-        )
-        if upload is None:
-            st.info("No file yet: the bundled GloVe 6B 50d is used meanwhile.")
-            return bundled_vectors(), glove.BUNDLED
-        if st.session_state.get("we_uploaded", (None,))[0] != upload.file_id:
-            st.session_state.we_uploaded = (
-                upload.file_id,
-                glove.load_glove(upload.getvalue(), name=upload.name, device=device()),
-            )
-        return st.session_state.we_uploaded[1], f"upload:{upload.file_id}"
-    except VectorsError as err:
-        st.error(f"{err} Using the bundled GloVe 6B 50d instead.")
-        return bundled_vectors(), glove.BUNDLED
 
 
 set_defaults("we", DEFAULTS)
@@ -85,7 +48,7 @@ st.markdown(
     "here the same table, real and offline, with analogies, neighbours and an evaluation."
 )
 
-wv, source_key = choose_vectors()
+wv, source_key = choose_vectors("we")
 st.caption(f"{wv.name}: {len(wv):,} words × {wv.dim} dimensions, on {wv.vectors.device.type}.")
 
 # --- 1. Words -> ids -> vectors -----------------------------------------------------------------------
