@@ -1,0 +1,243 @@
+"""The embedding space at scale: a cloud of the most frequent words, projected with PCA, t-SNE or UMAP.
+
+Seed 004 (section 4.3) checks an embedding space by projecting it and looking for clusters. Two rules here
+answer the Embedding Projector's most common complaints: every point fitted is a point drawn and counted
+(`cloud_rows` says exactly which), and neighbours are searched in the original space over the whole
+vocabulary (`projection.nearest`), never among the projected points.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from core import projection
+from core.glove import WordVectors, resolve_word
+
+METHODS = ("PCA", "t-SNE", "UMAP")
+SIZES = (500, 1000, 2000, 5000, 10_000, 20_000)
+EXAGGERATION_ITERS = 250  # t-SNE's first phase (early exaggeration 12), as in openTSNE and scikit-learn
+
+# Ready-made groups to colour the cloud by (seed 004: cat near dog, good against bad, parts of speech).
+GROUPS: dict[str, tuple[str, ...]] = {
+    "animals": ("cat", "dog", "horse", "cow", "sheep", "pig", "lion", "tiger", "wolf", "bear", "mouse", "rabbit"),
+    "family": ("mother", "father", "sister", "brother", "daughter", "son", "wife", "husband", "aunt", "uncle"),
+    "countries": ("france", "germany", "italy", "spain", "japan", "china", "russia", "egypt", "brazil", "canada"),
+    "capitals": ("paris", "berlin", "rome", "madrid", "tokyo", "beijing", "moscow", "cairo", "brasilia", "ottawa"),
+    "numbers": ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    "past tense verbs": ("went", "saw", "took", "gave", "made", "said", "came", "knew", "thought", "found"),
+    "good and bad": ("good", "great", "excellent", "nice", "bad", "terrible", "awful", "poor", "worse", "best"),
+}
+
+Progress = Callable[[int, float], None]  # (step done, 0.0): jobs.Job.report's signature
+
+
+@dataclass(frozen=True)
+class CloudConfig:
+    """How to project the cloud. t-SNE uses perplexity, learning_rate (0 = openTSNE's auto, n / 12) and
+    iterations; UMAP uses n_neighbors and min_dist; every method uses dims and seed."""
+
+    method: str = "PCA"
+    dims: int = 2
+    perplexity: float = 30.0
+    learning_rate: float = 0.0
+    iterations: int = 750
+    n_neighbors: int = 15
+    min_dist: float = 0.1
+    seed: int = 0
+
+    def steps(self, n_points: int) -> int:
+        """How many progress steps `project` reports: t-SNE iterations, UMAP epochs, 1 for PCA."""
+        if self.method == "t-SNE":
+            return self.iterations
+        if self.method == "UMAP":
+            return umap_epochs(n_points)
+        return 1
+
+
+def umap_epochs(n_points: int) -> int:
+    """UMAP's own default: 500 epochs up to 10,000 points, 200 above."""
+    return 500 if n_points <= 10_000 else 200
+
+
+def check(cfg: CloudConfig, n_points: int) -> str | None:
+    """Why these settings cannot run on n_points, in words a person can act on; None when they can."""
+    if cfg.method not in METHODS:
+        return f"The method must be one of {', '.join(METHODS)}."
+    if cfg.dims not in (2, 3):
+        return "Project to 2 or 3 dimensions."
+    if n_points <= cfg.dims:
+        return f"A {cfg.dims}D projection needs more than {cfg.dims} points; the cloud has {n_points}."
+    if cfg.method == "t-SNE":
+        if not 0 < cfg.perplexity < n_points / 3:
+            return (
+                f"Perplexity must be above 0 and below a third of the points ({n_points / 3:.0f} here: t-SNE looks "
+                f"at 3 × perplexity neighbours of each point); it is {cfg.perplexity:g}. Lower it or grow the cloud."
+            )
+        if cfg.iterations <= EXAGGERATION_ITERS:
+            return f"t-SNE needs more than {EXAGGERATION_ITERS} iterations (the first {EXAGGERATION_ITERS} only exaggerate)."
+        if cfg.learning_rate < 0:
+            return "The learning rate must be positive (or 0 for auto)."
+    if cfg.method == "UMAP":
+        if not 2 <= cfg.n_neighbors < n_points:
+            return (
+                f"UMAP's neighbours must be at least 2 and fewer than the points ({n_points}); it is {cfg.n_neighbors}."
+            )
+        if not 0 <= cfg.min_dist <= 1:
+            return f"min_dist must be between 0 and 1; it is {cfg.min_dist:g}."
+    return None
+
+
+def cloud_rows(wv: WordVectors, size: int, extra: list[str]) -> tuple[list[int], int]:
+    """The rows to fit and draw: the `size` most frequent words, then each extra word outside them.
+
+    GloVe files list words by frequency, so the most frequent are the first rows.
+
+    Returns:
+        (row indices, how many of them are extra words outside the frequent ones).
+    """
+    size = min(size, len(wv))
+    rows = list(range(size))
+    added = [wv.stoi[w] for w in dict.fromkeys(extra) if w in wv.stoi and wv.stoi[w] >= size]
+    return rows + added, len(added)
+
+
+def project(x: np.ndarray, cfg: CloudConfig, progress: Progress | None = None) -> np.ndarray:
+    """(n, dim) vectors -> (n, cfg.dims) coordinates by cfg.method; deterministic for cfg.seed.
+
+    Args:
+        progress: called as progress(step, 0.0) while t-SNE iterates and UMAP runs its epochs.
+    """
+    problem = check(cfg, len(x))
+    if problem:
+        raise ValueError(problem)
+    x = np.asarray(x, np.float64)
+    if cfg.method == "PCA":
+        coords = projection.pca(x, cfg.dims).coords
+    elif cfg.method == "t-SNE":
+        coords = _tsne(x, cfg, progress)
+    else:
+        coords = _umap(x, cfg, progress)
+    if progress:
+        progress(cfg.steps(len(x)), 0.0)
+    return coords.astype(np.float32)
+
+
+def _tsne(x: np.ndarray, cfg: CloudConfig, progress: Progress | None) -> np.ndarray:
+    """openTSNE: as fast as scikit-learn's TSNE here (benchmarks/cloud.py), but it reports progress and can resume."""
+    from openTSNE import TSNEEmbedding, affinity, initialization
+
+    aff = affinity.PerplexityBasedNN(x, perplexity=cfg.perplexity, n_jobs=-1, random_state=cfg.seed)
+    init = initialization.pca(x, n_components=cfg.dims, random_state=cfg.seed)
+    done = 0
+
+    def report(iteration: int, error: float, embedding) -> None:
+        if progress:
+            progress(done + iteration, 0.0)
+
+    embedding = TSNEEmbedding(
+        init,
+        aff,
+        learning_rate=cfg.learning_rate or "auto",
+        negative_gradient_method="fft" if cfg.dims == 2 and len(x) >= 10_000 else "bh",  # FFT is 2D only
+        n_jobs=-1,
+        random_state=cfg.seed,
+        callbacks=report,
+        callbacks_every_iters=10,
+    )
+    embedding = embedding.optimize(EXAGGERATION_ITERS, exaggeration=12, momentum=0.5)
+    done = EXAGGERATION_ITERS
+    embedding = embedding.optimize(cfg.iterations - EXAGGERATION_ITERS, momentum=0.8)
+    return np.asarray(embedding)
+
+
+class _EpochsFile:
+    """A file for UMAP's tqdm bar formatted as "{n}/{total}": each write reports the epoch."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+
+    def write(self, text: str) -> None:
+        match = re.search(r"(\d+)/\d+", text)
+        if match and self.progress:
+            self.progress(int(match.group(1)), 0.0)
+
+    def flush(self) -> None:
+        pass
+
+
+def _umap(x: np.ndarray, cfg: CloudConfig, progress: Progress | None) -> np.ndarray:
+    """umap-learn. Its first run in a process compiles numba code (about a minute here) before epoch 1."""
+    import umap
+
+    model = umap.UMAP(
+        n_components=cfg.dims,
+        n_neighbors=cfg.n_neighbors,
+        min_dist=cfg.min_dist,
+        n_epochs=umap_epochs(len(x)),
+        random_state=cfg.seed,
+        n_jobs=1,  # a seed makes UMAP single-threaded anyway: deterministic
+        tqdm_kwds={"disable": False, "file": _EpochsFile(progress), "bar_format": "{n}/{total}", "mininterval": 0.5},
+    )
+    return model.fit_transform(x)
+
+
+def neighbours(wv: WordVectors, word: str, k: int) -> list[tuple[str, float]]:
+    """The k nearest words by cosine in the original space, over the whole vocabulary, the word excluded."""
+    i = wv.stoi[word]
+    return projection.nearest(wv, wv.vectors[i], k, metric="cosine", exclude=[i])
+
+
+def suggest(wv: WordVectors, typed: str, n: int = 5, among: int = 100_000) -> list[str]:
+    """The closest spellings of an unknown word among the `among` most frequent (difflib's ratio)."""
+    typed = typed.strip().lower()
+    if not typed:
+        return []
+    candidates = [w for w in wv.itos[:among] if abs(len(w) - len(typed)) <= 2]
+    return difflib.get_close_matches(typed, candidates, n=n, cutoff=0.6)
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Word groups to colour by, each reduced to its words in the vocabulary; what was not found."""
+
+    words: dict[str, list[str]]
+    unknown: list[str]
+    malformed: list[str]
+
+
+def parse_groups(text: str) -> dict[str, list[str]]:
+    """'name: w1, w2 w3' per line -> {name: [w1, w2, w3]}. Lines without a colon are returned under ''."""
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        name, colon, words = line.partition(":")
+        key = name.strip() if colon else ""
+        out.setdefault(key, []).extend((words if colon else line).replace(",", " ").split())
+    return out
+
+
+def resolve_groups(wv: WordVectors, groups: dict[str, list[str]] | dict[str, tuple[str, ...]]) -> Groups:
+    """Each group's words that are in the vocabulary (resolve_word); unknown words and unnamed lines reported."""
+    words: dict[str, list[str]] = {}
+    unknown: list[str] = []
+    malformed: list[str] = []
+    for name, members in groups.items():
+        if not name:
+            malformed.extend(members)
+            continue
+        found = []
+        for raw in members:
+            word = resolve_word(wv, raw)
+            if word is None:
+                unknown.append(raw)
+            elif word not in found:
+                found.append(word)
+        if found:
+            words[name] = found
+    return Groups(words, unknown, malformed)

@@ -1,0 +1,79 @@
+"""The word cloud: thousands of points in WebGL, the highlighted words on top. Pure: arrays in, go.Figure out."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+GROUP_COLORS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
+
+
+def cloud_figure(
+    coords: np.ndarray,
+    words: list[str],
+    *,
+    chosen: list[int] = (),
+    groups: dict[str, list[int]] | None = None,
+    found: int | None = None,
+    neighbours: list[int] = (),
+    isolate: bool = False,
+    axis_titles: tuple[str, ...] = ("1", "2", "3"),
+    revision: str = "",
+) -> go.Figure:
+    """Every point exactly once: the plain cloud in grey, then groups, chosen words, neighbours and the found word.
+
+    Args:
+        coords: (n, 2) or (n, 3) float32, one row per word.
+        chosen, groups, found, neighbours: row indices into coords; a point takes the last role it has in
+            that order (found beats neighbour beats chosen beats group).
+        isolate: draw only the found word and its neighbours.
+        revision: plotly's uirevision: zoom and rotation survive reruns while it stays the same.
+    """
+    role: dict[int, str] = {}
+    for name, rows in (groups or {}).items():
+        role.update(dict.fromkeys(rows, f"group:{name}"))
+    role.update(dict.fromkeys(chosen, "chosen"))
+    role.update(dict.fromkeys(neighbours, "neighbour"))
+    if found is not None:
+        role[found] = "found"
+    three_d = coords.shape[1] == 3
+    scatter = go.Scatter3d if three_d else go.Scattergl
+
+    def trace(rows: list[int], name: str, marker: dict, labelled: bool) -> go.BaseTraceType:
+        rows = np.asarray(rows, dtype=np.int64)
+        text = [words[i] for i in rows]
+        xyz = dict(zip("xyz", coords[rows].T, strict=False))
+        return scatter(
+            **xyz,
+            mode="markers+text" if labelled else "markers",
+            text=text if labelled else None,
+            hovertext=text,
+            hoverinfo="text",
+            textposition="top center",
+            marker=marker,
+            name=name,
+        )
+
+    traces = []
+    if not isolate:
+        plain = [i for i in range(len(coords)) if i not in role]
+        traces.append(trace(plain, f"cloud ({len(plain):,})", dict(size=2 if three_d else 3, color="#b0b0b0"), False))
+        for (name, rows), color in zip((groups or {}).items(), GROUP_COLORS * 4, strict=False):
+            mine = [i for i in rows if role[i] == f"group:{name}"]
+            traces.append(trace(mine, name, dict(size=5 if three_d else 8, color=color), True))
+        picked = [i for i in chosen if role[i] == "chosen"]
+        traces.append(trace(picked, "chosen words", dict(size=5 if three_d else 9, color="#000000"), True))
+    near = [i for i in neighbours if role[i] == "neighbour"]
+    if near:
+        traces.append(trace(near, "neighbours", dict(size=5 if three_d else 10, color="#ff7f0e"), True))
+    if found is not None:
+        star = dict(size=8 if three_d else 16, color="#d62728", symbol="diamond" if three_d else "star")
+        traces.append(trace([found], "found", star, True))
+
+    layout = dict(uirevision=revision, margin=dict(l=0, r=0, t=30, b=0), legend=dict(itemsizing="constant"))
+    if three_d:
+        layout["scene"] = {f"{a}axis": dict(title=dict(text=t)) for a, t in zip("xyz", axis_titles, strict=False)}
+    else:
+        layout["xaxis"] = dict(title=dict(text=axis_titles[0]))
+        layout["yaxis"] = dict(title=dict(text=axis_titles[1]))
+    return go.Figure(data=traces, layout=layout)
