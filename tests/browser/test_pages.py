@@ -105,3 +105,25 @@ def test_rotary_page_redraws_for_llama3_base(page, server_url):
     wait_until_idle(page)
     assert page.get_by_role("textbox", name="base", exact=True).input_value() == "500000"
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_searching_queen_highlights_it_with_its_neighbours(page, server_url):
+    page.goto(f"{server_url}/embedding_space")
+    page.wait_for_selector(".js-plotly-plot")
+    box = page.get_by_role("textbox", name="Word", exact=True)
+    box.fill("queen")
+    box.press("Enter")
+    found = "document.querySelector('.js-plotly-plot').data.find(t => t.name === 'found')"
+    page.wait_for_function(
+        f"(() => {{ try {{ return {found}.hovertext[0] === 'queen'; }} catch (e) {{ return false; }} }})()"
+    )
+    neighbours = page.evaluate(
+        "document.querySelector('.js-plotly-plot').data.find(t => t.name === 'neighbours').hovertext"
+    )
+    page.wait_for_selector('[data-testid="stTable"] tbody th')
+    wait_until_idle(page)
+    listed = page.locator('[data-testid="stTable"] tbody th').all_inner_texts()
+    assert listed[:2] == ["princess", "lady"] and sorted(neighbours) == sorted(listed)
+    page.get_by_text("Isolate", exact=True).click()
+    page.wait_for_function("document.querySelector('.js-plotly-plot').data.length === 2")
+    assert page.locator(EXCEPTION).count() == 0

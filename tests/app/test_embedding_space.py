@@ -1,0 +1,104 @@
+"""The embedding-space page in AppTest: every control, the stated point count, and the bad inputs."""
+
+import json
+import time
+
+import pytest
+
+PAGE = "lessons/embedding_space.py"
+
+
+@pytest.fixture
+def at(open_page):
+    return open_page(PAGE)
+
+
+def chart(at) -> dict:
+    return json.loads(at.get("plotly_chart")[0].proto.spec)
+
+
+def drawn(at) -> list[str]:
+    return [w for trace in chart(at)["data"] for w in trace["hovertext"]]
+
+
+def stated(at) -> int:
+    line = next(m.value for m in at.markdown if "points are fitted and drawn" in m.value)
+    return int(line.split("**")[1].split()[0].replace(",", ""))
+
+
+def test_defaults_draw_exactly_the_points_the_page_states(at):
+    assert not at.exception and not at.error and not at.warning
+    words = drawn(at)
+    assert len(words) == len(set(words)) == stated(at) == 5000 + 10  # brasilia ... are outside the 5,000
+    assert {t["type"] for t in chart(at)["data"]} == {"scattergl"}
+    assert {t["name"] for t in chart(at)["data"]} >= {"animals", "countries", "capitals", "numbers", "chosen words"}
+
+
+def test_size_words_groups_and_dimensions_move(at):
+    at.select_slider(key="es_size").set_value(500).run()
+    at.text_input(key="es_words").set_value("cat, dog, zygote, blorptz").run()
+    assert "blorptz" in at.warning[0].value
+    assert "zygote" in drawn(at) and len(drawn(at)) == stated(at)
+    at.multiselect(key="es_groups").set_value(["family"]).run()
+    at.text_area(key="es_own_groups").set_value("fruit: apple pear\nno colon").run()
+    names = {t["name"] for t in chart(at)["data"]}
+    assert {"family", "fruit"} <= names and "animals" not in names
+    assert "a name and a colon" in at.warning[-1].value
+    at.radio(key="es_dims").set_value("3D").run()
+    assert {t["type"] for t in chart(at)["data"]} == {"scatter3d"}
+    assert len(drawn(at)) == stated(at)
+    at.number_input(key="es_seed").set_value(7).run()
+    assert not at.exception
+
+
+def test_find_queen_highlights_it_lists_its_neighbours_and_isolates_them(at):
+    at.text_input(key="es_find").set_value("Queen").run()
+    found = next(t for t in chart(at)["data"] if t["name"] == "found")
+    assert found["hovertext"] == ["queen"]
+    neighbours = list(at.table[0].value.index)
+    assert neighbours[:2] == ["princess", "lady"] and len(neighbours) == 10
+    at.slider(key="es_k").set_value(5).run()
+    at.toggle(key="es_isolate").set_value(True).run()
+    assert sorted(drawn(at)) == sorted(["queen", *list(at.table[0].value.index)])
+    assert len(drawn(at)) == 6
+
+
+def test_an_unknown_word_gets_closest_spellings_and_the_cloud_stays(at):
+    at.text_input(key="es_find").set_value("qeen").run()
+    assert "Did you mean queen" in at.warning[0].value
+    assert len(drawn(at)) == stated(at)
+
+
+def test_invalid_tsne_settings_say_what_to_change_and_keep_a_plot(at):
+    at.select_slider(key="es_size").set_value(500).run()
+    at.radio(key="es_method").set_value("t-SNE").run()
+    at.number_input(key="es_perplexity").set_value(400).run()
+    assert "below a third of the points" in at.error[0].value
+    assert len(drawn(at)) == stated(at)  # PCA meanwhile
+    at.radio(key="es_method").set_value("UMAP").run()
+    at.number_input(key="es_n_neighbors").set_value(5000).run()
+    assert "fewer than the points" in at.error[0].value
+    at.number_input(key="es_n_neighbors").set_value(10).run()
+    at.select_slider(key="es_min_dist").set_value(0.5).run()
+    assert not at.error and at.button(key="es_run").label.startswith("Run UMAP")
+
+
+def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
+    at.select_slider(key="es_size").set_value(500).run()
+    at.text_input(key="es_words").set_value("king, queen").run()
+    at.multiselect(key="es_groups").set_value([]).run()
+    at.radio(key="es_method").set_value("t-SNE").run()
+    at.select_slider(key="es_iterations").set_value(300).run()
+    at.select_slider(key="es_learning_rate").set_value(200).run()
+    at.number_input(key="es_perplexity").set_value(20).run()
+    assert not at.get("plotly_chart")
+    at.button(key="es_run").click().run()
+    at.switch_page("lessons/positional_encoding.py").run()
+    at.switch_page(PAGE).run()
+    deadline = time.monotonic() + 120
+    while not at.get("plotly_chart") and time.monotonic() < deadline:
+        time.sleep(1)
+        at.run()
+    assert not at.exception
+    assert len(drawn(at)) == stated(at) == 502  # king and queen are not among the 500 most frequent
+    assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"
