@@ -17,6 +17,7 @@ import numpy as np
 
 from core import projection
 from core.glove import WordVectors, resolve_word
+from core.problems import Problem
 
 METHODS = ("PCA", "t-SNE", "UMAP")
 SIZES = (500, 1000, 2000, 5000, 10_000, 20_000)
@@ -64,31 +65,26 @@ def umap_epochs(n_points: int) -> int:
     return 500 if n_points <= 10_000 else 200
 
 
-def check(cfg: CloudConfig, n_points: int) -> str | None:
-    """Why these settings cannot run on n_points, in words a person can act on; None when they can."""
+def check(cfg: CloudConfig, n_points: int) -> Problem | None:
+    """Why these settings cannot run on n_points, as a Problem a person can act on; None when they can."""
     if cfg.method not in METHODS:
-        return f"The method must be one of {', '.join(METHODS)}."
+        return Problem("cloud_method", methods=", ".join(METHODS))
     if cfg.dims not in (2, 3):
-        return "Project to 2 or 3 dimensions."
+        return Problem("cloud_dims")
     if n_points <= cfg.dims:
-        return f"A {cfg.dims}D projection needs more than {cfg.dims} points; the cloud has {n_points}."
+        return Problem("cloud_points", dims=cfg.dims, n=n_points)
     if cfg.method == "t-SNE":
         if not 0 < cfg.perplexity < n_points / 3:
-            return (
-                f"Perplexity must be above 0 and below a third of the points ({n_points / 3:.0f} here: t-SNE looks "
-                f"at 3 × perplexity neighbours of each point); it is {cfg.perplexity:g}. Lower it or grow the cloud."
-            )
+            return Problem("tsne_perplexity", most=f"{n_points / 3:.0f}", value=f"{cfg.perplexity:g}")
         if cfg.iterations <= EXAGGERATION_ITERS:
-            return f"t-SNE needs more than {EXAGGERATION_ITERS} iterations (the first {EXAGGERATION_ITERS} only exaggerate)."
+            return Problem("tsne_iterations", least=EXAGGERATION_ITERS)
         if cfg.learning_rate < 0:
-            return "The learning rate must be positive (or 0 for auto)."
+            return Problem("tsne_learning_rate")
     if cfg.method == "UMAP":
         if not 2 <= cfg.n_neighbors < n_points:
-            return (
-                f"UMAP's neighbours must be at least 2 and fewer than the points ({n_points}); it is {cfg.n_neighbors}."
-            )
+            return Problem("umap_neighbors", n=n_points, value=cfg.n_neighbors)
         if not 0 <= cfg.min_dist <= 1:
-            return f"min_dist must be between 0 and 1; it is {cfg.min_dist:g}."
+            return Problem("umap_min_dist", value=f"{cfg.min_dist:g}")
     return None
 
 
@@ -114,7 +110,7 @@ def project(x: np.ndarray, cfg: CloudConfig, progress: Progress | None = None) -
     """
     problem = check(cfg, len(x))
     if problem:
-        raise ValueError(problem)
+        raise problem
     x = np.asarray(x, np.float64)
     if cfg.method == "PCA":
         coords = projection.pca(x, cfg.dims).coords

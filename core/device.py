@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import torch
 
+from core.problems import Problem
+
 CHOICES = ("auto", "cpu", "cuda", "mps")
 ENV_VAR = "EMBLAB_DEVICE"
 
@@ -17,7 +19,7 @@ class DeviceChoice:
 
     device: torch.device
     requested: str
-    warning: str | None = None
+    warning: Problem | None = None
 
 
 def _available(kind: str) -> bool:
@@ -46,12 +48,10 @@ def choose_device(preference: str | None = None) -> DeviceChoice:
         return DeviceChoice(
             torch.device("cpu"),
             requested,
-            f"Unknown device {requested!r} (choose one of {', '.join(CHOICES)}): using cpu.",
+            Problem("device_unknown", requested=repr(requested), choices=", ".join(CHOICES)),
         )
     if not _available(requested):
-        return DeviceChoice(
-            torch.device("cpu"), requested, f"{requested} was requested but is not available here: using cpu."
-        )
+        return DeviceChoice(torch.device("cpu"), requested, Problem("device_missing", requested=requested))
     return DeviceChoice(torch.device(requested), requested)
 
 

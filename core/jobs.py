@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.problems import Problem
+
 Progress = Callable[[int, float], None]
 
 
@@ -22,6 +24,7 @@ class Job:
 
     key: Hashable
     total: int
+    owner: Hashable = None
     step: int = 0
     losses: list[float] = field(default_factory=list)
     result: Any = None
@@ -39,10 +42,16 @@ class Job:
 
 
 class JobRunner:
-    """At most `workers` jobs run at once, the rest wait in submission order; the last `keep` jobs are kept."""
+    """At most `workers` jobs run at once, the rest wait in submission order; the last `keep` jobs are kept.
 
-    def __init__(self, workers: int = 1, keep: int = 64) -> None:
+    So that one learner cannot starve the rest: an owner (a session) may have at most `per_owner` unfinished
+    jobs, and at most `max_waiting` jobs wait in all; past either bound, submit raises a Problem.
+    """
+
+    def __init__(self, workers: int = 1, keep: int = 64, per_owner: int = 0, max_waiting: int = 0) -> None:
         self.workers = workers
+        self.per_owner = per_owner
+        self.max_waiting = max_waiting
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="emblab-job")
         self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
         self._keep = keep
@@ -52,14 +61,24 @@ class JobRunner:
         with self._lock:
             return self._jobs.get(key)
 
-    def submit(self, key: Hashable, work: Callable[[Progress], Any], total: int) -> Job:
-        """The job for `key`: the existing one unless it failed, else a new one running work(progress)."""
+    def submit(self, key: Hashable, work: Callable[[Progress], Any], total: int, owner: Hashable = None) -> Job:
+        """The job for `key`: the existing one unless it failed, else a new one running work(progress).
+
+        Raises:
+            Problem("queue_yours") when `owner` already has per_owner unfinished jobs; Problem("queue_full")
+            when max_waiting jobs are waiting. Asking for a job that exists is never refused.
+        """
         with self._lock:
             job = self._jobs.get(key)
             if job is not None and job.error is None:
                 self._jobs.move_to_end(key)
                 return job
-            job = self._jobs[key] = Job(key, total)
+            unfinished = [j for j in self._jobs.values() if not j.done]
+            if self.per_owner and owner is not None and sum(j.owner == owner for j in unfinished) >= self.per_owner:
+                raise Problem("queue_yours")
+            if self.max_waiting and sum(not j.started for j in unfinished) >= self.max_waiting:
+                raise Problem("queue_full", n=self.max_waiting)
+            job = self._jobs[key] = Job(key, total, owner)
             while len(self._jobs) > self._keep:
                 oldest = next(iter(self._jobs))
                 if not self._jobs[oldest].done:

@@ -13,6 +13,7 @@ import torch
 from torch import Tensor, nn
 
 from core.device import float64_ok
+from core.problems import Problem
 
 LAYOUTS = ("interleaved", "concatenated")
 MAX_D_MODEL = 4096
@@ -33,16 +34,13 @@ class PEConfig:
 
     def __post_init__(self) -> None:
         if not 1 <= self.d_model <= MAX_D_MODEL:
-            raise ValueError(f"d_model must be between 1 and {MAX_D_MODEL}; it is {self.d_model}.")
+            raise Problem("pe_d_model", most=MAX_D_MODEL, value=self.d_model)
         if not 1 <= self.max_len <= MAX_LEN:
-            raise ValueError(f"max_len must be between 1 and {MAX_LEN:,}; it is {self.max_len}.")
+            raise Problem("pe_max_len", most=f"{MAX_LEN:,}", value=self.max_len)
         if not math.isfinite(self.base):
-            raise ValueError(f"base must be a finite number above 1 (for example 10000); it is {self.base}.")
+            raise Problem("pe_base_finite", value=self.base)
         if not 1 < self.base <= MAX_BASE:
-            raise ValueError(
-                f"base must be above 1 and at most {MAX_BASE:g}; it is {self.base:g}. "
-                "With base <= 1 every wavelength would be 2*pi or shorter and positions would repeat."
-            )
+            raise Problem("pe_base_range", most=f"{MAX_BASE:g}", value=f"{self.base:g}")
         if self.layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {LAYOUTS}; it is {self.layout!r}.")
 
@@ -56,15 +54,19 @@ class PEConfig:
         """Bytes of the whole float32 table."""
         return self.max_len * self.d_model * 4
 
-    def budget_message(self) -> str | None:
-        """None when the whole table fits TABLE_BUDGET_BYTES, else what to reduce."""
+    def over_budget(self) -> Problem | None:
+        """None when the whole table fits TABLE_BUDGET_BYTES, else a Problem saying what to reduce."""
         if self.table_bytes <= TABLE_BUDGET_BYTES:
             return None
         cells = TABLE_BUDGET_BYTES // 4
-        return (
-            f"The whole table ({self.max_len:,} x {self.d_model:,}) would take {self.table_bytes / 2**20:,.0f} MiB, "
-            f"over the {TABLE_BUDGET_BYTES / 2**20:.0f} MiB budget for building it whole. "
-            f"Reduce max_len to at most {cells // self.d_model:,} or d_model to at most {cells // self.max_len:,}."
+        return Problem(
+            "pe_budget",
+            rows=f"{self.max_len:,}",
+            cols=f"{self.d_model:,}",
+            mib=f"{self.table_bytes / 2**20:,.0f}",
+            budget=f"{TABLE_BUDGET_BYTES / 2**20:.0f}",
+            max_len=f"{cells // self.d_model:,}",
+            d_model=f"{cells // self.max_len:,}",
         )
 
 

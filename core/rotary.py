@@ -11,26 +11,28 @@ import math
 import torch
 from torch import Tensor
 
+from core.problems import Problem
+
 SCALINGS = ("default", "linear", "dynamic", "yarn", "llama3")
 
 
 def check_rope(head_dim: int, base: float, scaling: dict | None = None) -> None:
     """Raise ValueError, saying what to change, for settings no method accepts."""
     if head_dim < 2 or head_dim % 2:
-        raise ValueError(f"head_dim must be even and at least 2 (RoPE rotates pairs); it is {head_dim}.")
+        raise Problem("rope_head_dim", value=head_dim)
     if not (math.isfinite(base) and base > 1):
-        raise ValueError(f"base must be a finite number above 1; it is {base}.")
+        raise Problem("rope_base", value=base)
     scaling = scaling or {}
     if scaling.get("factor", 1.0) < 1:
-        raise ValueError(f"factor must be at least 1 (it stretches the context); it is {scaling['factor']}.")
+        raise Problem("rope_factor", value=scaling["factor"])
     if scaling.get("rope_type") == "llama3" and scaling["high_freq_factor"] <= scaling["low_freq_factor"]:
-        raise ValueError("high_freq_factor must be above low_freq_factor (Llama 3.1 uses 4 and 1).")
+        raise Problem("rope_llama3_factors")
 
 
 def check_extension(original: int, target: int) -> None:
     """Raise ValueError unless the context is extended: the original (trained) length below the target."""
     if not 1 <= original < target:
-        raise ValueError(f"The original length ({original}) must be at least 1 and below the target length ({target}).")
+        raise Problem("rope_extension", original=original, target=target)
 
 
 def rope_inv_freq(
@@ -142,7 +144,7 @@ def alibi_slopes(n_heads: int) -> list[float]:
     """ALiBi's head slopes (Press et al. 2022): 2^(-8/n), 2^(-16/n), ...; other head counts take the reference code's
     interleaving of the next power of two's slopes."""
     if n_heads < 1:
-        raise ValueError(f"ALiBi needs at least one head; it has {n_heads}.")
+        raise Problem("alibi_heads", value=n_heads)
 
     def power_of_2(n: int) -> list[float]:
         start = 2 ** (-(2 ** -(math.log2(n) - 3)))

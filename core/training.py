@@ -16,6 +16,7 @@ import torch
 from torch import Tensor, nn
 
 from core.positional import sinusoidal_encoding
+from core.problems import Problem
 
 TASKS = ("copy-back", "reverse")
 POSITIONS = ("learned", "sinusoidal", "none")
@@ -46,19 +47,17 @@ class TrainConfig:
         if self.task not in TASKS:
             raise ValueError(f"task must be one of {TASKS}; it is {self.task!r}.")
         if not 2 <= self.train_len <= MAX_TRAIN_LEN:
-            raise ValueError(f"The trained length must be between 2 and {MAX_TRAIN_LEN}; it is {self.train_len}.")
+            raise Problem("train_len", most=MAX_TRAIN_LEN, value=self.train_len)
         if self.task == "copy-back" and not 1 <= self.shift < self.train_len:
-            raise ValueError(
-                f"k must be between 1 and the trained length − 1 = {self.train_len - 1}; it is {self.shift}."
-            )
+            raise Problem("train_shift", most=self.train_len - 1, value=self.shift)
         if not 1 <= self.steps <= MAX_STEPS:
-            raise ValueError(f"Steps must be between 1 and {MAX_STEPS}; it is {self.steps}.")
+            raise Problem("train_steps", most=MAX_STEPS, value=self.steps)
         if not (math.isfinite(self.lr) and 0 < self.lr <= 1):
-            raise ValueError(f"The learning rate must be above 0 and at most 1 (try 3e-3); it is {self.lr}.")
+            raise Problem("train_lr", value=self.lr)
         if not 8 <= self.d_model <= MAX_D_MODEL or self.d_model % 2:
-            raise ValueError(f"d_model must be even and between 8 and {MAX_D_MODEL}; it is {self.d_model}.")
+            raise Problem("train_d_model", most=MAX_D_MODEL, value=self.d_model)
         if not 2 <= self.vocab <= 1000:
-            raise ValueError(f"The vocabulary must have between 2 and 1000 tokens; it has {self.vocab}.")
+            raise Problem("train_vocab", value=self.vocab)
 
 
 def make_batch(

@@ -69,7 +69,7 @@ def test_pca_in_3d_matches_the_pca_of_the_projection_module():
     ],
 )
 def test_invalid_settings_are_named(cfg, n, words):
-    assert words in cloud.check(cfg, n)
+    assert words in str(cloud.check(cfg, n))
     with pytest.raises(ValueError, match=words):
         cloud.project(np.zeros((n, 4)), cfg)
 
@@ -95,7 +95,7 @@ def test_the_figure_draws_every_point_once_and_isolate_only_the_neighbourhood():
     fig = cloud_figure(coords, words, **roles)
     assert sum(len(t.hovertext) for t in fig.data) == 40
     assert sorted(w for t in fig.data for w in t.hovertext) == sorted(words)
-    by_name = {t.name: list(t.hovertext) for t in fig.data}
+    by_name = {t.meta: list(t.hovertext) for t in fig.data}
     assert by_name["found"] == ["w2"] and by_name["neighbours"] == ["w5", "w6"] and by_name["g"] == ["w4"]
     assert fig.data[0].type == "scattergl"
     isolated = cloud_figure(coords, words, **roles, isolate=True)

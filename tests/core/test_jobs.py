@@ -40,3 +40,24 @@ def test_a_failed_job_reports_its_error_and_is_retried():
     retried = runner.submit("k", lambda progress: 2, total=1)
     retried.finished.wait(5)
     assert retried is not failed and retried.result == 2
+
+
+def test_one_owner_cannot_fill_the_queue_and_the_queue_is_bounded():
+    import pytest
+
+    from core.problems import Problem
+
+    runner, gate = JobRunner(workers=1, per_owner=2, max_waiting=2), threading.Event()
+    runner.submit("a1", lambda progress: gate.wait(5), total=1, owner="alice")
+    runner.submit("a2", lambda progress: "a2", total=1, owner="alice")
+    with pytest.raises(Problem, match="already") as refused:
+        runner.submit("a3", lambda progress: "a3", total=1, owner="alice")
+    assert refused.value.key == "queue_yours"
+    assert runner.submit("a1", lambda progress: "again", total=1, owner="alice").key == "a1"  # existing: never refused
+    runner.submit("b1", lambda progress: "b1", total=1, owner="bob")  # a1 runs; a2 and b1 wait
+    with pytest.raises(Problem) as full:
+        runner.submit("c1", lambda progress: "c1", total=1, owner="carol")
+    assert full.value.key == "queue_full"
+    gate.set()
+    runner.get("b1").finished.wait(5)
+    assert runner.submit("c1", lambda progress: "c1", total=1, owner="carol").key == "c1"

@@ -147,6 +147,6 @@ def test_config_rejects_bad_values_with_a_message(kwargs, words):
 
 
 def test_budget_message_says_what_to_reduce():
-    assert PEConfig(512, 1000).budget_message() is None
-    message = PEConfig(4096, 100_000).budget_message()
+    assert PEConfig(512, 1000).over_budget() is None
+    message = str(PEConfig(4096, 100_000).over_budget())
     assert "Reduce max_len to at most 16,384" in message and "d_model to at most 671" in message
