@@ -1,0 +1,44 @@
+# The Transformer Embedding Lab, served on port 8501.
+#   docker build -t emblab .                         # CPU torch (PyTorch's CPU index)
+#   docker build -t emblab --build-arg TORCH_INDEX=https://download.pytorch.org/whl/cu128 .   # CUDA torch
+#   docker build -t emblab --build-arg OFFLINE=1 .   # only the wheels in ./wheels (scripts/docker_smoke.sh)
+#   docker run -p 8501:8501 emblab
+ARG BASE=python:3.11-slim
+
+FROM ${BASE} AS build
+ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
+ARG OFFLINE=0
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+COPY requirements.txt /tmp/requirements.txt
+COPY wheels/ /wheels/
+RUN python3 -m venv /opt/venv \
+    && if [ "$OFFLINE" = 1 ]; then \
+        /opt/venv/bin/pip install --no-index --find-links /wheels -r /tmp/requirements.txt; \
+    else \
+        /opt/venv/bin/pip install --find-links /wheels --extra-index-url "$TORCH_INDEX" -r /tmp/requirements.txt; \
+    fi \
+    && find /opt/venv -name __pycache__ -prune -exec rm -rf {} +
+
+FROM ${BASE}
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    NUMBA_CACHE_DIR=/tmp/numba \
+    EMBLAB_VECTORS_DIR=/data/vectors
+RUN useradd --create-home --uid 10001 emblab && mkdir -p /data/vectors && chown emblab /data/vectors
+COPY --from=build /opt/venv /opt/venv
+WORKDIR /app
+COPY --chown=root:root app.py ./
+COPY .streamlit/ .streamlit/
+COPY core/ core/
+COPY figures/ figures/
+COPY lessons/ lessons/
+COPY locales/ locales/
+COPY ui/ ui/
+COPY data/ data/
+COPY scripts/docker_entrypoint.sh /usr/local/bin/emblab
+USER 10001
+EXPOSE 8501
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4)"]
+ENTRYPOINT ["/usr/local/bin/emblab"]
