@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+LEGEND = {"cloud": "cloud ({n:,})", "chosen": "chosen words", "neighbours": "neighbours", "found": "found"}
 GROUP_COLORS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
 
 
@@ -19,6 +20,7 @@ def cloud_figure(
     isolate: bool = False,
     axis_titles: tuple[str, ...] = ("1", "2", "3"),
     revision: str = "",
+    legend: dict[str, str] | None = None,
 ) -> go.Figure:
     """Every point exactly once: the plain cloud in grey, then groups, chosen words, neighbours and the found word.
 
@@ -28,7 +30,10 @@ def cloud_figure(
             that order (found beats neighbour beats chosen beats group).
         isolate: draw only the found word and its neighbours.
         revision: plotly's uirevision: zoom and rotation survive reruns while it stays the same.
+        legend: legend text per role ("cloud" with {n}, "chosen", "neighbours", "found"); each trace's `meta`
+            is its role (a group's is its name), whatever the language.
     """
+    legend = {**LEGEND, **(legend or {})}
     role: dict[int, str] = {}
     for name, rows in (groups or {}).items():
         role.update(dict.fromkeys(rows, f"group:{name}"))
@@ -39,7 +44,7 @@ def cloud_figure(
     three_d = coords.shape[1] == 3
     scatter = go.Scatter3d if three_d else go.Scattergl
 
-    def trace(rows: list[int], name: str, marker: dict, labelled: bool) -> go.BaseTraceType:
+    def trace(rows: list[int], role: str, name: str, marker: dict, labelled: bool) -> go.BaseTraceType:
         rows = np.asarray(rows, dtype=np.int64)
         text = [words[i] for i in rows]
         xyz = dict(zip("xyz", coords[rows].T, strict=False))
@@ -52,23 +57,27 @@ def cloud_figure(
             textposition="top center",
             marker=marker,
             name=name,
+            meta=role,
         )
 
     traces = []
     if not isolate:
         plain = [i for i in range(len(coords)) if i not in role]
-        traces.append(trace(plain, f"cloud ({len(plain):,})", dict(size=2 if three_d else 3, color="#b0b0b0"), False))
+        grey = dict(size=2 if three_d else 3, color="#b0b0b0")
+        traces.append(trace(plain, "cloud", legend["cloud"].format(n=len(plain)), grey, False))
         for (name, rows), color in zip((groups or {}).items(), GROUP_COLORS * 4, strict=False):
             mine = [i for i in rows if role[i] == f"group:{name}"]
-            traces.append(trace(mine, name, dict(size=5 if three_d else 8, color=color), True))
+            traces.append(trace(mine, name, name, dict(size=5 if three_d else 8, color=color), True))
         picked = [i for i in chosen if role[i] == "chosen"]
-        traces.append(trace(picked, "chosen words", dict(size=5 if three_d else 9, color="#000000"), True))
+        black = dict(size=5 if three_d else 9, color="#000000")
+        traces.append(trace(picked, "chosen", legend["chosen"], black, True))
     near = [i for i in neighbours if role[i] == "neighbour"]
     if near:
-        traces.append(trace(near, "neighbours", dict(size=5 if three_d else 10, color="#ff7f0e"), True))
+        orange = dict(size=5 if three_d else 10, color="#ff7f0e")
+        traces.append(trace(near, "neighbours", legend["neighbours"], orange, True))
     if found is not None:
         star = dict(size=8 if three_d else 16, color="#d62728", symbol="diamond" if three_d else "star")
-        traces.append(trace([found], "found", star, True))
+        traces.append(trace([found], "found", legend["found"], star, True))
 
     layout = dict(uirevision=revision, margin=dict(l=0, r=0, t=30, b=0), legend=dict(itemsizing="constant"))
     if three_d:

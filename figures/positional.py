@@ -30,6 +30,7 @@ def pe_heatmap_figure(
     title: str = "PE[pos, i]",
     zmax: float | None = 1.0,
     row_labels: list[str] | None = None,
+    axis_titles: tuple[str, str] = ("dimension i", "position"),
 ) -> go.Figure:
     """One cell per table entry (no averaging): rows are positions (or labelled rows, e.g. tokens), columns dimensions.
 
@@ -46,16 +47,21 @@ def pe_heatmap_figure(
         zmax=zmax,
         colorscale="RdBu",
         reversescale=True,
-        hovertemplate="row %{y}<br>dimension %{x}<br>value %{z:.4f}<extra></extra>",
+        hovertemplate="%{y}<br>i = %{x}<br>%{z:.4f}<extra></extra>",
         **rows,
     )
     layout = dict(yaxis=dict(autorange="reversed"))
     if row_labels is not None:
         layout["height"] = max(180, 40 + 22 * len(row_labels))
-    return _figure([heatmap], title, "dimension i", "position" if row_labels is None else "", **layout)
+    return _figure([heatmap], title, axis_titles[0], axis_titles[1] if row_labels is None else "", **layout)
 
 
-def pe_curves_figure(curves: np.ndarray, pos_start: int, dims: list[int]) -> go.Figure:
+def pe_curves_figure(
+    curves: np.ndarray,
+    pos_start: int,
+    dims: list[int],
+    titles: tuple[str, str, str] = ("PE[pos, i] for chosen dimensions", "position", "value"),
+) -> go.Figure:
     """PE[pos, i] against pos for each chosen dimension i: (n_positions, len(dims))."""
     lines = [
         go.Scatter(
@@ -63,31 +69,38 @@ def pe_curves_figure(curves: np.ndarray, pos_start: int, dims: list[int]) -> go.
             x0=pos_start,
             dx=1,
             mode="lines",
-            name=f"dim {dim}",
-            hovertemplate=f"dim {dim}<br>position %{{x}}<br>value %{{y:.4f}}<extra></extra>",
+            name=f"i = {dim}",
+            hovertemplate=f"i = {dim}<br>pos %{{x}}<br>%{{y:.4f}}<extra></extra>",
         )
         for j, dim in enumerate(dims)
     ]
-    return _figure(lines, "PE[pos, i] for chosen dimensions", "position", "value")
+    return _figure(lines, *titles)
 
 
-def wavelength_figure(lam: np.ndarray, d_model: int) -> go.Figure:
+def wavelength_figure(
+    lam: np.ndarray,
+    titles: tuple[str, str, str] = (
+        "Wavelength and frequency per pair",
+        "pair i (columns 2i and 2i+1)",
+        "positions per cycle / cycles per position",
+    ),
+    names: tuple[str, str] = ("wavelength 2π/ω_i", "frequency ω_i/2π"),
+) -> go.Figure:
     """Wavelength (positions per cycle) and frequency (cycles per position) per pair, log y."""
     lam = np.asarray(lam, np.float64)
     lines = [
-        go.Scatter(y=lam.astype(np.float32), x0=0, dx=1, mode="lines", name="wavelength 2π/ω_i"),
-        go.Scatter(y=(1 / lam).astype(np.float32), x0=0, dx=1, mode="lines", name="frequency ω_i/2π"),
+        go.Scatter(y=lam.astype(np.float32), x0=0, dx=1, mode="lines", name=names[0]),
+        go.Scatter(y=(1 / lam).astype(np.float32), x0=0, dx=1, mode="lines", name=names[1]),
     ]
-    return _figure(
-        lines,
-        f"Wavelength and frequency per pair (d_model = {d_model})",
-        "pair i (columns 2i and 2i+1)",
-        "positions per cycle / cycles per position",
-        yaxis=dict(type="log", exponentformat="power"),
-    )
+    return _figure(lines, *titles, yaxis=dict(type="log", exponentformat="power"))
 
 
-def similarity_figure(sim: np.ndarray, pos_start: int, metric: str) -> go.Figure:
+def similarity_figure(
+    sim: np.ndarray,
+    pos_start: int,
+    metric: str,
+    titles: tuple[str, str, str] | None = None,
+) -> go.Figure:
     """(n, n) similarity of positions pos_start..pos_start+n-1."""
     heatmap = go.Heatmap(
         z=np.asarray(sim, np.float32),
@@ -98,14 +111,18 @@ def similarity_figure(sim: np.ndarray, pos_start: int, metric: str) -> go.Figure
         colorscale="Viridis",
         hovertemplate="m %{x}, n %{y}<br>" + metric + " %{z:.3f}<extra></extra>",
     )
-    title = f"{metric} similarity PE[m] · PE[n]"
-    return _figure([heatmap], title, "position m", "position n", yaxis=dict(autorange="reversed"))
+    titles = titles or (f"{metric} similarity PE[m] · PE[n]", "position m", "position n")
+    return _figure([heatmap], *titles, yaxis=dict(autorange="reversed"))
 
 
-def offset_figure(curves: np.ndarray, references: list[int]) -> go.Figure:
+def offset_figure(
+    curves: np.ndarray,
+    references: list[int],
+    titles: tuple[str, str, str] = ("Dot product against the offset k = m − n", "offset k", "PE[n] · PE[n+k]"),
+) -> go.Figure:
     """PE[n] · PE[n + k] against k, one line per reference n: they coincide."""
     lines = [
         go.Scatter(y=np.asarray(curve, np.float32), x0=0, dx=1, mode="lines", name=f"n = {n}", line=dict(dash=dash))
         for curve, n, dash in zip(curves, references, ["solid", "dot", "dash"], strict=False)
     ]
-    return _figure(lines, "Dot product against the offset k = m − n", "offset k", "PE[n] · PE[n+k]")
+    return _figure(lines, *titles)

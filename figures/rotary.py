@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 
-def rotation_figure(angles: np.ndarray, pair: int) -> go.Figure:
+def rotation_figure(angles: np.ndarray, title: str, colour_title: str = "position m") -> go.Figure:
     """The point (cos m*theta, sin m*theta) of one dimension pair for positions m = 0, 1, ..., coloured by m."""
     m = np.arange(len(angles))
     points = go.Scatter(
@@ -14,12 +14,12 @@ def rotation_figure(angles: np.ndarray, pair: int) -> go.Figure:
         y=np.sin(angles),
         mode="markers+lines",
         line=dict(width=0.5, color="lightgray"),
-        marker=dict(color=m, colorscale="Viridis", size=7, colorbar=dict(title=dict(text="position m"))),
+        marker=dict(color=m, colorscale="Viridis", size=7, colorbar=dict(title=dict(text=colour_title))),
         text=[str(i) for i in m],
         hovertemplate="m = %{text}<extra></extra>",
     )
     layout = dict(
-        title=dict(text=f"Pair {pair} rotated by m·θ_{pair}"),
+        title=dict(text=title),
         xaxis=dict(range=[-1.2, 1.2], title=dict(text="cos")),
         yaxis=dict(range=[-1.2, 1.2], scaleanchor="x", title=dict(text="sin")),
         margin=dict(l=10, r=10, t=40, b=10),
@@ -27,16 +27,14 @@ def rotation_figure(angles: np.ndarray, pair: int) -> go.Figure:
     return go.Figure(data=[points], layout=layout)
 
 
-def alibi_figure(bias: np.ndarray, slope: float) -> go.Figure:
+def alibi_figure(bias: np.ndarray, title: str, axis_titles: tuple[str, str] = ("key j", "query i")) -> go.Figure:
     """(length, length) causal bias; the masked upper triangle is left blank."""
     z = np.where(np.isfinite(bias), bias, np.nan).astype(np.float32)
-    heatmap = go.Heatmap(
-        z=z, colorscale="Blues_r", hovertemplate="query %{y}, key %{x}<br>bias %{z:.3f}<extra></extra>"
-    )
+    heatmap = go.Heatmap(z=z, colorscale="Blues_r", hovertemplate="i = %{y}, j = %{x}<br>%{z:.3f}<extra></extra>")
     layout = dict(
-        title=dict(text=f"ALiBi bias, slope {slope:.4g}: −slope·(i − j)"),
-        xaxis=dict(title=dict(text="key j")),
-        yaxis=dict(title=dict(text="query i"), autorange="reversed"),
+        title=dict(text=title),
+        xaxis=dict(title=dict(text=axis_titles[0])),
+        yaxis=dict(title=dict(text=axis_titles[1]), autorange="reversed"),
         margin=dict(l=10, r=10, t=40, b=10),
     )
     return go.Figure(data=[heatmap], layout=layout)

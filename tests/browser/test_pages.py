@@ -113,12 +113,12 @@ def test_searching_queen_highlights_it_with_its_neighbours(page, server_url):
     box = page.get_by_role("textbox", name="Word", exact=True)
     box.fill("queen")
     box.press("Enter")
-    found = "document.querySelector('.js-plotly-plot').data.find(t => t.name === 'found')"
+    found = "document.querySelector('.js-plotly-plot').data.find(t => t.meta === 'found')"
     page.wait_for_function(
         f"(() => {{ try {{ return {found}.hovertext[0] === 'queen'; }} catch (e) {{ return false; }} }})()"
     )
     neighbours = page.evaluate(
-        "document.querySelector('.js-plotly-plot').data.find(t => t.name === 'neighbours').hovertext"
+        "document.querySelector('.js-plotly-plot').data.find(t => t.meta === 'neighbours').hovertext"
     )
     page.wait_for_selector('[data-testid="stTable"] tbody th')
     wait_until_idle(page)
