@@ -127,3 +127,18 @@ def test_searching_queen_highlights_it_with_its_neighbours(page, server_url):
     page.get_by_text("Isolate", exact=True).click()
     page.wait_for_function("document.querySelector('.js-plotly-plot').data.length === 2")
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_a_shared_link_opens_with_its_settings_and_language(page, server_url):
+    page.goto(f"{server_url}/rotary?head_dim=64&base=500000&distance=99999&lang=zh")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    assert page.locator('[data-testid="stMain"] h1').first.inner_text() == "旋转位置编码与长上下文"
+    assert page.get_by_label("head_dim").input_value() == "64"
+    assert page.get_by_role("textbox", name="base", exact=True).input_value() == "500000"
+    assert "distance=99999" in page.locator('[data-testid="stAlertContentWarning"]').first.inner_text()
+    assert "head_dim=64" in page.url and "lang=zh" in page.url
+    page.get_by_text("分享当前视图").click()
+    link = page.locator('[data-testid="stPopoverBody"] code').first.inner_text()
+    assert "/rotary?" in link and "head_dim=64" in link and "base=500000" in link
+    assert page.locator(EXCEPTION).count() == 0
