@@ -19,6 +19,18 @@ RUN python3 -m venv /opt/venv \
     fi \
     && find /opt/venv -name __pycache__ -prune -exec rm -rf {} +
 
+# The sources, gathered in a stage of their own so the final image gets them in one layer.
+FROM ${BASE} AS source
+WORKDIR /app
+COPY app.py ./
+COPY .streamlit/ .streamlit/
+COPY core/ core/
+COPY figures/ figures/
+COPY lessons/ lessons/
+COPY locales/ locales/
+COPY ui/ ui/
+COPY data/ data/
+
 FROM ${BASE}
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
@@ -27,16 +39,9 @@ ENV PATH=/opt/venv/bin:$PATH \
     EMBLAB_VECTORS_DIR=/data/vectors
 RUN useradd --create-home --uid 10001 emblab && mkdir -p /data/vectors && chown emblab /data/vectors
 COPY --from=build /opt/venv /opt/venv
-WORKDIR /app
-COPY --chown=root:root app.py ./
-COPY .streamlit/ .streamlit/
-COPY core/ core/
-COPY figures/ figures/
-COPY lessons/ lessons/
-COPY locales/ locales/
-COPY ui/ ui/
-COPY data/ data/
+COPY --from=source /app /app
 COPY scripts/docker_entrypoint.sh /usr/local/bin/emblab
+WORKDIR /app
 USER 10001
 EXPOSE 8501
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \

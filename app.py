@@ -1,9 +1,15 @@
-"""Transformer Embedding Lab: routes to the pages; the sidebar holds the language and the device."""
+"""Transformer Embedding Lab: routes to the pages; the sidebar holds the language, presenter mode and the device."""
 
 import streamlit as st
 
 from ui import device_choice, keep_settings
+from ui.exercises import PRESENT_KEY, presenting
 from ui.i18n import LANG_KEY, LANGUAGES, problem, t
+
+# Presenter mode: everything in the main column a third larger, charts included, for a projector.
+PRESENTER_CSS = """<style>
+[data-testid="stMainBlockContainer"] { zoom: 1.3; max-width: none; }
+</style>"""
 
 st.set_page_config(page_title="Transformer Embedding Lab", page_icon=":material/explore:", layout="wide")
 keep_settings()
@@ -14,9 +20,18 @@ if st.session_state[LANG_KEY] == "en":
     st.query_params.pop(LANG_KEY, None)
 else:
     st.query_params[LANG_KEY] = st.session_state[LANG_KEY]
+if PRESENT_KEY not in st.session_state:  # ?present=true opens the link in presenter mode
+    st.session_state[PRESENT_KEY] = st.query_params.get(PRESENT_KEY) == "true"
+st.sidebar.toggle(t("app.present"), key=PRESENT_KEY, help=t("app.present_help"))
+if presenting():
+    st.query_params[PRESENT_KEY] = "true"
+    st.html(PRESENTER_CSS)
+else:
+    st.query_params.pop(PRESENT_KEY, None)
 
 pages = [
-    st.Page("lessons/positional_encoding.py", title=t("app.pe"), icon=":material/waves:", default=True),
+    st.Page("lessons/overview.py", title=t("app.ov"), icon=":material/route:", default=True),
+    st.Page("lessons/positional_encoding.py", title=t("app.pe"), icon=":material/waves:"),
     st.Page("lessons/word_embeddings.py", title=t("app.we"), icon=":material/translate:"),
     st.Page("lessons/embedding_space.py", title=t("app.es"), icon=":material/scatter_plot:"),
     st.Page("lessons/learned_vs_sinusoidal.py", title=t("app.lv"), icon=":material/straighten:"),

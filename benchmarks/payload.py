@@ -36,7 +36,7 @@ LIMIT = 2_000_000
 
 def chart_bytes(changes: dict) -> dict[str, int]:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.run()
+    at.switch_page("lessons/positional_encoding.py").run()
     for key, value in changes.items():
         widget = at.select_slider(key=key) if key.endswith("_span") else at.number_input(key=key)
         widget.set_value(value).run()

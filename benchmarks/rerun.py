@@ -67,7 +67,7 @@ def main() -> None:
             page.wait_for_selector('[data-testid="stMarkdownContainer"]')
             floor = report("trivial page (floor)", timed_moves(page, "value", ["ArrowRight"], TEXT, args.moves))
 
-            page.goto(f"http://127.0.0.1:{port_app}")
+            page.goto(f"http://127.0.0.1:{port_app}/positional_encoding")
             page.wait_for_selector(".js-plotly-plot")
             wait_until_idle(page)
             span = ["ArrowLeft", "ArrowRight"]  # 100 <-> 50 positions: the data cache is warm after two moves

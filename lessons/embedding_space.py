@@ -10,6 +10,7 @@ from core.glove import WordVectors, lookup_words, resolve_word
 from core.jobs import JobRunner
 from figures.cloud import cloud_figure
 from ui import Between, choose_vectors, set_defaults, show_code, submit, table
+from ui.exercises import try_this
 from ui.i18n import problem, t
 
 DEFAULTS = dict(
@@ -214,3 +215,6 @@ elif found:
     table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
 
 show_code(cloud.cloud_rows, cloud.project, cloud.neighbours)
+
+# --- Try this ---------------------------------------------------------------------------------------
+try_this("es", wv)

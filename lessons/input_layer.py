@@ -10,6 +10,7 @@ from core.positional import sinusoidal_encoding
 from figures.positional import pe_heatmap_figure
 from figures.training import lines_figure
 from ui import Between, bundled_vectors, downloads, explain, set_defaults, show_code, table
+from ui.exercises import try_this
 from ui.i18n import problem, t
 
 MODES = ("glove", "random", "minilm")  # shown as t("il.mode_<mode>")
@@ -194,3 +195,6 @@ explain(
     r"W_{out} = E^\top",
     t("il.tying_notice"),
 )
+
+# --- Try this ---------------------------------------------------------------------------------------
+try_this("il")

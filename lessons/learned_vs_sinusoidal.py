@@ -14,6 +14,7 @@ from core.training import POSITIONS, TASKS, TrainConfig
 from figures.positional import pe_heatmap_figure, similarity_figure
 from figures.training import lines_figure, positions_pca_figure
 from ui import Between, device, downloads, explain, parse_number, set_defaults, show_code, submit
+from ui.exercises import try_this
 from ui.i18n import problem, t
 
 DEFAULTS = dict(task="copy-back", shift=3, d_model=64, train_len=16, steps=200, lr="3e-3", seed=0, test_len=32)
@@ -207,3 +208,6 @@ else:
         t("lv.real_notice"),
     )
     show_code(pretrained.minilm_position_table, pe.similarity_by_offset)
+
+# --- Try this ---------------------------------------------------------------------------------------
+try_this("lv")

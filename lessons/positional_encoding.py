@@ -19,6 +19,7 @@ from ui import (
     take_pick,
     window_start,
 )
+from ui.exercises import try_this
 from ui.i18n import problem, t
 
 DEFAULTS = dict(d_model=128, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7")
@@ -271,3 +272,6 @@ else:
         on_click="ignore",
     )
 st.caption(t("pe.computed_on", device=device().type))
+
+# --- Try this ---------------------------------------------------------------------------------------
+try_this("pe")

@@ -10,6 +10,7 @@ from core import rotary
 from figures.rotary import alibi_figure, rotation_figure
 from figures.training import lines_figure
 from ui import Between, explain, parse_number, set_defaults, show_code, take_pick, window_start
+from ui.exercises import try_this
 from ui.i18n import problem, t
 
 DEFAULTS = dict(
@@ -182,3 +183,6 @@ st.page_link(
     label=t("rp.past_link"),
     icon=":material/straighten:",
 )
+
+# --- Try this ---------------------------------------------------------------------------------------
+try_this("rp")

@@ -10,6 +10,7 @@ from core import evaluate, glove, projection
 from core.glove import WordVectors
 from figures.words import word_scatter_figure
 from ui import Between, choose_vectors, downloads, explain, set_defaults, show_code, table
+from ui.exercises import try_this
 from ui.i18n import problem, t
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
@@ -205,3 +206,6 @@ if st.button(t("we.evaluate"), key="we_eval_go") and text:
     except ValueError as err:
         st.error(t("we.not_questions", problem=problem(err)))
 st.caption(t("we.eval_caption"))
+
+# --- Try this ---------------------------------------------------------------------------------------
+try_this("we", wv)

@@ -28,6 +28,7 @@ if [ -z "${BASE:-}" ]; then
             echo "No registry: making $BASE with debootstrap"
             command -v debootstrap >/dev/null || apt-get install -y debootstrap
             root=$(mktemp -d)
+            chmod 755 "$root"  # mktemp makes it 0700: the image's / would shut out the non-root user
             debootstrap --variant=minbase --include=python3,python3-venv,ca-certificates bookworm "$root" \
                 http://deb.debian.org/debian >/tmp/emblab-debootstrap.log
             rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*

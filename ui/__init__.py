@@ -127,7 +127,7 @@ def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> No
 
 
 SETTINGS = "_settings_keys"
-APP_PARAMS = (LANG_KEY,)  # query parameters app.py owns, kept on every page
+APP_PARAMS = (LANG_KEY, "present")  # query parameters app.py owns, kept on every page
 
 
 def parse_setting(text: str, default, allowed=None):

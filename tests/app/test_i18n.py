@@ -54,7 +54,7 @@ def test_every_page_runs_in_each_language(page, lang):
 
 
 def title_key(page: str) -> str:
-    prefix = {"positional_encoding": "pe", "word_embeddings": "we", "embedding_space": "es"}
+    prefix = {"overview": "ov", "positional_encoding": "pe", "word_embeddings": "we", "embedding_space": "es"}
     prefix |= {"learned_vs_sinusoidal": "lv", "input_layer": "il", "rotary": "rp"}
     return f"{prefix[Path(page).stem]}.title"
 
@@ -62,7 +62,7 @@ def title_key(page: str) -> str:
 def test_the_sidebar_switch_changes_the_language_and_the_link_keeps_it():
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    assert at.title[0].value == "Positional encoding"
+    assert at.title[0].value == "Overview: from text to vectors"
     at.session_state["lang"] = "zh"
     at.run()
-    assert at.title[0].value == "位置编码" and at.query_params["lang"] == "zh"
+    assert at.title[0].value == "概览：从文本到向量" and at.query_params["lang"] == "zh"

@@ -8,13 +8,15 @@ HEATMAP_SHAPE = "document.querySelector('.js-plotly-plot').data[0].z.shape"
 
 def page_links(page, server_url) -> list[str]:
     page.goto(server_url)
-    page.wait_for_selector(".js-plotly-plot")
+    page.wait_for_selector('[data-testid="stSidebarNav"] a')
     links = page.locator('[data-testid="stSidebarNav"] a')
-    return [links.nth(i).get_attribute("href") for i in range(links.count())] or [server_url]
+    return [links.nth(i).get_attribute("href") for i in range(links.count())]
 
 
 def test_every_page_renders_without_exception(page, server_url):
-    for href in page_links(page, server_url):
+    links = page_links(page, server_url)
+    assert len(links) == 7
+    for href in links[1:]:  # the lesson pages; the overview has no chart
         page.goto(href)
         page.wait_for_selector('[data-testid="stMain"] h1')
         page.wait_for_selector(".js-plotly-plot")  # a chart rendered (fails after the timeout otherwise)
@@ -22,8 +24,27 @@ def test_every_page_renders_without_exception(page, server_url):
         assert page.locator(EXCEPTION).count() == 0, href
 
 
-def test_moving_d_model_changes_the_heatmap(page, server_url):
+def test_the_overview_links_to_every_step_and_an_exercise_checks_its_answer(page, server_url):
     page.goto(server_url)
+    page.wait_for_selector('[data-testid="stMain"] h1')
+    assert page.locator('[data-testid="stMain"] h1').first.inner_text() == "Overview: from text to vectors"
+    main_links = page.locator('[data-testid="stMain"] [data-testid="stPageLink"] a')
+    assert main_links.count() == 6
+    main_links.filter(has_text="Rotary & long context").click()
+    page.wait_for_selector(".js-plotly-plot")
+    assert page.url.endswith("/rotary")
+    box = page.locator('[data-testid="stTextInput"] input[aria-label="Your answer"]').last
+    box.fill("0.5")
+    box.press("Enter")
+    wait_until_idle(page)
+    page.get_by_role("button", name="Check").last.click()
+    page.wait_for_selector('[data-testid="stAlertContentSuccess"]')
+    assert "2^(−8/8)" in page.locator('[data-testid="stAlertContentSuccess"]').inner_text()
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_moving_d_model_changes_the_heatmap(page, server_url):
+    page.goto(f"{server_url}/positional_encoding")
     page.wait_for_selector(".js-plotly-plot")
     # the element exists before plotly attaches its data: wait for the default shape rather than read it at once
     page.wait_for_function(
@@ -40,7 +61,7 @@ def test_moving_d_model_changes_the_heatmap(page, server_url):
 
 
 def test_bad_base_shows_a_message_not_a_traceback(page, server_url):
-    page.goto(server_url)
+    page.goto(f"{server_url}/positional_encoding")
     page.wait_for_selector(".js-plotly-plot")
     box = page.get_by_role("textbox", name="base", exact=True)
     box.fill("1")

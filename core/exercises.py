@@ -1,0 +1,151 @@
+"""The "Try this" exercises: every expected answer is computed here from core, never typed in by hand.
+
+Each exercise's question, hint and explanation live in locales/<lang>.toml under [ex] as <key>_q, <key>_hint
+and <key>_why ({answer} in the explanation is this module's answer). `check` compares what a learner typed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core import cloud, embeddings, positional, pretrained, projection, rotary, training
+from core.glove import WordVectors
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: `answer(wv)` computes the expected answer (wv: the word vectors, for the pages that use them).
+
+    tolerance: for numbers, the largest accepted |typed - answer|; words are compared lowercased.
+    """
+
+    key: str
+    answer: Callable[[WordVectors | None], float | int | str]
+    tolerance: float = 0.0
+
+
+def parse_answer(typed: str) -> float | str:
+    """A typed answer: a number when it reads as one ("1,024", "1e3", "51"), else the lowercased word."""
+    text = typed.strip().lower()
+    try:
+        return float(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        return text
+
+
+def check(exercise: Exercise, typed: str, wv: WordVectors | None = None) -> bool:
+    """Whether `typed` is the exercise's answer (numbers within its tolerance)."""
+    expected = exercise.answer(wv)
+    given = parse_answer(typed)
+    if isinstance(expected, str):
+        return given == expected.lower()
+    return isinstance(given, float) and math.isfinite(given) and abs(given - expected) <= exercise.tolerance
+
+
+# --- The answers, one function each ------------------------------------------------------------------------
+
+
+def pairs_repeating_within(d_model: int, base: float, positions: float) -> int:
+    """How many sin/cos pairs have a wavelength shorter than `positions` (they repeat within it)."""
+    return int((positional.wavelengths(d_model, base) < positions).sum())
+
+
+def longest_wavelength(d_model: int, base: float) -> float:
+    return float(positional.wavelengths(d_model, base)[-1])
+
+
+def dot_at(d_model: int, m: int, n: int) -> float:
+    table = positional.sinusoidal_encoding(max(m, n) + 1, d_model)
+    return float(table[m] @ table[n])
+
+
+def analogy_answer(wv: WordVectors, a: str, b: str, c: str) -> str:
+    return projection.analogy(wv, a, b, c, 1)[0][0]
+
+
+def nearest_word(wv: WordVectors, word: str) -> str:
+    return cloud.neighbours(wv, word, 1)[0][0]
+
+
+def default_cloud_points(wv: WordVectors) -> int:
+    """Points the embedding-space page draws at its defaults: 5,000 words, four chosen words, four groups."""
+    chosen = ["man", "woman", "king", "queen"]
+    grouped = [w for name in ("animals", "countries", "capitals", "numbers") for w in cloud.GROUPS[name]]
+    return len(cloud.cloud_rows(wv, 5000, chosen + grouped)[0])
+
+
+def learned_accuracy_past(train_len: int, test_len: int) -> float:
+    """Mean accuracy of a learned-table model at positions train_len..test_len-1 (no row: always 0)."""
+    model = training.TinyAttention(training.TrainConfig(position="learned", train_len=train_len))
+    accuracy = training.accuracy_by_position(model, test_len, samples=32)
+    return float(sum(accuracy[train_len:]) / (test_len - train_len))
+
+
+def minilm_positions() -> int:
+    return int(pretrained.minilm_position_table().shape[0])
+
+
+def pe_over_token_norm(d_model: int) -> float:
+    """At d_model, how many times longer a PE row is than an unscaled xavier-initialised token vector."""
+    norms = embeddings.norms_against_d_model([d_model], "xavier")
+    return norms["PE row"][0] / norms["token"][0]
+
+
+def tying_saves(vocab: int, d_model: int) -> int:
+    counts = embeddings.parameter_counts(vocab, d_model)
+    return counts["untied"]["total"] - counts["tied"]["total"]
+
+
+def are_you_ok_value(row: int, col: int) -> float:
+    return float((embeddings.ARE_YOU_OK + positional.sinusoidal_encoding(5, 4)[:4])[row, col])
+
+
+def rope_pairs_longer_than(head_dim: int, base: float, length: int) -> int:
+    """RoPE pairs whose wavelength exceeds `length`: they never make a full turn in a context of that length."""
+    wavelengths = 2 * math.pi / rotary.rope_inv_freq(head_dim, base)
+    return int((wavelengths > length).sum())
+
+
+EXERCISES: dict[str, list[Exercise]] = {
+    "pe": [
+        Exercise("pe_repeat", lambda wv: pairs_repeating_within(128, 100.0, 50)),
+        Exercise("pe_longest", lambda wv: longest_wavelength(512, 10000.0), tolerance=1.0),
+        Exercise("pe_offset", lambda wv: dot_at(128, 10, 15), tolerance=0.01),
+    ],
+    "we": [
+        Exercise("we_analogy", lambda wv: analogy_answer(wv, "paris", "france", "rome")),
+        Exercise("we_frog", lambda wv: nearest_word(wv, "frog")),
+        Exercise("we_king_row", lambda wv: wv.stoi["king"]),
+    ],
+    "es": [
+        Exercise("es_queen", lambda wv: nearest_word(wv, "queen")),
+        Exercise("es_count", default_cloud_points),
+    ],
+    "lv": [
+        Exercise("lv_past", lambda wv: learned_accuracy_past(16, 32), tolerance=0.005),
+        Exercise("lv_minilm", lambda wv: minilm_positions()),
+    ],
+    "il": [
+        Exercise("il_scale", lambda wv: pe_over_token_norm(512), tolerance=1.0),
+        Exercise("il_tying", lambda wv: tying_saves(37_000, 512)),
+        Exercise("il_ok", lambda wv: are_you_ok_value(1, 0), tolerance=0.00005),
+    ],
+    "rp": [
+        Exercise("rp_slow", lambda wv: rope_pairs_longer_than(128, 10000.0, 4096)),
+        Exercise("rp_llama3", lambda wv: rope_pairs_longer_than(128, 500000.0, 4096)),
+        Exercise("rp_alibi", lambda wv: rotary.alibi_slopes(8)[0], tolerance=0.0005),
+    ],
+}
+
+
+def answer_text(exercise: Exercise, wv: WordVectors | None = None) -> str:
+    """The expected answer as the explanation shows it: to the precision its tolerance asks for."""
+    value = exercise.answer(wv)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return f"{value:,}"
+    decimals = 0 if exercise.tolerance >= 1 else max(0, math.ceil(-math.log10(2 * exercise.tolerance)))
+    return f"{value:,.{decimals}f}"

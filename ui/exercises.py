@@ -1,0 +1,41 @@
+"""The "Try this" section at the end of every lesson page: questions the app checks against its own computation."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.exercises import EXERCISES, answer_text, check
+from core.glove import WordVectors
+from ui.i18n import t
+
+PRESENT_KEY = "present"
+
+
+def presenting() -> bool:
+    """Presenter mode: larger text and charts, exercises' answers hidden (the sidebar toggle, ?present=true)."""
+    return bool(st.session_state.get(PRESENT_KEY, False))
+
+
+def try_this(page: str, wv: WordVectors | None = None) -> None:
+    """The page's exercises: a box for the answer, a check with the reason, a hint, and the answer on request."""
+    st.header(t("ex.title"))
+    st.caption(t("ex.intro_presenting") if presenting() else t("ex.intro"))
+    for number, exercise in enumerate(EXERCISES[page], start=1):
+        with st.container(border=True):
+            st.markdown(f"**{number}.** " + t(f"ex.{exercise.key}_q"))
+            typed = st.text_input(t("ex.answer"), key=f"ex_{exercise.key}", label_visibility="collapsed")
+            c1, c2 = st.columns([1, 5])
+            checked = c1.button(t("ex.check"), key=f"ex_{exercise.key}_check", disabled=not typed.strip())
+            with c2.popover(t("ex.hint"), icon=":material/lightbulb:"):
+                st.markdown(t(f"ex.{exercise.key}_hint"))
+            if checked and check(exercise, typed, wv):
+                st.success(t("ex.right") if presenting() else t("ex.right") + " " + why(exercise, wv))
+            elif checked:
+                st.error(t("ex.wrong"))
+            if not presenting() and st.toggle(t("ex.show"), key=f"ex_{exercise.key}_show"):
+                st.info(why(exercise, wv))
+
+
+def why(exercise, wv: WordVectors | None) -> str:
+    """The explanation with the answer in it, computed only when asked for."""
+    return t(f"ex.{exercise.key}_why", answer=answer_text(exercise, wv))
