@@ -74,10 +74,8 @@ if not words:
     st.stop()
 ids = [wv.stoi[w] for w in words]
 vectors = wv.embedding()(torch.tensor(ids, device=wv.vectors.device)).cpu().numpy()  # (n, dim)
-st.dataframe(
-    pd.DataFrame({"word": words, "index": ids, **{f"v{j}": vectors[:, j] for j in range(min(8, wv.dim))}}),
-    hide_index=True,
-)
+lookup = pd.DataFrame({"word": words, "index": ids, **{f"v{j}": vectors[:, j] for j in range(min(8, wv.dim))}})
+table(lookup, "word_lookup", hide_index=True)
 downloads("word_vectors", frame=pd.DataFrame(vectors, index=pd.Index(words, name="word")), array=vectors)
 st.caption(t("we.lookup_caption", shown=min(8, wv.dim), dim=wv.dim))
 explain(

@@ -18,7 +18,7 @@ from core import glove
 from core.device import DeviceChoice, choose_device
 from core.glove import VectorsError, WordVectors, load_glove
 from core.problems import Problem
-from ui.i18n import LANG_KEY, problem, t
+from ui.i18n import LANG_KEY, catalog, language, problem, t
 
 
 @st.cache_resource
@@ -232,7 +232,13 @@ def submit(runner, key, work, total: int, refused_key: str) -> None:
 
 
 def table(frame: pd.DataFrame, name: str, *, where=st, plain: bool = False, array=None, **kwargs) -> None:
-    """A table the page shows (st.dataframe, or st.table when plain) with its downloads under it."""
+    """A table the page shows (st.dataframe, or st.table when plain) with its downloads under it.
+
+    Column and index names that have a text under [col] in locales/ are shown in the reader's language.
+    """
+    names = catalog(language())
+    frame = frame.rename(columns=lambda c: names.get(f"col.{c}", c))
+    frame.index.name = names.get(f"col.{frame.index.name}", frame.index.name)
     (where.table if plain else where.dataframe)(frame, **kwargs)
     downloads(name, frame=frame, array=array, where=where)
 
