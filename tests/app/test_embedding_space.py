@@ -102,3 +102,21 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     assert not at.exception
     assert len(drawn(at)) == stated(at) == 502  # king and queen are not among the 500 most frequent
     assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"
+
+
+def test_a_cloud_larger_than_the_vocabulary_is_all_of_it_and_says_so(open_page, tmp_path, monkeypatch):
+    import shutil
+    from pathlib import Path
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    shutil.copy(fixtures / "tiny_glove.4d.txt", tmp_path / "tiny.txt")
+    monkeypatch.setenv("EMBLAB_VECTORS_DIR", str(tmp_path))
+    at = open_page(PAGE)
+    at.selectbox(key="es_source").select("tiny.txt").run()
+    at.text_input(key="es_words").set_value("king").run()
+    at.multiselect(key="es_groups").set_value([]).run()
+    assert "only 15 words, fewer than the 5,000 asked" in at.warning[0].value
+    assert len(drawn(at)) == stated(at) == 15
+    at.radio(key="es_method").set_value("t-SNE").run()
+    assert "below a third of the points (5 here" in at.error[0].value  # perplexity 30 on 15 points
+    assert not at.exception
