@@ -59,6 +59,7 @@ async def learner(context, url: str, which: str, start: float, clock: Clock, tim
     # Charts are built and sent by the server as usual, but not drawn: twenty software-rendered plotly pages
     # would measure this 2-core machine's Chromium, not the server.
     await page.route("**/PlotlyChart.*.js", lambda route: route.abort())
+    stage = "loading the page"
     try:
         await page.goto(url + path)
         await page.wait_for_function(
@@ -68,6 +69,7 @@ async def learner(context, url: str, which: str, start: float, clock: Clock, tim
         keys = ["ArrowLeft", "ArrowRight"]
         i = 0
         while time.monotonic() < until:
+            stage = f"press {i + 1}"
             before = await page.evaluate(marker)
             start = time.perf_counter()
             await page.get_by_role("slider", name=slider).press(keys[i % 2])
@@ -77,7 +79,7 @@ async def learner(context, url: str, which: str, start: float, clock: Clock, tim
             if await page.locator('[data-testid="stException"]').count():
                 errors.append(f"{which}: exception on the page")
     except Exception as err:  # a timeout or a crash counts as an error, the others go on
-        errors.append(f"{which}: {type(err).__name__}: {str(err).splitlines()[0][:120]}")
+        errors.append(f"{which}, {stage}: {type(err).__name__}: {str(err).splitlines()[0][:120]}")
         clock.gone()
     finally:
         await page.close()
