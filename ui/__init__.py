@@ -136,10 +136,11 @@ def parse_setting(text: str, default, allowed=None):
         if text.lower() not in ("true", "false"):
             raise ValueError(t("ui.link_not_bool"))
         value = text.lower() == "true"
-    elif isinstance(default, int):
-        value = int(text)
-    elif isinstance(default, float):
-        value = float(text)
+    elif isinstance(default, int | float):
+        try:
+            value = type(default)(text)
+        except ValueError:
+            raise ValueError(t("ui.link_malformed")) from None
         if not math.isfinite(value):
             raise ValueError(t("ui.link_not_finite"))
     elif isinstance(default, list):
@@ -175,7 +176,7 @@ def restore_link(prefix: str, defaults: dict, choices: dict) -> list[str]:
         try:
             st.session_state[f"{prefix}_{name}"] = parse_setting(text, defaults[name], choices.get(name))
         except ValueError as err:
-            ignored.append(f"{name}={text} ({str(err) or t('ui.link_malformed')})")
+            ignored.append(f"{name}={text} ({err})")
     return ignored
 
 

@@ -141,6 +141,7 @@ def test_unknown_out_of_range_and_malformed_parameters_are_ignored_with_a_notice
     notice = at.warning[0].value
     for part in ("size=7", "k=0", "isolate=maybe", "seed=x", "groups=animals,planets", "colour=red"):
         assert part in notice
+    assert "seed=x (malformed)" in notice  # the reason in the reader's language, not Python's
     assert at.session_state["es_size"] == 5000 and at.session_state["es_k"] == 10
     assert at.session_state["es_words"] == "cat"  # the valid part of the link still applies
 
