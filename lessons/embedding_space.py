@@ -107,7 +107,7 @@ if groups.unknown:
 st.subheader(t("es.h_find"))
 c1, c2, c3 = st.columns([2, 2, 1])
 typed = c1.text_input(t("we.word"), key="es_find", placeholder="queen")
-k = c2.slider(t("es.k"), 1, 50, key="es_k")
+k = c2.slider(t("es.k"), *CHOICES["k"], key="es_k")
 isolate = c3.toggle(t("es.isolate"), key="es_isolate", help=t("es.isolate_help"))
 found = resolve_word(wv, typed) if typed.strip() else None
 near = cloud.neighbours(wv, found, k) if found else []
@@ -124,14 +124,14 @@ st.header(t("es.h_projection"))
 c1, c2, c3, c4 = st.columns(4)
 method = c1.radio(t("es.method"), METHODS, key="es_method", horizontal=True)
 dims = 3 if c1.radio(t("we.dims"), CHOICES["dims"], key="es_dims", horizontal=True) == "3D" else 2
-seed = c1.number_input(t("es.seed"), 0, 2**31 - 1, step=1, key="es_seed")
+seed = c1.number_input(t("es.seed"), *CHOICES["seed"], step=1, key="es_seed")
 if method == "t-SNE":
-    perplexity = c2.number_input(t("es.perplexity"), 1, 5000, key="es_perplexity")
+    perplexity = c2.number_input(t("es.perplexity"), *CHOICES["perplexity"], key="es_perplexity")
     rate = c3.select_slider(t("es.learning_rate"), CHOICES["learning_rate"], key="es_learning_rate")
     iterations = c4.select_slider(t("es.iterations"), CHOICES["iterations"], key="es_iterations")
     settings = dict(perplexity=float(perplexity), learning_rate=float(rate), iterations=iterations)
 elif method == "UMAP":
-    n_neighbors = c2.number_input(t("es.n_neighbors"), 2, 5000, key="es_n_neighbors")
+    n_neighbors = c2.number_input(t("es.n_neighbors"), *CHOICES["n_neighbors"], key="es_n_neighbors")
     min_dist = c3.select_slider("min_dist", CHOICES["min_dist"], key="es_min_dist")
     settings = dict(n_neighbors=int(n_neighbors), min_dist=float(min_dist))
 else:

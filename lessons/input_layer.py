@@ -88,8 +88,8 @@ position = c1.radio(
     disabled=mode == "minilm",
 )
 d_model = c2.select_slider("d_model", CHOICES["d_model"], key="il_d_model", disabled=mode != "random")
-max_len = int(c2.number_input("max_len", min_value=1, max_value=512, step=1, key="il_max_len"))
-dropout = c3.slider(t("il.dropout"), 0.0, 0.9, key="il_dropout", disabled=mode == "minilm")
+max_len = int(c2.number_input("max_len", *CHOICES["max_len"], step=1, key="il_max_len"))
+dropout = c3.slider(t("il.dropout"), *CHOICES["dropout"], key="il_dropout", disabled=mode == "minilm")
 training = c4.toggle(t("il.training"), key="il_train", disabled=mode == "minilm")
 
 # --- 1. Tokens and stages -----------------------------------------------------------------------------
@@ -185,8 +185,8 @@ st.caption(t("il.ok_caption"))
 # --- 5. Weight tying -----------------------------------------------------------------------------------
 st.header(t("il.h_tying"))
 c1, c2 = st.columns(2)
-vocab = int(c1.number_input(t("il.vocab"), min_value=2, max_value=1_000_000, step=1000, key="il_vocab"))
-tie_d = int(c2.number_input("d_model", min_value=1, max_value=16384, step=64, key="il_tie_d"))
+vocab = int(c1.number_input(t("il.vocab"), *CHOICES["vocab"], step=1000, key="il_vocab"))
+tie_d = int(c2.number_input("d_model", *CHOICES["tie_d"], step=64, key="il_tie_d"))
 counts = pd.DataFrame(emb.parameter_counts(vocab, tie_d))
 counts = counts.rename(index=key_text, columns=key_text)
 st.dataframe(counts.map(lambda n: f"{n:,}"))

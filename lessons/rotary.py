@@ -89,7 +89,7 @@ plain = next(iter(inv_freqs.values()))  # no scaling
 st.header(t("rp.h_pair"))
 c1, c2 = st.columns(2)
 pair = window_start("rp_pair", t("rp.pair"), total=head_dim // 2, span=1, where=c1)
-count = c2.slider(t("rp.positions"), 4, 256, key="rp_positions")
+count = c2.slider(t("rp.positions"), *CHOICES["positions"], key="rp_positions")
 theta = plain[pair]
 st.plotly_chart(rotation_figure(np.arange(count) * theta, t("rp.rotation_title", pair=pair), t("rp.position_m")))
 st.caption(t("rp.theta_caption", pair=pair, theta=f"{theta:.3g}", turn=f"{2 * math.pi / theta:,.1f}"))
@@ -126,7 +126,7 @@ show_code(rotary.rope_inv_freq)
 # --- 3. Attention and distance --------------------------------------------------------------------------
 st.header(t("rp.h_distance"))
 c1, c2 = st.columns(2)
-distance = c1.slider(t("rp.distance"), 16, 4096, key="rp_distance")
+distance = c1.slider(t("rp.distance"), *CHOICES["distance"], key="rp_distance")
 seed = int(c2.number_input(t("rp.seed"), step=1, key="rp_seed"))
 generator = torch.Generator().manual_seed(seed)
 q, k = (
@@ -164,7 +164,7 @@ except ValueError as err:
     st.error(t("rp.heads_invalid", problem=problem(err)))
 else:
     head = window_start("rp_head", t("rp.head"), total=heads, span=1, where=c2)
-    length = c3.slider(t("rp.alibi_len"), 4, 128, key="rp_alibi_len")
+    length = c3.slider(t("rp.alibi_len"), *CHOICES["alibi_len"], key="rp_alibi_len")
     bias = rotary.alibi_bias(slopes[head], length).numpy()
     titles = (t("rp.ax_key"), t("rp.ax_query"))
     st.plotly_chart(alibi_figure(bias, t("rp.alibi_title", slope=f"{slopes[head]:.4g}"), titles))

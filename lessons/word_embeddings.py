@@ -141,7 +141,7 @@ show_code(projection.analogy, projection.nearest)
 st.header(t("we.h_neighbours"))
 c1, c2, c3 = st.columns(3)
 typed_word = c1.text_input(t("we.word"), key="we_nn_word")
-k = c2.slider("k", 1, 50, key="we_nn_k")
+k = c2.slider("k", *CHOICES["nn_k"], key="we_nn_k")
 metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True)
 word = glove.resolve_word(wv, typed_word)
 if word is None:

@@ -7,7 +7,7 @@ import inspect
 import io
 import math
 import uuid
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import quote
 
 import numpy as np
@@ -95,9 +95,9 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
         return bundled_vectors(), glove.BUNDLED
 
 
-@dataclass(frozen=True)
-class Between:
-    """The range a numeric setting read from a link must fall in (its widget's min and max)."""
+class Between(NamedTuple):
+    """A numeric setting's range: its widget's min and max (`st.slider(label, *CHOICES[name])`), and what a
+    value read from a link must fall in."""
 
     lo: float
     hi: float
@@ -147,9 +147,10 @@ def parse_setting(text: str, default, allowed=None):
         value = [part for part in text.split(",") if part]
     else:
         value = text
-    if isinstance(allowed, Between) and not allowed.lo <= value <= allowed.hi:
-        raise ValueError(t("ui.link_range", lo=allowed.lo, hi=allowed.hi))
-    if isinstance(allowed, (list, tuple)):
+    if isinstance(allowed, Between):
+        if not allowed.lo <= value <= allowed.hi:
+            raise ValueError(t("ui.link_range", lo=allowed.lo, hi=allowed.hi))
+    elif isinstance(allowed, list | tuple):
         outside = [v for v in (value if isinstance(value, list) else [value]) if v not in allowed]
         if outside:
             raise ValueError(t("ui.link_choices", choices=", ".join(map(str, allowed))))
