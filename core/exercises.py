@@ -37,7 +37,11 @@ def parse_answer(typed: str) -> float | str:
 
 def check(exercise: Exercise, typed: str, wv: WordVectors | None = None) -> bool:
     """Whether `typed` is the exercise's answer (numbers within its tolerance)."""
-    expected = exercise.answer(wv)
+    return matches(exercise, typed, exercise.answer(wv))
+
+
+def matches(exercise: Exercise, typed: str, expected: float | int | str) -> bool:
+    """Whether `typed` is `expected`, the exercise's answer computed once by the caller."""
     given = parse_answer(typed)
     if isinstance(expected, str):
         return given == expected.lower()
@@ -142,7 +146,11 @@ EXERCISES: dict[str, list[Exercise]] = {
 
 def answer_text(exercise: Exercise, wv: WordVectors | None = None) -> str:
     """The expected answer as the explanation shows it: to the precision its tolerance asks for."""
-    value = exercise.answer(wv)
+    return formatted(exercise, exercise.answer(wv))
+
+
+def formatted(exercise: Exercise, value: float | int | str) -> str:
+    """An answer computed by the caller, to the precision the exercise's tolerance asks for."""
     if isinstance(value, str):
         return value
     if isinstance(value, int):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
-from core.exercises import EXERCISES, answer_text, check
+from core.exercises import EXERCISES, Exercise, formatted, matches
 from core.glove import WordVectors
 from ui.i18n import t
 
@@ -28,14 +30,15 @@ def try_this(page: str, wv: WordVectors | None = None) -> None:
             checked = c1.button(t("ex.check"), key=f"ex_{exercise.key}_check", disabled=not typed.strip())
             with c2.popover(t("ex.hint"), icon=":material/lightbulb:"):
                 st.markdown(t(f"ex.{exercise.key}_hint"))
-            if checked and check(exercise, typed, wv):
-                st.success(t("ex.right") if presenting() else t("ex.right") + " " + why(exercise, wv))
+            expected = functools.cache(lambda exercise=exercise: exercise.answer(wv))  # at most once a run
+            if checked and matches(exercise, typed, expected()):
+                st.success(t("ex.right") if presenting() else t("ex.right") + " " + why(exercise, expected()))
             elif checked:
                 st.error(t("ex.wrong"))
             if not presenting() and st.toggle(t("ex.show"), key=f"ex_{exercise.key}_show"):
-                st.info(why(exercise, wv))
+                st.info(why(exercise, expected()))
 
 
-def why(exercise, wv: WordVectors | None) -> str:
-    """The explanation with the answer in it, computed only when asked for."""
-    return t(f"ex.{exercise.key}_why", answer=answer_text(exercise, wv))
+def why(exercise: Exercise, expected: float | int | str) -> str:
+    """The explanation with the answer in it."""
+    return t(f"ex.{exercise.key}_why", answer=formatted(exercise, expected))
