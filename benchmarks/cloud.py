@@ -28,7 +28,7 @@ from core import cloud  # noqa: E402
 from core.cloud import GROUPS, CloudConfig  # noqa: E402
 from core.glove import load_glove  # noqa: E402
 from figures.cloud import cloud_figure  # noqa: E402
-from tests.browser.harness import free_port, launch_chromium, start_server, wait_until_idle  # noqa: E402
+from tests.browser.harness import free_port, launch_chromium, start_server, wait_for_plot, wait_until_idle  # noqa: E402
 
 CHOSEN = ["man", "woman", "king", "queen"]
 DEFAULT_GROUPS = ("animals", "countries", "capitals", "numbers")
@@ -75,7 +75,7 @@ def isolate_clicks(clicks: int) -> list[float]:
             box = page.get_by_role("textbox", name="Word", exact=True)
             box.fill("queen")
             box.press("Enter")
-            page.wait_for_function(f"(() => {{ try {{ return {traces} > 2; }} catch (e) {{ return false; }} }})()")
+            wait_for_plot(page, f"{traces} > 2")
             wait_until_idle(page)
             times = []
             for _ in range(clicks):

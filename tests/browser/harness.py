@@ -78,3 +78,12 @@ def wait_until_idle(page) -> None:
     """Wait for the script run to finish."""
     page.wait_for_timeout(200)
     page.wait_for_function('!document.querySelector(\'[data-testid="stApp"][data-test-script-state="running"]\')')
+
+
+def wait_for_plot(page, predicate: str, **kwargs) -> None:
+    """Wait until a JavaScript predicate on the page's plots holds.
+
+    A rerun can replace a plot's element, and plotly attaches `data` after the element exists:
+    in between the predicate may throw, which counts as "not yet" rather than failing the wait.
+    """
+    page.wait_for_function(f"(() => {{ try {{ return {predicate}; }} catch (e) {{ return false; }} }})()", **kwargs)

@@ -1,6 +1,6 @@
 """Every page in a real Chromium against a real server: it renders, draws a chart, and reacts."""
 
-from tests.browser.harness import wait_until_idle
+from tests.browser.harness import wait_for_plot, wait_until_idle
 
 EXCEPTION = '[data-testid="stException"]'
 HEATMAP_SHAPE = "document.querySelector('.js-plotly-plot').data[0].z.shape"
@@ -52,15 +52,13 @@ def test_moving_d_model_changes_the_heatmap(page, server_url):
     page.goto(f"{server_url}/positional_encoding")
     page.wait_for_selector(".js-plotly-plot")
     # the element exists before plotly attaches its data: wait for the default shape rather than read it at once
-    page.wait_for_function(
-        f"(() => {{ try {{ return {HEATMAP_SHAPE} === '100, 128'; }} catch (e) {{ return false; }} }})()"
-    )
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
     box = page.get_by_label("d_model")
     box.fill("64")
     box.press("Enter")
-    page.wait_for_function(f"{HEATMAP_SHAPE} === '100, 64'")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 64'")
     page.get_by_role("slider", name="Positions shown").press("ArrowLeft")
-    page.wait_for_function(f"{HEATMAP_SHAPE} === '50, 64'")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 64'")
     wait_until_idle(page)
     assert page.locator(EXCEPTION).count() == 0
 
@@ -110,8 +108,9 @@ def test_typing_a_sentence_shows_every_stage(page, server_url):
     box = page.get_by_label("Sentence (segment A)", exact=True)
     box.fill("The cat sat on the mat")
     box.press("Enter")
-    page.wait_for_function(
-        "[...document.querySelectorAll('.js-plotly-plot')].some(p => Array.isArray(p.data[0].y) && p.data[0].y.includes('5: mat'))"
+    wait_for_plot(
+        page,
+        "[...document.querySelectorAll('.js-plotly-plot')].some(p => Array.isArray(p.data[0].y) && p.data[0].y.includes('5: mat'))",
     )
     wait_until_idle(page)
     titles = page.evaluate(
@@ -125,8 +124,8 @@ def test_rotary_page_redraws_for_llama3_base(page, server_url):
     page.goto(f"{server_url}/rotary")
     page.wait_for_selector(".js-plotly-plot")
     page.get_by_role("radio", name="500000").click()
-    page.wait_for_function(
-        "[...document.querySelectorAll('.js-plotly-plot')].some(p => p.layout.title.text.includes('Pair'))"
+    wait_for_plot(
+        page, "[...document.querySelectorAll('.js-plotly-plot')].some(p => p.layout.title.text.includes('Pair'))"
     )
     wait_until_idle(page)
     assert page.get_by_role("textbox", name="base", exact=True).input_value() == "500000"
@@ -140,18 +139,16 @@ def test_searching_queen_highlights_it_with_its_neighbours(page, server_url):
     box.fill("queen")
     box.press("Enter")
     found = "document.querySelector('.js-plotly-plot').data.find(t => t.meta === 'found')"
-    page.wait_for_function(
-        f"(() => {{ try {{ return {found}.hovertext[0] === 'queen'; }} catch (e) {{ return false; }} }})()"
-    )
+    wait_for_plot(page, f"{found}.hovertext[0] === 'queen'")
+    page.wait_for_selector('[data-testid="stTable"] tbody th')
+    wait_until_idle(page)
     neighbours = page.evaluate(
         "document.querySelector('.js-plotly-plot').data.find(t => t.meta === 'neighbours').hovertext"
     )
-    page.wait_for_selector('[data-testid="stTable"] tbody th')
-    wait_until_idle(page)
     listed = page.locator('[data-testid="stTable"] tbody th').all_inner_texts()
     assert listed[:2] == ["princess", "lady"] and sorted(neighbours) == sorted(listed)
     page.get_by_text("Isolate", exact=True).click()
-    page.wait_for_function("document.querySelector('.js-plotly-plot').data.length === 2")
+    wait_for_plot(page, "document.querySelector('.js-plotly-plot').data.length === 2")
     assert page.locator(EXCEPTION).count() == 0
 
 
