@@ -281,10 +281,16 @@ def source(obj) -> str:
 
 
 def show_code(*objects) -> None:
-    """An expander with the source of the core functions that produced a figure."""
-    with st.expander(t("ui.show_code")):
+    """An expander with the source of the core functions that produced a figure.
+
+    The code is drawn only while the expander is open: collapsed code blocks would still be in the page,
+    and every rerun would pay to redraw them.
+    """
+    key = "code_" + "_".join(obj.__qualname__ for obj in objects)
+    expander = st.expander(t("ui.show_code"), key=key, on_change="rerun")
+    if expander.open:
         for obj in objects:
-            st.code(source(obj), language="python")
+            expander.code(source(obj), language="python")
 
 
 def parse_number(text: str, name: str) -> float:

@@ -63,6 +63,17 @@ def test_moving_d_model_changes_the_heatmap(page, server_url):
     assert page.locator(EXCEPTION).count() == 0
 
 
+def test_show_the_code_draws_the_source_only_when_opened(page, server_url):
+    page.goto(f"{server_url}/positional_encoding")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    assert page.locator('[data-testid="stCode"]').count() == 0  # collapsed code is not in the page
+    page.get_by_text("Show the code").first.click()
+    page.wait_for_selector('[data-testid="stCode"]')
+    assert "def inverse_frequencies" in page.locator('[data-testid="stCode"]').first.inner_text()
+    assert page.locator(EXCEPTION).count() == 0
+
+
 def test_bad_base_shows_a_message_not_a_traceback(page, server_url):
     page.goto(f"{server_url}/positional_encoding")
     page.wait_for_selector(".js-plotly-plot")
