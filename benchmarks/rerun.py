@@ -20,7 +20,7 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.browser.harness import free_port, launch_chromium, start_server, wait_until_idle  # noqa: E402
 
-HEATMAP = "(() => { const d = document.querySelector('.js-plotly-plot').data[0]; return d.y0 + '|' + d.z.shape; })()"
+HEATMAP = "(() => { try { const d = document.querySelector('.js-plotly-plot').data[0]; return d.y0 + '|' + d.z.shape; } catch (e) { return 'redrawing'; } })()"
 TEXT = "document.querySelector('[data-testid=\"stMarkdown\"]').innerText"
 RUNNING = "document.querySelector('[data-testid=\"stApp\"]').dataset.testScriptState === 'running'"
 

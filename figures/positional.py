@@ -13,14 +13,10 @@ HEATMAP_MAX_CELLS = 131_072  # 0.5 MiB of float32, ~0.7 MB of base64; a browser 
 
 def _figure(traces: list, title: str, x: str, y: str, **layout) -> go.Figure:
     """A figure from traces and a plain layout dict (update_layout's magic names cost ~5 ms a chart)."""
-    layout = dict(
-        title=dict(text=title),
-        margin=dict(l=10, r=10, t=40, b=10),
-        xaxis=dict(title=dict(text=x)),
-        yaxis=dict(title=dict(text=y), **layout.pop("yaxis", {})),
-        **layout,
-    )
-    return go.Figure(data=traces, layout=layout)
+    xaxis = dict(title=dict(text=x), **layout.pop("xaxis", {}))
+    yaxis = dict(title=dict(text=y), **layout.pop("yaxis", {}))
+    layout = dict(title=dict(text=title), margin=dict(l=10, r=10, t=40, b=10)) | layout
+    return go.Figure(data=traces, layout=dict(layout, xaxis=xaxis, yaxis=yaxis))
 
 
 def pe_heatmap_figure(
@@ -53,6 +49,9 @@ def pe_heatmap_figure(
     layout = dict(yaxis=dict(autorange="reversed"))
     if row_labels is not None:
         layout["height"] = max(180, 40 + 22 * len(row_labels))
+    else:  # numeric axes: fixed margins spare plotly a second layout pass measuring tick labels on every redraw
+        layout.update(margin=dict(l=70, r=10, t=40, b=50), xaxis=dict(automargin=False))
+        layout["yaxis"]["automargin"] = False
     return _figure([heatmap], title, axis_titles[0], axis_titles[1] if row_labels is None else "", **layout)
 
 

@@ -142,10 +142,10 @@ elif cfg.d_model % 2:
     st.info(t("pe.d_model_odd", d_model=cfg.d_model, n_sin=cfg.n_sin, n_cos=cfg.d_model // 2))
 
 
-# Each section is a fragment: a slider inside it reruns and redraws that section alone.
+# Each section's controls and what they change are a fragment: a slider there reruns and redraws that
+# part alone. Formulas and code, which no slider changes, stay outside so a rerun does not redraw them.
 @st.fragment
 def table_section(cfg: PEConfig) -> None:
-    st.header(t("pe.h_table"))
     c1, c2 = st.columns(2)
     pos_span = c1.select_slider(t("pe.pos_span"), CHOICES["pos_span"], key="pe_pos_span")
     dim_span = c2.select_slider(t("pe.dim_span"), CHOICES["dim_span"], key="pe_dim_span")
@@ -170,12 +170,6 @@ def table_section(cfg: PEConfig) -> None:
         + (t("pe.table_capped", cols=d1 - d0, rows=p1_heat - p0) if p1_heat < p1 else "")
     )
     downloads(f"pe_rows{p0}-{p1_heat - 1}_dims{d0}-{d1 - 1}", array=window)
-    explain(
-        r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
-        r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
-        t("pe.table_notice"),
-    )
-    show_code(pe.inverse_frequencies, pe.sinusoidal_rows)
 
 
 @st.fragment
@@ -210,7 +204,6 @@ def wavelength_section(cfg: PEConfig) -> None:
 
 @st.fragment
 def similarity_section(cfg: PEConfig) -> None:
-    st.header(t("pe.h_similarity"))
     c1, c2, c3 = st.columns([1, 1, 1])
     metric = c1.radio(t("pe.similarity"), CHOICES["sim_metric"], key="pe_sim_metric", horizontal=True)
     span = c2.select_slider(t("pe.sim_span"), CHOICES["sim_span"], key="pe_sim_span")
@@ -223,15 +216,10 @@ def similarity_section(cfg: PEConfig) -> None:
     if k_max >= 1:
         titles = (t("pe.offset_title"), t("pe.offset_x"), "PE[n] · PE[n+k]")
         st.plotly_chart(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs), titles))
-    explain(
-        r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)",
-        t("pe.sim_notice"),
-    )
 
 
 @st.fragment
 def checks_section(cfg: PEConfig) -> None:
-    st.header(t("pe.h_checks"))
     k = int(st.number_input(t("pe.shift_k"), step=1, key="pe_shift_k"))
     if not 0 <= k < cfg.max_len:
         fallback = min(1, cfg.max_len - 1)
@@ -242,20 +230,32 @@ def checks_section(cfg: PEConfig) -> None:
     rows = t("pe.rows_ends", n=f"{CHECKED_ROWS:,}") if cfg.max_len > 2 * CHECKED_ROWS else t("pe.rows_all")
     c1.metric(f"max |PE[p+{k}] − M_{k} PE[p]|, p ∈ {rows}", "n/a" if np.isnan(shift_err) else f"{shift_err:.2e}")
     c2.metric("max |exp(−2i·ln(base)/d) − base^(−2i/d)|", f"{div_err:.2e}")
-    explain(
-        r"\begin{pmatrix}\sin\omega(p+k)\\ \cos\omega(p+k)\end{pmatrix} = "
-        r"\begin{pmatrix}\cos\omega k & \sin\omega k\\ -\sin\omega k & \cos\omega k\end{pmatrix}"
-        r"\begin{pmatrix}\sin\omega p\\ \cos\omega p\end{pmatrix}",
-        t("pe.checks_notice"),
-    )
-    show_code(pe.apply_shift, pe.shift_operator, pe.div_term_difference)
 
 
+st.header(t("pe.h_table"))
 table_section(cfg)
+explain(
+    r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
+    r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
+    t("pe.table_notice"),
+)
+show_code(pe.inverse_frequencies, pe.sinusoidal_rows)
 curves_section(cfg)
 wavelength_section(cfg)
+
+st.header(t("pe.h_similarity"))
 similarity_section(cfg)
+explain(r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)", t("pe.sim_notice"))
+
+st.header(t("pe.h_checks"))
 checks_section(cfg)
+explain(
+    r"\begin{pmatrix}\sin\omega(p+k)\\ \cos\omega(p+k)\end{pmatrix} = "
+    r"\begin{pmatrix}\cos\omega k & \sin\omega k\\ -\sin\omega k & \cos\omega k\end{pmatrix}"
+    r"\begin{pmatrix}\sin\omega p\\ \cos\omega p\end{pmatrix}",
+    t("pe.checks_notice"),
+)
+show_code(pe.apply_shift, pe.shift_operator, pe.div_term_difference)
 
 # --- 5. In a model ----------------------------------------------------------------------------------
 st.header(t("pe.h_model"))
