@@ -10,6 +10,7 @@ import io
 import json
 import os
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -140,10 +141,37 @@ def _ragged_line(data: bytes, expected: int) -> tuple[int, int]:
     return 0, 0
 
 
-def parse_glove_text(data: bytes | Path, name: str = "the file") -> tuple[list[str], np.ndarray]:
+def _line_chunks(read_block, start: int, size: int) -> list[tuple[int, int, int, int]]:
+    """Cut the text from byte `start` into chunks of about `size` bytes that end at a line end.
+
+    Returns:
+        (byte offset, byte length, first line, lines) per chunk; the first line is counted from `start`.
+    """
+    chunks = []
+    offset, line, tail = start, 0, b""
+    while block := read_block(offset + len(tail), size):
+        block = tail + block
+        cut = block.rfind(b"\n") + 1
+        if cut == 0:  # a line longer than `size`: read on
+            tail = block
+            continue
+        lines = block.count(b"\n", 0, cut)
+        chunks.append((offset, cut, line, lines))
+        offset, line, tail = offset + cut, line + lines, block[cut:]
+    if tail.strip():  # the last line without a newline
+        chunks.append((offset, len(tail), line, 1))
+    return chunks
+
+
+def parse_glove_text(
+    data: bytes | Path, name: str = "the file", *, chunk_bytes: int = 1 << 20, workers: int | None = None
+) -> tuple[list[str], np.ndarray]:
     """Parse GloVe text with pyarrow's C++ CSV reader (space-separated, quoting off: `"` and `#` are words).
 
-    A word2vec-style header line (`count dim`) is skipped.
+    A first pass cuts the text into chunks at line ends and counts the lines, so the matrix is allocated
+    once; then `workers` threads (default: the CPU count, at most 4) each parse a chunk with the C++ reader
+    (which releases the GIL) straight into its rows. Only a few chunks are in memory at a time, so the
+    peak stays near the matrix plus the words. A word2vec-style header line (`count dim`) is skipped.
 
     Returns:
         (itos, (n, dim) float32 matrix).
@@ -151,22 +179,26 @@ def parse_glove_text(data: bytes | Path, name: str = "the file") -> tuple[list[s
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    if isinstance(data, Path):
-        with data.open("rb") as f:
-            head = f.read(1 << 16)
-    else:
-        head = data[: 1 << 16]
-    _check_text_head(head[:4096], name)
-    lines = head.split(b"\n", 2)
-    skip = 1 if len(lines[0].split()) == 2 and all(t.isdigit() for t in lines[0].split()) else 0
-    first_row = lines[skip].rstrip(b" \r").split(b" ") if len(lines) > skip else [b""]
-    dim = len(first_row) - 1
-    if dim < 1:
-        raise VectorsError("vectors_no_numbers", name=name, line=skip + 1)
+    fd = os.open(data, os.O_RDONLY) if isinstance(data, Path) else None
+
+    def read_block(offset: int, size: int) -> bytes:
+        return os.pread(fd, size, offset) if fd is not None else data[offset : offset + size]
+
     try:
-        table = pacsv.read_csv(
-            data if isinstance(data, Path) else io.BytesIO(data),
-            read_options=pacsv.ReadOptions(column_names=["word", *map(str, range(dim))], skip_rows=skip),
+        head = read_block(0, 1 << 16)
+        _check_text_head(head[:4096], name)
+        lines = head.split(b"\n", 2)
+        skip = 1 if len(lines[0].split()) == 2 and all(t.isdigit() for t in lines[0].split()) else 0
+        first_row = lines[skip].rstrip(b" \r").split(b" ") if len(lines) > skip else [b""]
+        dim = len(first_row) - 1
+        if dim < 1:
+            raise VectorsError("vectors_no_numbers", name=name, line=skip + 1)
+        chunks = _line_chunks(read_block, len(lines[0]) + 1 if skip else 0, chunk_bytes)
+        matrix = np.empty((sum(c[3] for c in chunks), dim), np.float32)
+        options = dict(
+            read_options=pacsv.ReadOptions(
+                column_names=["word", *map(str, range(dim))], use_threads=False, block_size=2 * chunk_bytes
+            ),
             parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False, double_quote=False),
             convert_options=pacsv.ConvertOptions(
                 column_types={"word": pa.string(), **{str(i): pa.float32() for i in range(dim)}},
@@ -174,13 +206,38 @@ def parse_glove_text(data: bytes | Path, name: str = "the file") -> tuple[list[s
                 null_values=[],
             ),
         )
-    except pa.ArrowInvalid as err:
-        line, fields = _ragged_line(data.read_bytes() if isinstance(data, Path) else data, dim + 1)
-        if line:
-            raise VectorsError("vectors_ragged", name=name, line=line, numbers=fields - 1, dim=dim) from None
-        raise VectorsError("vectors_not_glove", name=name, detail=str(err).splitlines()[0]) from None
-    matrix = np.stack([table.column(str(i)).to_numpy() for i in range(dim)], axis=1)  # (n, dim)
-    return table.column("word").to_pylist(), matrix
+
+        def parse(chunk: tuple[int, int, int, int]) -> tuple[int, list[str]]:
+            offset, length, first, _ = chunk
+            text = read_block(offset, length)
+            try:
+                table = pacsv.read_csv(pa.py_buffer(text), **options).combine_chunks()
+            except pa.ArrowInvalid as err:
+                line, fields = _ragged_line(text, dim + 1)
+                if line:
+                    line += first + skip
+                    raise VectorsError("vectors_ragged", name=name, line=line, numbers=fields - 1, dim=dim) from None
+                raise VectorsError("vectors_not_glove", name=name, detail=str(err).splitlines()[0]) from None
+            numbers = table.drop_columns(["word"]).to_batches()
+            if numbers:
+                rows = np.asarray(numbers[0].to_tensor(row_major=True))
+                matrix[first : first + len(rows)] = rows
+            return first, table.column("word").to_pylist()
+
+        workers = workers or min(os.cpu_count() or 1, 4)
+        with ThreadPoolExecutor(workers) as pool:
+            parsed = list(pool.map(parse, chunks))
+    finally:
+        if fd is not None:
+            os.close(fd)
+    itos = [word for _, words in parsed for word in words]
+    if len(itos) < len(matrix):  # blank lines were counted but hold no word: close the gaps
+        row = 0
+        for first, words in parsed:
+            matrix[row : row + len(words)] = matrix[first : first + len(words)]
+            row += len(words)
+        matrix = matrix[: len(itos)]
+    return itos, matrix
 
 
 def _load_cache(cache: Path) -> tuple[list[str], np.ndarray]:

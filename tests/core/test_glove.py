@@ -44,6 +44,31 @@ def test_word2vec_header_line_is_skipped():
     assert itos == ["a", "b"] and matrix.shape == (2, 3)
 
 
+def naive_parse(text: bytes) -> tuple[list[str], np.ndarray]:
+    """The reference: split every line and float every value."""
+    rows = [line.split(b" ") for line in text.splitlines() if line.strip()]
+    return [r[0].decode() for r in rows], np.array([[float(v) for v in r[1:]] for r in rows], dtype=np.float32)
+
+
+@pytest.mark.parametrize("chunk_bytes", [16, 64, 1 << 20])  # 16: lines longer than a chunk; 64: many chunks
+@pytest.mark.parametrize("workers", [1, 3])
+def test_chunked_parse_equals_a_naive_parse(chunk_bytes, workers):
+    rng = np.random.default_rng(0)
+    words = ['"', "#", "the", "naïve", "北京", *(f"w{i}" for i in range(200))]
+    lines = [w + " " + " ".join(f"{v:.6g}" for v in rng.normal(size=5)) for w in words]
+    text = ("\n".join(lines[:50]) + "\n\n" + "\n".join(lines[50:])).encode()  # a blank line, no final newline
+    itos, matrix = parse_glove_text(text, chunk_bytes=chunk_bytes, workers=workers)
+    want_itos, want = naive_parse(text)
+    assert itos == want_itos == words
+    np.testing.assert_array_equal(matrix, want)
+
+
+def test_a_ragged_line_far_into_the_file_is_named():
+    text = b"".join(b"w%d 1 2 3\n" % i for i in range(999)) + b"bad 1 2\n" + b"z 1 2 3\n"
+    with pytest.raises(VectorsError, match="line 1000 has 2 numbers"):
+        parse_glove_text(text, chunk_bytes=256)
+
+
 def test_torchtext_pt_cache_round_trip(folder):
     wv = load_glove("tiny_glove.4d.txt", cache_dir=folder)
     torch.save((wv.itos, wv.stoi, wv.vectors, wv.dim), folder / "tiny.txt.pt")  # torchtext's own layout
