@@ -111,14 +111,21 @@ def analogies(wv) -> None:
 
     questions_file = Path(gensim.__file__).parent / "test" / "test_data" / "questions-words.txt"
     questions = read_questions(questions_file.read_text(encoding="utf-8"))
-    start = time.perf_counter()
-    ours = evaluate_analogies(wv, questions, restrict=30_000, case_insensitive=True)
-    ours_s = time.perf_counter() - start
     kv = KeyedVectors(wv.dim)
     kv.add_vectors(wv.itos, wv.vectors.numpy())
-    start = time.perf_counter()
-    score, _ = kv.evaluate_word_analogies(str(questions_file), restrict_vocab=30_000, case_insensitive=True)
-    gensim_s = time.perf_counter() - start
+    ours_s, gensim_s = [], []
+    for _ in range(2):  # each twice, the best kept: the first run also pays one-time set-up (threads, norms)
+        start = time.perf_counter()
+        ours = evaluate_analogies(wv, questions, restrict=30_000, case_insensitive=True)
+        ours_s.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        score, _ = kv.evaluate_word_analogies(str(questions_file), restrict_vocab=30_000, case_insensitive=True)
+        gensim_s.append(time.perf_counter() - start)
+    print(
+        f"analogies, first / best of 2 runs each: core.evaluate {ours_s[0]:.2f} / {min(ours_s):.2f} s, "
+        f"gensim {gensim_s[0]:.2f} / {min(gensim_s):.2f} s"
+    )
+    ours_s, gensim_s = min(ours_s), min(gensim_s)
     print(
         f"analogies, {len(questions):,} questions, 30,000 words: {ours['total']:,} answered, {ours['skipped']:,} skipped"
     )

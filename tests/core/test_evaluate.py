@@ -5,9 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 from scipy.stats import spearmanr
 
-from core.evaluate import evaluate_analogies, main, read_pairs, read_questions
+from core.evaluate import evaluate_analogies, first_argmax, main, read_pairs, read_questions
 from core.glove import load_glove
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -64,3 +65,11 @@ def test_bad_lines_are_named():
         read_questions(": s\na b c\n")
     with pytest.raises(ValueError, match="line 1"):
         read_pairs("a b notanumber\n")
+
+
+@pytest.mark.parametrize("block", [1, 4, 128])
+def test_first_argmax_equals_torch_argmax_including_ties(block):
+    scores = torch.randint(0, 5, (64, 256)).float()  # many ties: the first maximum must win
+    scores[3] = -torch.inf
+    scores[3, 200] = 1.0
+    assert torch.equal(first_argmax(scores, block), scores.argmax(dim=1))
