@@ -32,11 +32,13 @@ COPY ui/ ui/
 COPY data/ data/
 
 FROM ${BASE}
+# MALLOC_ARENA_MAX: two malloc arenas for all session threads (see scripts/run.sh)
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     NUMBA_CACHE_DIR=/tmp/numba \
-    EMBLAB_VECTORS_DIR=/data/vectors
+    EMBLAB_VECTORS_DIR=/data/vectors \
+    MALLOC_ARENA_MAX=2
 RUN useradd --create-home --uid 10001 emblab && mkdir -p /data/vectors && chown emblab /data/vectors
 COPY --from=build /opt/venv /opt/venv
 COPY --from=source /app /app

@@ -24,7 +24,7 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.browser.harness import free_port, launch_chromium, start_server  # noqa: E402
+from tests.browser.harness import SERVER_ENV, free_port, launch_chromium, start_server  # noqa: E402
 
 RUNNING = "document.querySelector('[data-testid=\"stApp\"]').dataset.testScriptState === 'running'"
 CAPTIONS = "[...document.querySelectorAll('[data-testid=\"stCaptionContainer\"]')].map(e => e.innerText)"
@@ -145,6 +145,7 @@ def main() -> None:
     args = parser.parse_args()
     port = free_port()
     server = start_server(port)
+    print(f"server started as deployed (scripts/run.sh, Dockerfile): {SERVER_ENV}")
     url = f"http://127.0.0.1:{port}"
     try:
         asyncio.run(run(url, 2, 10, server.pid))  # warm-up: GloVe loaded, caches filled, as by a first visitor

@@ -30,8 +30,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# What scripts/run.sh and the Dockerfile set for the server, so tests and benchmarks run what is deployed.
+SERVER_ENV = {"MALLOC_ARENA_MAX": "2"}
+
+
 def start_server(port: int, env: dict | None = None, script: str = "app.py") -> subprocess.Popen:
-    """`streamlit run <script>` on 127.0.0.1:port; returns once /_stcore/health answers."""
+    """`streamlit run <script>` on 127.0.0.1:port with SERVER_ENV; returns once /_stcore/health answers."""
     cmd = [
         sys.executable,
         "-m",
@@ -46,7 +50,11 @@ def start_server(port: int, env: dict | None = None, script: str = "app.py") -> 
         "true",
     ]
     proc = subprocess.Popen(
-        cmd, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        cmd,
+        cwd=ROOT,
+        env={**os.environ, **SERVER_ENV, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
