@@ -3,6 +3,12 @@
 Each sample: press an arrow key on a slider, wait until the page shows the new result (the chart's data
 or the text changed) and the script run has finished. The trivial page (one slider, one line of text,
 benchmarks/trivial_page.py) is the floor: the round trip through Streamlit that no page can avoid.
+
+What the PE page's time is made of (profiled in Chromium, software rendering on 2 cores): Streamlit 1.67 gives
+a plotly chart an id hashed from its figure, so every change of data remounts the chart and plotly draws it
+from scratch (about 130 ms for the heatmap; streamlit/streamlit#16052 proposes updating in place); React then
+re-renders the rest of the page (about 60 ms for the PE page's other sections). The sliders sit in fragments,
+so only their section reruns on the server.
 Run: .venv/bin/python benchmarks/rerun.py [--moves 20]
 """
 
