@@ -124,9 +124,9 @@ def test_typing_a_sentence_shows_every_stage(page, server_url):
         "[...document.querySelectorAll('.js-plotly-plot')].some(p => Array.isArray(p.data[0].y) && p.data[0].y.includes('5: mat'))",
     )
     wait_until_idle(page)
-    titles = page.evaluate(
-        "[...document.querySelectorAll('.js-plotly-plot')].map(p => p.layout.title.text.replace(/<[^>]+>/g, ''))"
-    )
+    plots = "[...document.querySelectorAll('.js-plotly-plot')]"
+    wait_for_plot(page, f"{plots}.every(p => typeof p.layout.title.text === 'string')")  # none mid-redraw
+    titles = page.evaluate(f"{plots}.map(p => p.layout.title.text.replace(/<[^>]+>/g, ''))")
     assert titles[:6] == ["token", "scaled", "+ position", "+ segment", "LayerNorm", "dropout"]
     assert page.locator(EXCEPTION).count() == 0
 
@@ -153,6 +153,7 @@ def test_searching_queen_highlights_it_with_its_neighbours(page, server_url):
     wait_for_plot(page, f"{found}.hovertext[0] === 'queen'")
     page.wait_for_selector('[data-testid="stTable"] tbody th')
     wait_until_idle(page)
+    wait_for_plot(page, "document.querySelector('.js-plotly-plot').data.some(t => t.meta === 'neighbours')")
     neighbours = page.evaluate(
         "document.querySelector('.js-plotly-plot').data.find(t => t.meta === 'neighbours').hovertext"
     )
