@@ -2,7 +2,8 @@
 
 Each sample: press an arrow key on a slider, wait until the page shows the new result (the chart's data
 or the text changed) and the script run has finished. The trivial page (one slider, one line of text,
-benchmarks/trivial_page.py) is the floor: the round trip through Streamlit that no page can avoid.
+benchmarks/trivial_page.py) is the floor: the round trip through Streamlit that no page can avoid. A page with
+one slider and the PE page's default heatmap alone (benchmarks/heatmap_page.py) shows what one chart costs.
 
 What the PE page's time is made of (profiled in Chromium, software rendering on 2 cores): Streamlit 1.67 gives
 a plotly chart an id hashed from its figure, so every change of data remounts the chart and plotly draws it
@@ -61,8 +62,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=20)
     args = parser.parse_args()
-    port_trivial, port_app = free_port(), free_port()
-    servers = [start_server(port_trivial, script="benchmarks/trivial_page.py"), start_server(port_app)]
+    port_trivial, port_heatmap, port_app = free_port(), free_port(), free_port()
+    servers = [
+        start_server(port_trivial, script="benchmarks/trivial_page.py"),
+        start_server(port_heatmap, script="benchmarks/heatmap_page.py"),
+        start_server(port_app),
+    ]
     try:
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
             browser = launch_chromium(p, profile)
@@ -72,6 +77,12 @@ def main() -> None:
             page.goto(f"http://127.0.0.1:{port_trivial}")
             page.wait_for_selector('[data-testid="stMarkdownContainer"]')
             floor = report("trivial page (floor)", timed_moves(page, "value", ["ArrowRight"], TEXT, args.moves))
+
+            page.goto(f"http://127.0.0.1:{port_heatmap}")
+            page.wait_for_selector(".js-plotly-plot")
+            wait_until_idle(page)
+            heatmap = timed_moves(page, "First position", ["ArrowRight"], HEATMAP, args.moves)
+            report("one-heatmap page (the PE page's default heatmap alone)", heatmap, floor)
 
             page.goto(f"http://127.0.0.1:{port_app}/positional_encoding")
             page.wait_for_selector(".js-plotly-plot")
