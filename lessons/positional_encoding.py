@@ -232,6 +232,7 @@ def checks_section(cfg: PEConfig) -> None:
     c2.metric("max |exp(−2i·ln(base)/d) − base^(−2i/d)|", f"{div_err:.2e}")
 
 
+# --- 1. The table, its curves and wavelengths -------------------------------------------------------
 st.header(t("pe.h_table"))
 table_section(cfg)
 explain(
@@ -243,10 +244,12 @@ show_code(pe.inverse_frequencies, pe.sinusoidal_rows)
 curves_section(cfg)
 wavelength_section(cfg)
 
+# --- 2. Position similarity -------------------------------------------------------------------------
 st.header(t("pe.h_similarity"))
 similarity_section(cfg)
 explain(r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)", t("pe.sim_notice"))
 
+# --- 3. Checks --------------------------------------------------------------------------------------
 st.header(t("pe.h_checks"))
 checks_section(cfg)
 explain(
@@ -257,7 +260,7 @@ explain(
 )
 show_code(pe.apply_shift, pe.shift_operator, pe.div_term_difference)
 
-# --- 5. In a model ----------------------------------------------------------------------------------
+# --- 4. In a model ----------------------------------------------------------------------------------
 st.header(t("pe.h_model"))
 st.markdown(t("pe.model"))
 show_code(pe.SinusoidalPositionalEncoding)
