@@ -92,10 +92,10 @@ def evaluate_analogies(
         spellings.setdefault(ci, []).append(i)  # every row sharing a key: all are excluded with it
     width = max(len(rows) for rows in spellings.values())
 
-    rows = ([index.get(key(w)) for w in (q.a, q.b, q.c, q.expected)] for q in questions)
-    kept = [(qi, q, row) for qi, (q, row) in enumerate(zip(questions, rows, strict=True)) if None not in row]
+    word_ids = ([index.get(key(w)) for w in (q.a, q.b, q.c, q.expected)] for q in questions)
+    kept = [(qi, q, ids) for qi, (q, ids) in enumerate(zip(questions, word_ids, strict=True)) if None not in ids]
     device = wv.vectors.device
-    abcd = torch.tensor([row for _, _, row in kept], dtype=torch.long, device=device).view(-1, 4)
+    abcd = torch.tensor([ids for _, _, ids in kept], dtype=torch.long, device=device).view(-1, 4)
     abc, expected = abcd[:, :3], abcd[:, 3]  # (Q, 3), (Q,)
     same_key = torch.arange(n, device=device).unsqueeze(1).repeat(1, width)  # (n, width): rows spelled like row i
     for ci, rows in spellings.items():
