@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import device_choice, keep_settings
+from ui import LESSONS, device_choice, keep_settings
 from ui.exercises import PRESENT_KEY, presenting
 from ui.i18n import LANG_KEY, LANGUAGES, problem, t
 
@@ -31,12 +31,7 @@ else:
 
 pages = [
     st.Page("lessons/overview.py", title=t("app.ov"), icon=":material/route:", default=True),
-    st.Page("lessons/positional_encoding.py", title=t("app.pe"), icon=":material/waves:"),
-    st.Page("lessons/word_embeddings.py", title=t("app.we"), icon=":material/translate:"),
-    st.Page("lessons/embedding_space.py", title=t("app.es"), icon=":material/scatter_plot:"),
-    st.Page("lessons/learned_vs_sinusoidal.py", title=t("app.lv"), icon=":material/straighten:"),
-    st.Page("lessons/input_layer.py", title=t("app.il"), icon=":material/stacks:"),
-    st.Page("lessons/rotary.py", title=t("app.rp"), icon=":material/autorenew:"),
+    *(st.Page(script, title=t(f"app.{key}"), icon=icon) for key, (script, icon) in LESSONS.items()),
 ]
 page = st.navigation(pages)
 

@@ -20,6 +20,17 @@ from core.glove import VectorsError, WordVectors, load_glove
 from core.problems import Problem
 from ui.i18n import LANG_KEY, catalog, language, problem, t
 
+# The lesson pages in the sidebar's order: key (its settings' prefix; its title is t("app.<key>")) -> script, icon.
+# app.py routes them and the overview links to them.
+LESSONS = {
+    "pe": ("lessons/positional_encoding.py", ":material/waves:"),
+    "we": ("lessons/word_embeddings.py", ":material/translate:"),
+    "es": ("lessons/embedding_space.py", ":material/scatter_plot:"),
+    "lv": ("lessons/learned_vs_sinusoidal.py", ":material/straighten:"),
+    "il": ("lessons/input_layer.py", ":material/stacks:"),
+    "rp": ("lessons/rotary.py", ":material/autorenew:"),
+}
+
 
 @st.cache_resource
 def device_choice() -> DeviceChoice:
