@@ -1,9 +1,11 @@
+import shutil
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 @pytest.fixture
@@ -18,3 +20,11 @@ def open_page():
         return app
 
     return _open
+
+
+@pytest.fixture
+def vectors_folder(tmp_path, monkeypatch) -> Path:
+    """The configured vectors folder, holding the tiny GloVe fixture as tiny.txt (15 words x 4 dimensions)."""
+    shutil.copy(FIXTURES / "tiny_glove.4d.txt", tmp_path / "tiny.txt")
+    monkeypatch.setenv("EMBLAB_VECTORS_DIR", str(tmp_path))
+    return tmp_path

@@ -104,13 +104,7 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"
 
 
-def test_a_cloud_larger_than_the_vocabulary_is_all_of_it_and_says_so(open_page, tmp_path, monkeypatch):
-    import shutil
-    from pathlib import Path
-
-    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
-    shutil.copy(fixtures / "tiny_glove.4d.txt", tmp_path / "tiny.txt")
-    monkeypatch.setenv("EMBLAB_VECTORS_DIR", str(tmp_path))
+def test_a_cloud_larger_than_the_vocabulary_is_all_of_it_and_says_so(open_page, vectors_folder):
     at = open_page(PAGE)
     at.selectbox(key="es_source").select("tiny.txt").run()
     at.text_input(key="es_words").set_value("king").run()

@@ -1,12 +1,8 @@
 """The word-embedding page in AppTest: every control, and every bad input the issue names."""
 
-import shutil
-from pathlib import Path
-
 import pytest
 
 PAGE = "lessons/word_embeddings.py"
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 @pytest.fixture
@@ -89,11 +85,9 @@ def test_evaluation_on_our_set(at):
     assert "family" in list(at.dataframe[1].value["section"])
 
 
-def test_folder_files_load_and_bad_ones_fall_back(open_page, tmp_path, monkeypatch):
-    shutil.copy(FIXTURES / "tiny_glove.4d.txt", tmp_path / "tiny.txt")
-    (tmp_path / "ragged.txt").write_text("a 1 2\nb 1\n")
-    (tmp_path / "evil.pt").write_bytes(b"\x80\x04cos\nsystem\n.")
-    monkeypatch.setenv("EMBLAB_VECTORS_DIR", str(tmp_path))
+def test_folder_files_load_and_bad_ones_fall_back(open_page, vectors_folder):
+    (vectors_folder / "ragged.txt").write_text("a 1 2\nb 1\n")
+    (vectors_folder / "evil.pt").write_bytes(b"\x80\x04cos\nsystem\n.")
     at = open_page(PAGE)
     at.selectbox(key="we_source").select("tiny.txt").run()
     assert not at.exception and "tiny.txt: 15 words × 4 dimensions" in at.caption[0].value
