@@ -23,7 +23,11 @@ from ui.exercises import try_this
 from ui.i18n import problem, t
 
 DEFAULTS = dict(d_model=128, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7")
+# The lesson's chapters, shown one at a time: Streamlit redraws every element on the page after a fragment
+# runs, so the delay after a slider move grows with the page's length (see benchmarks/rerun.py).
+CHAPTERS = ["table", "wavelengths", "similarity", "checks", "model", "exercises"]
 WINDOW_DEFAULTS = dict(
+    chapter="table",
     pos_span=100,
     dim_span=512,
     curve_span=100,
@@ -37,6 +41,7 @@ WINDOW_DEFAULTS = dict(
 )
 CHECKED_ROWS = 500
 CHOICES = dict(
+    chapter=CHAPTERS,
     layout=list(LAYOUTS),
     pos_span=[10, 20, 50, 100, 200, 500, 1000],
     dim_span=[8, 16, 32, 64, 128, 256, 512, 1024],
@@ -188,7 +193,6 @@ def curves_section(cfg: PEConfig) -> None:
 
 
 def wavelength_section(cfg: PEConfig) -> None:
-    st.header(t("pe.h_wavelengths"))
     lam = pe.wavelengths(cfg.d_model, cfg.base, device=device()).cpu().numpy()
     titles = (t("pe.wl_title", d_model=cfg.d_model), t("pe.wl_x"), t("pe.wl_y"))
     st.plotly_chart(fig.wavelength_figure(lam, titles, (t("pe.wl_wavelength"), t("pe.wl_frequency"))))
@@ -232,49 +236,68 @@ def checks_section(cfg: PEConfig) -> None:
     c2.metric("max |exp(−2i·ln(base)/d) − base^(−2i/d)|", f"{div_err:.2e}")
 
 
-# --- 1. The table, its curves and wavelengths -------------------------------------------------------
-st.header(t("pe.h_table"))
-table_section(cfg)
-explain(
-    r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
-    r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
-    t("pe.table_notice"),
+chapter = st.segmented_control(
+    t("pe.chapter"),
+    CHAPTERS,
+    format_func=lambda c: t(f"pe.ch_{c}"),
+    key="pe_chapter",
+    required=True,
+    label_visibility="collapsed",
 )
-show_code(pe.inverse_frequencies, pe.sinusoidal_rows)
-curves_section(cfg)
-wavelength_section(cfg)
 
-# --- 2. Position similarity -------------------------------------------------------------------------
-st.header(t("pe.h_similarity"))
-similarity_section(cfg)
-explain(r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)", t("pe.sim_notice"))
-
-# --- 3. Checks --------------------------------------------------------------------------------------
-st.header(t("pe.h_checks"))
-checks_section(cfg)
-explain(
-    r"\begin{pmatrix}\sin\omega(p+k)\\ \cos\omega(p+k)\end{pmatrix} = "
-    r"\begin{pmatrix}\cos\omega k & \sin\omega k\\ -\sin\omega k & \cos\omega k\end{pmatrix}"
-    r"\begin{pmatrix}\sin\omega p\\ \cos\omega p\end{pmatrix}",
-    t("pe.checks_notice"),
-)
-show_code(pe.apply_shift, pe.shift_operator, pe.div_term_difference)
-
-# --- 4. In a model ----------------------------------------------------------------------------------
-st.header(t("pe.h_model"))
-st.markdown(t("pe.model"))
-show_code(pe.SinusoidalPositionalEncoding)
-if over := cfg.over_budget():
-    st.warning(t("pe.over_budget", problem=problem(over)))
-else:
-    st.download_button(
-        t("pe.download_table"),
-        lambda: npy_bytes(pe.sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.base, layout=cfg.layout)),
-        key="pe_download",
-        file_name=f"pe_{cfg.max_len}x{cfg.d_model}_{cfg.layout}.npy",
-        on_click="ignore",
+# --- 1. The table -----------------------------------------------------------------------------------
+if chapter == "table":
+    st.header(t("pe.h_table"))
+    table_section(cfg)
+    explain(
+        r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
+        r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
+        t("pe.table_notice"),
     )
-st.caption(t("pe.computed_on", device=device().type))
+    show_code(pe.inverse_frequencies, pe.sinusoidal_rows)
+
+# --- 2. Curves and wavelengths ----------------------------------------------------------------------
+elif chapter == "wavelengths":
+    st.header(t("pe.h_wavelengths"))
+    curves_section(cfg)
+    wavelength_section(cfg)
+
+# --- 3. Position similarity -------------------------------------------------------------------------
+elif chapter == "similarity":
+    st.header(t("pe.h_similarity"))
+    similarity_section(cfg)
+    explain(r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)", t("pe.sim_notice"))
+
+# --- 4. Checks --------------------------------------------------------------------------------------
+elif chapter == "checks":
+    st.header(t("pe.h_checks"))
+    checks_section(cfg)
+    explain(
+        r"\begin{pmatrix}\sin\omega(p+k)\\ \cos\omega(p+k)\end{pmatrix} = "
+        r"\begin{pmatrix}\cos\omega k & \sin\omega k\\ -\sin\omega k & \cos\omega k\end{pmatrix}"
+        r"\begin{pmatrix}\sin\omega p\\ \cos\omega p\end{pmatrix}",
+        t("pe.checks_notice"),
+    )
+    show_code(pe.apply_shift, pe.shift_operator, pe.div_term_difference)
+
+# --- 5. In a model ----------------------------------------------------------------------------------
+elif chapter == "model":
+    st.header(t("pe.h_model"))
+    st.markdown(t("pe.model"))
+    show_code(pe.SinusoidalPositionalEncoding)
+    if over := cfg.over_budget():
+        st.warning(t("pe.over_budget", problem=problem(over)))
+    else:
+        st.download_button(
+            t("pe.download_table"),
+            lambda: npy_bytes(pe.sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.base, layout=cfg.layout)),
+            key="pe_download",
+            file_name=f"pe_{cfg.max_len}x{cfg.d_model}_{cfg.layout}.npy",
+            on_click="ignore",
+        )
 
 # --- Try this ---------------------------------------------------------------------------------------
-try_this("pe")
+else:
+    try_this("pe")
+
+st.caption(t("pe.computed_on", device=device().type))

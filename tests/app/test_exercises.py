@@ -60,7 +60,10 @@ def test_check_accepts_the_answer_in_the_forms_people_type(wv):
 @pytest.mark.parametrize("prefix", list(PAGES))
 def test_every_exercise_answered_right_and_wrong(prefix, wv):
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page(PAGES[prefix]).run()
+    at.switch_page(PAGES[prefix])
+    if prefix == "pe":  # the PE page shows one chapter at a time; its exercises are the last
+        at.query_params["chapter"] = "exercises"
+    at.run()
     for exercise in EXERCISES[prefix]:
         box = at.text_input(key=f"ex_{exercise.key}")
         box.set_value("definitely wrong 123").run()

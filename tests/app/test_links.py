@@ -13,6 +13,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 # that is missing here).
 SHARED = {
     "lessons/positional_encoding.py": dict(
+        pe_chapter="checks",
         pe_d_model=64,
         pe_max_len=2000,
         pe_base="500",

@@ -12,14 +12,44 @@ def at(open_page):
     return open_page(PAGE)
 
 
+def charts(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
 def heatmap(at) -> dict:
-    return json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    return charts(at)[0]["data"][0]
 
 
-def test_defaults_draw_every_figure(at):
-    assert len(at.get("plotly_chart")) == 5
+def open_chapter(at, chapter: str) -> None:
+    at.button_group(key="pe_chapter").set_value(chapter).run()
+    assert not at.exception
+
+
+def test_the_page_opens_on_the_table_alone(at):
+    assert at.button_group(key="pe_chapter").value == "table"
+    assert len(charts(at)) == 1
     assert heatmap(at)["z"]["shape"] == "100, 128"
     assert not at.error and not at.warning
+
+
+@pytest.mark.parametrize(
+    ("chapter", "n_charts", "metrics"),
+    [("wavelengths", 2, 2), ("similarity", 2, 0), ("checks", 0, 2), ("model", 0, 0), ("exercises", 0, 0)],
+)
+def test_each_chapter_draws_its_figures(at, chapter, n_charts, metrics):
+    open_chapter(at, chapter)
+    assert len(charts(at)) == n_charts and len(at.metric) == metrics
+    assert not at.error and not at.warning
+
+
+def test_settings_hold_across_chapters(at):
+    at.number_input(key="pe_d_model").set_value(64).run()
+    open_chapter(at, "checks")
+    at.number_input(key="pe_shift_k").set_value(7).run()
+    open_chapter(at, "table")
+    assert heatmap(at)["z"]["shape"] == "100, 64"
+    open_chapter(at, "checks")
+    assert at.number_input(key="pe_shift_k").value == 7
 
 
 @pytest.mark.parametrize(
@@ -39,11 +69,14 @@ def test_base_layout_window_and_metric_move(at):
     at.slider(key="pe_pos_start").set_value(4000).run()
     at.select_slider(key="pe_dim_span").set_value(32).run()
     at.slider(key="pe_dim_start").set_value(96).run()
-    at.radio(key="pe_sim_metric").set_value("cosine").run()
-    at.number_input(key="pe_shift_k").set_value(100).run()
-    assert not at.exception and not at.error
     z = heatmap(at)
     assert (z["y0"], z["x0"], z["z"]["shape"]) == (4000, 96, "100, 32")
+    open_chapter(at, "similarity")
+    at.radio(key="pe_sim_metric").set_value("cosine").run()
+    assert "cosine" in charts(at)[0]["layout"]["title"]["text"]
+    open_chapter(at, "checks")
+    at.number_input(key="pe_shift_k").set_value(100).run()
+    assert not at.exception and not at.error
 
 
 def test_base_pills_set_the_base(at):
@@ -85,6 +118,7 @@ def test_bad_settings_say_what_to_change_and_keep_the_figures(at, key, value, sa
 
 
 def test_d_model_one_warns_and_odd_informs(at):
+    open_chapter(at, "checks")
     at.number_input(key="pe_d_model").set_value(1).run()
     assert "d_model = 1" in at.warning[0].value and not at.exception
     at.number_input(key="pe_d_model").set_value(9).run()
@@ -105,12 +139,15 @@ def test_largest_table_states_the_budget_and_still_draws(at):
     at.number_input(key="pe_d_model").set_value(4096).run()
     at.slider(key="pe_pos_start").set_value(99_900).run()
     assert not at.exception
-    assert "Reduce max_len to at most 16,384" in at.warning[0].value
     assert heatmap(at)["y0"] == 99_900
+    open_chapter(at, "model")
+    assert "Reduce max_len to at most 16,384" in at.warning[0].value
 
 
 def test_bad_dimensions_and_shift_are_reported(at):
+    open_chapter(at, "wavelengths")
     at.text_input(key="pe_dims").input("4, x, 999, 5").run()
     assert "Ignored x, 999" in at.warning[0].value
+    open_chapter(at, "checks")
     at.number_input(key="pe_shift_k").set_value(-3).run()
     assert "k must be between 0" in at.error[0].value and not at.exception

@@ -83,7 +83,22 @@ def test_bad_base_shows_a_message_not_a_traceback(page, server_url):
     page.wait_for_selector('[data-testid="stAlertContentError"]')
     assert "above 1" in page.locator('[data-testid="stAlertContentError"]').inner_text()
     assert page.locator(EXCEPTION).count() == 0
-    page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length === 5")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")  # the table still drawn, with the last valid base
+
+
+def test_chapters_switch_and_stay_in_the_link(page, server_url):
+    page.goto(f"{server_url}/positional_encoding")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    page.get_by_role("radio", name="3. Similarity").click()
+    wait_for_plot(page, "document.querySelectorAll('.js-plotly-plot').length === 2")
+    wait_until_idle(page)
+    assert "chapter=similarity" in page.url
+    page.goto(page.url)  # the link opens the same chapter
+    page.wait_for_selector('[data-testid="stMain"] h2')
+    assert "Similarity depends only on the offset" in page.locator('[data-testid="stMain"] h2').first.inner_text()
+    wait_for_plot(page, "document.querySelectorAll('.js-plotly-plot').length === 2")
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_king_minus_man_plus_woman_is_queen(page, server_url):
