@@ -1,5 +1,5 @@
-"""Bytes of figure JSON sent per chart on the PE page, at many settings, via AppTest (the exact spec sent),
-chapter by chapter.
+"""Bytes sent per chart on the PE page, at many settings, via AppTest: each ui.live_chart message as sent
+(the figure's JSON and the component's code), chapter by chapter.
 
 Also prints what a naive figure of the whole table would weigh at the largest setting (100,000 x 4,096):
 measured on 1,000 rows, as plotly's base64 array and as a plain JSON list, and scaled by 100.
@@ -44,7 +44,7 @@ def chart_bytes(changes: dict) -> list[int]:
             at.session_state[key] = value
         at.run()
         assert not at.exception, at.exception
-        sizes += [len(chart.proto.spec.encode()) for chart in at.get("plotly_chart")]
+        sizes += [chart.proto.ByteSize() for chart in at.get("bidi_component")]
     return sizes
 
 

@@ -3,13 +3,14 @@
 Each sample: press an arrow key on a slider, wait until the page shows the new result (the chart's data
 or the text changed) and the script run has finished. The trivial page (one slider, one line of text,
 benchmarks/trivial_page.py) is the floor: the round trip through Streamlit that no page can avoid. A page with
-one slider and the PE page's default heatmap alone (benchmarks/heatmap_page.py) shows what one chart costs.
+one slider and the PE page's default heatmap alone (benchmarks/heatmap_page.py) shows what one chart costs,
+drawn with st.plotly_chart and with ui.live_chart.
 
-What the PE page's time is made of (profiled in Chromium, software rendering on 2 cores): Streamlit 1.67 gives
-a plotly chart an id hashed from its figure, so every change of data remounts the chart and plotly draws it
-from scratch (about 130 ms for the heatmap; streamlit/streamlit#16052 proposes updating in place); React then
-re-renders the rest of the page (about 60 ms for the PE page's other sections). The sliders sit in fragments,
-so only their section reruns on the server.
+What the time is made of (profiled in Chromium, software rendering on 2 cores): Streamlit 1.67 gives a plotly
+chart an id hashed from its figure, so st.plotly_chart remounts on every change of data and plotly draws the
+chart twice (about 55 ms, then about 35 ms once the column's width is known); ui.live_chart draws it once, in
+place. After a fragment run React re-renders every element on the page, so the PE page shows one chapter at a
+time; its sliders sit in fragments, so only their section reruns on the server.
 Run: .venv/bin/python benchmarks/rerun.py [--moves 20]
 """
 
@@ -54,7 +55,7 @@ def set_number(page, label: str, value: int) -> None:
 def report(name: str, times: list[float], floor: float | None = None) -> float:
     med = statistics.median(times)
     ratio = f", {med / floor:.1f}x the floor" if floor else ""
-    print(f"{name:<58} median {med * 1000:6.0f} ms  p90 {sorted(times)[int(0.9 * len(times))] * 1000:6.0f} ms{ratio}")
+    print(f"{name:<64} median {med * 1000:6.0f} ms  p90 {sorted(times)[int(0.9 * len(times))] * 1000:6.0f} ms{ratio}")
     return med
 
 
@@ -78,11 +79,12 @@ def main() -> None:
             page.wait_for_selector('[data-testid="stMarkdownContainer"]')
             floor = report("trivial page (floor)", timed_moves(page, "value", ["ArrowRight"], TEXT, args.moves))
 
-            page.goto(f"http://127.0.0.1:{port_heatmap}")
-            page.wait_for_selector(".js-plotly-plot")
-            wait_until_idle(page)
-            heatmap = timed_moves(page, "First position", ["ArrowRight"], HEATMAP, args.moves)
-            report("one-heatmap page (the PE page's default heatmap alone)", heatmap, floor)
+            for query, name in (("?chart=plotly_chart", "st.plotly_chart"), ("", "ui.live_chart")):
+                page.goto(f"http://127.0.0.1:{port_heatmap}/{query}")
+                page.wait_for_selector(".js-plotly-plot")
+                wait_until_idle(page)
+                heatmap = timed_moves(page, "First position", ["ArrowRight"], HEATMAP, args.moves)
+                report(f"one-heatmap page (the PE page's heatmap alone), {name}", heatmap, floor)
 
             page.goto(f"http://127.0.0.1:{port_app}/positional_encoding")
             page.wait_for_selector(".js-plotly-plot")

@@ -21,6 +21,7 @@ from ui import (
 )
 from ui.exercises import try_this
 from ui.i18n import problem, t
+from ui.live_chart import live_chart
 
 DEFAULTS = dict(d_model=128, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7")
 # The lesson's chapters, shown one at a time: Streamlit redraws every element on the page after a fragment
@@ -160,7 +161,7 @@ def table_section(cfg: PEConfig) -> None:
     p1_heat = min(p1, p0 + fig.HEATMAP_MAX_CELLS // (d1 - d0))
     axes = (t("pe.ax_dimension"), t("pe.ax_position"))
     window = table_window(cfg, p0, p1_heat, d0, d1)
-    st.plotly_chart(fig.pe_heatmap_figure(window, p0, d0, axis_titles=axes))
+    live_chart(fig.pe_heatmap_figure(window, p0, d0, axis_titles=axes), key="pe_table_chart")
     st.caption(
         t(
             "pe.table_caption",
@@ -188,14 +189,16 @@ def curves_section(cfg: PEConfig) -> None:
         st.warning(t("pe.dims_dropped", dropped=", ".join(dropped), last=cfg.d_model - 1))
     if dims:
         titles = (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value"))
-        st.plotly_chart(fig.pe_curves_figure(table_columns(cfg, p0, p1, tuple(dims)), p0, dims, titles))
+        live_chart(
+            fig.pe_curves_figure(table_columns(cfg, p0, p1, tuple(dims)), p0, dims, titles), key="pe_curves_chart"
+        )
         st.caption(t("pe.curves_caption"))
 
 
 def wavelength_section(cfg: PEConfig) -> None:
     lam = pe.wavelengths(cfg.d_model, cfg.base, device=device()).cpu().numpy()
     titles = (t("pe.wl_title", d_model=cfg.d_model), t("pe.wl_x"), t("pe.wl_y"))
-    st.plotly_chart(fig.wavelength_figure(lam, titles, (t("pe.wl_wavelength"), t("pe.wl_frequency"))))
+    live_chart(fig.wavelength_figure(lam, titles, (t("pe.wl_wavelength"), t("pe.wl_frequency"))), key="pe_wl_chart")
     c1, c2 = st.columns(2)
     c1.metric(t("pe.shortest"), t("pe.n_positions", n=f"{lam[0]:.4g}"))
     c2.metric(t("pe.longest", pair=len(lam) - 1), t("pe.n_positions", n=f"{lam[-1]:,.4g}"))
@@ -214,12 +217,12 @@ def similarity_section(cfg: PEConfig) -> None:
     p0 = window_start("pe_sim_start", t("pe.from_position"), total=cfg.max_len, span=span, where=c3)
     p1 = min(p0 + span, cfg.max_len)
     titles = (t("pe.sim_title", metric=metric), t("pe.ax_position") + " m", t("pe.ax_position") + " n")
-    st.plotly_chart(fig.similarity_figure(similarity(cfg, p0, p1, metric), p0, metric, titles))
+    live_chart(fig.similarity_figure(similarity(cfg, p0, p1, metric), p0, metric, titles), key="pe_sim_chart")
     refs = (0, p0) if p0 else (0, cfg.max_len // 2)
     k_max = min(span, cfg.max_len - 1 - max(refs))
     if k_max >= 1:
         titles = (t("pe.offset_title"), t("pe.offset_x"), "PE[n] · PE[n+k]")
-        st.plotly_chart(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs), titles))
+        live_chart(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs), titles), key="pe_offset_chart")
 
 
 @st.fragment

@@ -13,7 +13,8 @@ def at(open_page):
 
 
 def charts(at) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    """The figures the page handed to ui.live_chart, in order."""
+    return [json.loads(json.loads(c.proto.json)["figure"]) for c in at.get("bidi_component")]
 
 
 def heatmap(at) -> dict:

@@ -48,11 +48,12 @@ def test_the_overview_links_to_every_step_and_an_exercise_checks_its_answer(page
     assert page.locator(EXCEPTION).count() == 0
 
 
-def test_moving_d_model_changes_the_heatmap(page, server_url):
+def test_moving_d_model_changes_the_heatmap_in_place(page, server_url):
     page.goto(f"{server_url}/positional_encoding")
     page.wait_for_selector(".js-plotly-plot")
     # the element exists before plotly attaches its data: wait for the default shape rather than read it at once
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    page.evaluate("document.querySelector('.js-plotly-plot').dataset.first = 'yes'")
     box = page.get_by_label("d_model")
     box.fill("64")
     box.press("Enter")
@@ -60,6 +61,8 @@ def test_moving_d_model_changes_the_heatmap(page, server_url):
     page.get_by_role("slider", name="Positions shown").press("ArrowLeft")
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 64'")
     wait_until_idle(page)
+    # ui.live_chart redrew the chart it had, in place, rather than a new one
+    assert page.evaluate("document.querySelector('.js-plotly-plot').dataset.first") == "yes"
     assert page.locator(EXCEPTION).count() == 0
 
 
