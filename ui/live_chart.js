@@ -11,6 +11,14 @@ export default function ({ data, parentElement }) {
   gd.drawn = (gd.drawn || Promise.resolve()).then(() => draw(gd, data)).catch((e) => console.error("live_chart", e));
 }
 
+// As st.plotly_chart configures plotly: no logo, and nothing that sends a chart to plotly's cloud.
+const CONFIG = {
+  displaylogo: false,
+  responsive: true,
+  showSendToCloud: false,
+  modeBarButtonsToRemove: ["lasso2d", "select2d", "sendChartToCloud"],
+};
+
 async function draw(gd, { figure, plotly_chunk }) {
   if (!window.Plotly) {
     // Streamlit's own plotly.js: importing its chart chunk (a module the page may already hold) sets window.Plotly.
@@ -25,5 +33,5 @@ async function draw(gd, { figure, plotly_chunk }) {
     paper_bgcolor: "rgba(0,0,0,0)",
     plot_bgcolor: "rgba(0,0,0,0)",
   };
-  await window.Plotly.react(gd, data, themed, { displaylogo: false, responsive: true });
+  await window.Plotly.react(gd, data, themed, CONFIG);
 }

@@ -1,10 +1,10 @@
 """A plotly chart that a rerun redraws in place, for the charts a slider changes on every move.
 
-In Streamlit 1.67 st.plotly_chart's element id is a hash of its figure, so a new figure remounts the chart:
-plotly draws it from scratch twice (before and after measuring the column's width) and the reader's zoom is
-lost. streamlit/streamlit#16052 would update charts in place. Until then this component keeps one plotly
-<div> across reruns and hands each new figure to Plotly.react, using the plotly.js Streamlit already ships.
-benchmarks/rerun.py measures the difference.
+In Streamlit 1.67 st.plotly_chart's element id is a hash of its figure, so a new figure remounts the chart
+and plotly draws it from scratch twice (before and after measuring the column's width).
+streamlit/streamlit#16052 would update charts in place. Until then this component keeps one plotly <div>
+across reruns and hands each new figure to Plotly.react, using the plotly.js Streamlit already ships, with
+st.plotly_chart's modebar minus its fullscreen button. benchmarks/rerun.py measures the difference.
 """
 
 from __future__ import annotations
