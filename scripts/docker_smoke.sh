@@ -5,7 +5,7 @@
 #      bookworm made with debootstrap and `docker import` (emblab-base:bookworm);
 #   3. the wheels: `pip download` of requirements.txt into ./wheels with this machine's pip (its CPU torch
 #      wheel included), then an OFFLINE=1 build that uses nothing else;
-#   4. run it, wait for the health check, open a page in Chromium, check that root is refused.
+#   4. run it, wait for the health check, open two pages in Chromium, check that root is refused.
 # Prints the build time and the image size. Run as root: bash scripts/docker_smoke.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,6 +70,10 @@ with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
     wait_until_idle(page)
     assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"
     print("Chromium: the word page drew its chart:", page.locator("h1").first.inner_text())
+    page.goto(f"http://127.0.0.1:{sys.argv[1]}/positional_encoding")
+    page.wait_for_selector(".js-plotly-plot")  # drawn by ui.live_chart with the image's Streamlit plotly.js
+    assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"
+    print("Chromium: the PE page drew its heatmap in place")
     context.close()
 PY
 
