@@ -133,15 +133,19 @@ def pad_batch(sequences: list[list[int]], padding_idx: int = 0) -> Tensor:
     return torch.tensor([s + [padding_idx] * (longest - len(s)) for s in sequences])
 
 
-def padding_gradients(batch: Tensor, vocab_size: int, d_model: int, padding_idx: int = 0, seed: int = 0):
+def padding_gradients(
+    batch: Tensor, vocab_size: int, d_model: int, padding_idx: int = 0, seed: int = 0, *, device=None
+) -> tuple[Tensor, Tensor]:
     """Seed 000's padding_idx demo: embed a padded batch, backpropagate once, return (vectors, weight gradient).
 
+    The table is drawn on the cpu for the seed, so every device shows the same numbers.
+
     Returns:
-        ((batch, length, d_model) embeddings, (vocab_size, d_model) gradient of the table)
+        ((batch, length, d_model) embeddings, (vocab_size, d_model) gradient of the table), on the device
     """
     torch.manual_seed(seed)
-    emb = nn.Embedding(vocab_size, d_model, padding_idx=padding_idx)
-    vectors = emb(batch)
+    emb = nn.Embedding(vocab_size, d_model, padding_idx=padding_idx).to(device)
+    vectors = emb(batch.to(device))
     vectors.sum().backward()
     return vectors.detach(), emb.weight.grad
 
@@ -164,12 +168,13 @@ def parameter_counts(vocab_size: int, d_model: int) -> dict[str, dict[str, int]]
 
 
 def norms_against_d_model(
-    d_models: list[int], init: str = "normal", *, vocab: int = 10_000, samples: int = 256, seed: int = 0
+    d_models: list[int], init: str = "normal", *, vocab: int = 10_000, samples: int = 256, seed: int = 0, device=None
 ) -> dict[str, list[float]]:
     """Mean norm of a token vector (unscaled, scaled by sqrt(d)) and of a PE row, for each d_model.
 
     init: "normal" (nn.Embedding's default N(0, 1)) or "xavier" (the Annotated Transformer's xavier_uniform_ on a
-    vocab x d_model table: U(-b, b) with b = sqrt(6 / (vocab + d_model))). `samples` rows are drawn.
+    vocab x d_model table: U(-b, b) with b = sqrt(6 / (vocab + d_model))). `samples` rows are drawn on the cpu, for
+    the seed, and measured on the device.
     """
     generator = torch.Generator().manual_seed(seed)
     out = {"token": [], "token x sqrt(d_model)": [], "PE row": []}
@@ -179,10 +184,10 @@ def norms_against_d_model(
             table = (torch.rand(samples, d, generator=generator) * 2 - 1) * bound
         else:
             table = torch.randn(samples, d, generator=generator)
-        norm = table.norm(dim=1).mean().item()
+        norm = table.to(device).norm(dim=1).mean().item()
         out["token"].append(norm)
         out["token x sqrt(d_model)"].append(norm * math.sqrt(d))
-        out["PE row"].append(sinusoidal_encoding(samples, d).norm(dim=1).mean().item())
+        out["PE row"].append(sinusoidal_encoding(samples, d, device=device).norm(dim=1).mean().item())
     return out
 
 
@@ -196,9 +201,11 @@ def build_input_layer(
     scale: bool = True,
     dropout: float = 0.1,
     seed: int = 0,
+    device=None,
 ) -> tuple[InputLayer, list[str], list[Tokens]]:
     """An InputLayer over the sentences' own small vocabulary: GloVe rows for known words (d_model = wv.dim), or a
-    random table when wv is None (every word known). Deterministic for the seed.
+    random table when wv is None (every word known). Deterministic for the seed: the tables are drawn on the cpu,
+    then the layer moves to the device.
 
     Returns:
         (layer, itos, one Tokens per sentence)
@@ -211,9 +218,9 @@ def build_input_layer(
         stoi = {w: i for i, w in enumerate(itos)}
         tokens = [Tokens(split_words(s), [stoi[w] for w in split_words(s)], []) for s in sentences]
         layer = InputLayer(len(itos), d_model, max_len, position=position, scale=scale, dropout=dropout)
-        return layer, itos, tokens
+        return layer.to(device), itos, tokens
     itos, vectors, tokens = glove_vocabulary(wv, sentences)
     layer = InputLayer(len(itos), wv.dim, max_len, position=position, scale=scale, dropout=dropout)
     with torch.no_grad():
-        layer.token.lut.weight.copy_(vectors.cpu())
-    return layer, itos, tokens
+        layer.token.lut.weight.copy_(vectors)
+    return layer.to(device), itos, tokens

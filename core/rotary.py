@@ -120,13 +120,13 @@ def scores_by_distance(q: Tensor, k: Tensor, inv_freq: Tensor, max_distance: int
         (max_distance + 1,)
     """
     m = max_distance
-    q_rot = apply_rope(q[None, :], torch.tensor([m]), inv_freq)[0]  # (head_dim,)
-    n = m - torch.arange(max_distance + 1)
+    q_rot = apply_rope(q[None, :], torch.tensor([m], device=q.device), inv_freq)[0]  # (head_dim,)
+    n = m - torch.arange(max_distance + 1, device=q.device)
     k_rot = apply_rope(k[None, :].expand(len(n), -1), n, inv_freq)  # (max_distance + 1, head_dim)
     return k_rot @ q_rot
 
 
-def long_term_decay(head_dim: int, base: float = 10000.0, max_distance: int = 256) -> Tensor:
+def long_term_decay(head_dim: int, base: float = 10000.0, max_distance: int = 256, *, device=None) -> Tensor:
     """RoFormer 3.4.3: (1 / (d/2)) sum_j |S_j|, S_j = sum_{k<j} exp(i * r * theta_k), against distance r.
 
     It bounds how large q . k can be at distance r: it falls as r grows.
@@ -134,8 +134,8 @@ def long_term_decay(head_dim: int, base: float = 10000.0, max_distance: int = 25
     Returns:
         (max_distance + 1,)
     """
-    inv_freq = rope_inv_freq(head_dim, base)  # (d/2,)
-    r = torch.arange(max_distance + 1, dtype=inv_freq.dtype)[:, None]
+    inv_freq = rope_inv_freq(head_dim, base, device=device)  # (d/2,)
+    r = torch.arange(max_distance + 1, device=device, dtype=inv_freq.dtype)[:, None]
     partial = torch.polar(torch.ones_like(r * inv_freq), r * inv_freq).cumsum(dim=1)  # (r, d/2): S_1 .. S_{d/2}
     return partial.abs().mean(dim=1)
 
@@ -156,12 +156,12 @@ def alibi_slopes(n_heads: int) -> list[float]:
     return power_of_2(closest) + alibi_slopes(2 * closest)[0::2][: n_heads - closest]
 
 
-def alibi_bias(slope: float, length: int) -> Tensor:
+def alibi_bias(slope: float, length: int, *, device=None) -> Tensor:
     """Causal ALiBi bias -slope * (i - j) for key j <= query i; -inf above the diagonal.
 
     Returns:
         (length, length)
     """
-    i = torch.arange(length)
+    i = torch.arange(length, device=device)
     distance = (i[:, None] - i[None, :]).float()  # (length, length)
-    return torch.where(distance >= 0, -slope * distance, torch.tensor(-torch.inf))
+    return torch.where(distance >= 0, -slope * distance, -torch.inf)

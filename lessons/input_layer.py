@@ -9,7 +9,7 @@ from core import pretrained
 from core.positional import sinusoidal_encoding
 from figures.positional import pe_heatmap_figure
 from figures.training import lines_figure
-from ui import Between, bundled_vectors, downloads, explain, set_defaults, show_code, table
+from ui import Between, bundled_vectors, device, downloads, explain, set_defaults, show_code, table
 from ui.exercises import try_this
 from ui.i18n import problem, t
 
@@ -47,7 +47,7 @@ def key_text(name: str) -> str:
 
 @st.cache_resource(show_spinner=False)  # a 90 MB read, once per server
 def minilm() -> pretrained.MiniLMInput:
-    return pretrained.MiniLMInput()
+    return pretrained.MiniLMInput(device=device())
 
 
 def show_stages(stages: dict[str, torch.Tensor], tokens: list[str]) -> None:
@@ -65,7 +65,7 @@ def show_stages(stages: dict[str, torch.Tensor], tokens: list[str]) -> None:
 
 
 def four_decimals(values: torch.Tensor, rows: list[str]) -> pd.DataFrame:
-    return pd.DataFrame(values.numpy(), index=rows).round(4)
+    return pd.DataFrame(values.cpu().numpy(), index=rows).round(4)
 
 
 set_defaults("il", DEFAULTS, CHOICES)
@@ -124,7 +124,14 @@ else:
         st.info(t("il.glove_dim", dim=wv.dim, d_model=d_model))
     sentences = [sentence] + ([pair] if pair.strip() else [])
     layer, itos, toks = emb.build_input_layer(
-        sentences, wv, d_model=d_model, max_len=max_len, position=position, scale=scale, dropout=dropout
+        sentences,
+        wv,
+        d_model=d_model,
+        max_len=max_len,
+        position=position,
+        scale=scale,
+        dropout=dropout,
+        device=device(),
     )
     words = [w for tok in toks for w in tok.tokens]
     ids = [i for tok in toks for i in tok.ids]
@@ -142,7 +149,7 @@ else:
     table(pd.DataFrame({"token": words, "id": ids, "segment": segments}), "tokens", height=160)
     layer.train(training)
     with torch.no_grad():
-        stages = layer(torch.tensor([ids]), torch.tensor([segments]), stages=True)
+        stages = layer(torch.tensor([ids], device=device()), torch.tensor([segments], device=device()), stages=True)
     show_stages({k: v[0] for k, v in stages.items()}, words)
     show_code(emb.TokenEmbedding, emb.InputLayer.forward)
 explain(
@@ -154,7 +161,7 @@ explain(
 st.header(t("il.h_sqrt"))
 init = st.radio(t("il.init"), CHOICES["init"], key="il_init", horizontal=True, help=t("il.init_help"))
 sizes = [8, 16, 32, 64, 128, 256, 512, 1024]
-norms = {key_text(name): values for name, values in emb.norms_against_d_model(sizes, init).items()}
+norms = {key_text(name): values for name, values in emb.norms_against_d_model(sizes, init, device=device()).items()}
 st.plotly_chart(lines_figure(norms, t("il.norms_title"), "d_model", "‖v‖", x=sizes, log_x=True, log_y=True))
 explain(
     r"\lVert PE_{pos} \rVert = \sqrt{d/2},\qquad \lVert e \rVert \approx \sigma\sqrt{d}",
@@ -164,7 +171,7 @@ explain(
 # --- 3. Padding ----------------------------------------------------------------------------------------
 st.header(t("il.h_padding"))
 batch = emb.pad_batch([[1, 2, 3], [4, 5]])
-vectors, grad = emb.padding_gradients(batch, vocab_size=10, d_model=3)
+vectors, grad = emb.padding_gradients(batch, vocab_size=10, d_model=3, device=device())
 c1, c2, c3 = st.columns(3)
 table(pd.DataFrame(batch.numpy(), index=["I love you", "He eats"]), "padded_batch", where=c1, array=batch)
 table(four_decimals(vectors[1], ["He", "eats", "<pad>"]), "padded_vectors", where=c2, array=vectors)
@@ -174,11 +181,11 @@ show_code(emb.padding_gradients)
 
 # --- 4. Are you OK ? -----------------------------------------------------------------------------------
 st.header(t("il.h_ok"))
-pe = sinusoidal_encoding(5, 4)
+pe = sinusoidal_encoding(5, 4, device=device())
 c1, c2, c3 = st.columns(3)
 table(four_decimals(emb.ARE_YOU_OK, emb.ARE_YOU_OK_WORDS), "are_you_ok", where=c1, array=emb.ARE_YOU_OK)
 table(four_decimals(pe, [f"pos {i}" for i in range(5)]), "are_you_ok_pe", where=c2, array=pe)
-ok_sum = emb.ARE_YOU_OK + pe[:4]
+ok_sum = emb.ARE_YOU_OK.to(pe) + pe[:4]
 table(four_decimals(ok_sum, emb.ARE_YOU_OK_WORDS), "are_you_ok_sum", where=c3, array=ok_sum)
 st.caption(t("il.ok_caption"))
 

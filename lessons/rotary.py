@@ -9,7 +9,7 @@ import torch
 from core import rotary
 from figures.rotary import alibi_figure, rotation_figure
 from figures.training import lines_figure
-from ui import Between, explain, parse_number, set_defaults, show_code, take_pick, window_start
+from ui import Between, device, explain, parse_number, set_defaults, show_code, take_pick, window_start
 from ui.exercises import try_this
 from ui.i18n import problem, t
 
@@ -78,19 +78,20 @@ try:
     base = parse_number(base_text, "base")
     rotary.check_extension(original, target)
     inv_freqs = {
-        name: rotary.rope_inv_freq(head_dim, base, cfg, seq_len=target).numpy() for name, cfg in scalings.items()
+        name: rotary.rope_inv_freq(head_dim, base, cfg, seq_len=target, device=device())
+        for name, cfg in scalings.items()
     }
 except ValueError as err:
     st.error(t("rp.invalid", problem=problem(err)))
     st.stop()
-plain = next(iter(inv_freqs.values()))  # no scaling
+plain = next(iter(inv_freqs.values()))  # (head_dim // 2,) no scaling
 
 # --- 1. One pair, rotating ----------------------------------------------------------------------------
 st.header(t("rp.h_pair"))
 c1, c2 = st.columns(2)
 pair = window_start("rp_pair", t("rp.pair"), total=head_dim // 2, span=1, where=c1)
 count = c2.slider(t("rp.positions"), *CHOICES["positions"], key="rp_positions")
-theta = plain[pair]
+theta = plain[pair].item()
 st.plotly_chart(rotation_figure(np.arange(count) * theta, t("rp.rotation_title", pair=pair), t("rp.position_m")))
 st.caption(t("rp.theta_caption", pair=pair, theta=f"{theta:.3g}", turn=f"{2 * math.pi / theta:,.1f}"))
 explain(
@@ -103,7 +104,7 @@ show_code(rotary.apply_rope)
 
 # --- 2. Context extension -------------------------------------------------------------------------------
 st.header(t("rp.h_scaling"))
-wavelengths = {name: 2 * math.pi / f for name, f in inv_freqs.items()}
+wavelengths = {name: (2 * math.pi / f).cpu().numpy() for name, f in inv_freqs.items()}
 st.plotly_chart(
     lines_figure(
         wavelengths,
@@ -128,20 +129,16 @@ st.header(t("rp.h_distance"))
 c1, c2 = st.columns(2)
 distance = c1.slider(t("rp.distance"), *CHOICES["distance"], key="rp_distance")
 seed = int(c2.number_input(t("rp.seed"), step=1, key="rp_seed"))
-generator = torch.Generator().manual_seed(seed)
-q, k = (
-    torch.randn(head_dim, generator=generator, dtype=torch.float64),
-    torch.randn(head_dim, generator=generator, dtype=torch.float64),
-)
-inv = torch.from_numpy(plain)
+generator = torch.Generator().manual_seed(seed)  # drawn on the cpu: the same q and k on every device
+q, k = torch.randn(2, head_dim, generator=generator, dtype=torch.float64).to(plain)
 scores = {
-    "q = k": rotary.scores_by_distance(q, q, inv, distance).numpy(),
-    t("rp.random_qk"): rotary.scores_by_distance(q, k, inv, distance).numpy(),
+    "q = k": rotary.scores_by_distance(q, q, plain, distance).cpu().numpy(),
+    t("rp.random_qk"): rotary.scores_by_distance(q, k, plain, distance).cpu().numpy(),
 }
 st.plotly_chart(lines_figure(scores, t("rp.score_title"), t("rp.ax_distance") + " m − n", t("rp.ax_score")))
 st.plotly_chart(
     lines_figure(
-        {t("rp.bound"): rotary.long_term_decay(head_dim, base, distance).numpy()},
+        {t("rp.bound"): rotary.long_term_decay(head_dim, base, distance, device=device()).cpu().numpy()},
         t("rp.decay_title"),
         t("rp.ax_distance"),
         t("rp.ax_bound"),
@@ -165,7 +162,7 @@ except ValueError as err:
 else:
     head = window_start("rp_head", t("rp.head"), total=heads, span=1, where=c2)
     length = c3.slider(t("rp.alibi_len"), *CHOICES["alibi_len"], key="rp_alibi_len")
-    bias = rotary.alibi_bias(slopes[head], length).numpy()
+    bias = rotary.alibi_bias(slopes[head], length, device=device()).cpu().numpy()
     titles = (t("rp.ax_key"), t("rp.ax_query"))
     st.plotly_chart(alibi_figure(bias, t("rp.alibi_title", slope=f"{slopes[head]:.4g}"), titles))
     st.caption(t("rp.slopes", slopes=", ".join(f"{s:.4g}" for s in slopes)))
