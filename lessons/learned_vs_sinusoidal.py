@@ -42,9 +42,9 @@ def minilm_table() -> np.ndarray:
 @st.cache_data
 def table_views(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cosine-similarity matrix, 2D PCA of the rows, and mean similarity against offset (0..128)."""
-    rows = torch.from_numpy(table)
-    sim = pe.position_similarity(rows, "cosine").numpy()
-    return sim, pca(table, 2).coords, pe.similarity_by_offset(rows, min(128, len(table) - 1)).numpy()
+    rows = torch.from_numpy(table).to(device())
+    sim = pe.position_similarity(rows, "cosine").cpu().numpy()
+    return sim, pca(table, 2).coords, pe.similarity_by_offset(rows, min(128, len(table) - 1)).cpu().numpy()
 
 
 def start_training(cfgs: dict[str, TrainConfig]) -> None:
@@ -170,7 +170,9 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
         tables = {
             "init": learned.initial_table.numpy(),
             "trained": learned.table.numpy(),
-            "sinusoidal": pe.sinusoidal_encoding(learned.cfg.train_len, learned.cfg.d_model).numpy(),
+            "sinusoidal": pe.sinusoidal_encoding(learned.cfg.train_len, learned.cfg.d_model, device=device())
+            .cpu()
+            .numpy(),
         }
         for col, (name, table) in zip(st.columns(3), tables.items(), strict=True):
             heat = pe_heatmap_figure(table, title=t(f"lv.table_{name}"), zmax=None, axis_titles=axes)
@@ -189,7 +191,7 @@ try:
 except pretrained.PretrainedMissing as err:
     st.info(problem(err))
 else:
-    sinus = pe.sinusoidal_encoding(*real.shape).numpy()
+    sinus = pe.sinusoidal_encoding(*real.shape, device=device()).cpu().numpy()
     st.caption(
         t("lv.real_caption", model=pretrained.MODEL_NAME, n=real.shape[0], d=real.shape[1], license=pretrained.LICENSE)
     )
