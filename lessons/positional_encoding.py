@@ -293,7 +293,9 @@ elif chapter == "model":
     else:
         st.download_button(
             t("pe.download_table"),
-            lambda: npy_bytes(pe.sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.base, layout=cfg.layout)),
+            lambda: npy_bytes(
+                pe.sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.base, layout=cfg.layout, device=device())
+            ),
             key="pe_download",
             file_name=f"pe_{cfg.max_len}x{cfg.d_model}_{cfg.layout}.npy",
             on_click="ignore",
