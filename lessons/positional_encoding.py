@@ -192,7 +192,6 @@ def curves_section(cfg: PEConfig) -> None:
         live_chart(
             fig.pe_curves_figure(table_columns(cfg, p0, p1, tuple(dims)), p0, dims, titles), key="pe_curves_chart"
         )
-        st.caption(t("pe.curves_caption"))
 
 
 def wavelength_section(cfg: PEConfig) -> None:
@@ -263,13 +262,21 @@ if chapter == "table":
 elif chapter == "wavelengths":
     st.header(t("pe.h_wavelengths"))
     curves_section(cfg)
+    explain(
+        r"PE_{(pos,\,2i)} = \sin(\omega_i \cdot pos),\quad PE_{(pos,\,2i+1)} = \cos(\omega_i \cdot pos),\quad "
+        r"\omega_i = base^{-2i/d_{model}}",
+        t("pe.curves_caption"),
+    )
+    show_code(pe.pe_window, pe.sinusoidal_rows)
     wavelength_section(cfg)
+    show_code(pe.inverse_frequencies, pe.wavelengths)
 
 # --- 3. Position similarity -------------------------------------------------------------------------
 elif chapter == "similarity":
     st.header(t("pe.h_similarity"))
     similarity_section(cfg)
     explain(r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)", t("pe.sim_notice"))
+    show_code(pe.position_similarity, pe.dot_by_offset)
 
 # --- 4. Checks --------------------------------------------------------------------------------------
 elif chapter == "checks":

@@ -34,12 +34,20 @@ def test_the_page_opens_on_the_table_alone(at):
 
 
 @pytest.mark.parametrize(
-    ("chapter", "n_charts", "metrics"),
-    [("wavelengths", 2, 2), ("similarity", 2, 0), ("checks", 0, 2), ("model", 0, 0), ("exercises", 0, 0)],
+    ("chapter", "n_charts", "metrics", "formulas", "codes"),
+    [
+        ("table", 1, 0, 1, 1),
+        ("wavelengths", 2, 2, 2, 2),
+        ("similarity", 2, 0, 1, 1),
+        ("checks", 0, 2, 1, 1),
+        ("model", 0, 0, 0, 1),
+        ("exercises", 0, 0, 0, 0),
+    ],
 )
-def test_each_chapter_draws_its_figures(at, chapter, n_charts, metrics):
+def test_each_chapter_draws_its_figures_with_their_formulas_and_code(at, chapter, n_charts, metrics, formulas, codes):
     open_chapter(at, chapter)
     assert len(charts(at)) == n_charts and len(at.metric) == metrics
+    assert len(at.latex) == formulas and [e.label for e in at.expander] == ["Show the code"] * codes
     assert not at.error and not at.warning
 
 
