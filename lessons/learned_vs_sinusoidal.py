@@ -167,12 +167,11 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
         # --- 3. The tables ------------------------------------------------------------------------------
         st.header(t("lv.h_tables"))
         learned = results["learned"]
+        sinusoidal = pe.sinusoidal_encoding(learned.cfg.train_len, learned.cfg.d_model, device=device())
         tables = {
             "init": learned.initial_table.numpy(),
             "trained": learned.table.numpy(),
-            "sinusoidal": pe.sinusoidal_encoding(learned.cfg.train_len, learned.cfg.d_model, device=device())
-            .cpu()
-            .numpy(),
+            "sinusoidal": sinusoidal.cpu().numpy(),
         }
         for col, (name, table) in zip(st.columns(3), tables.items(), strict=True):
             heat = pe_heatmap_figure(table, title=t(f"lv.table_{name}"), zmax=None, axis_titles=axes)
