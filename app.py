@@ -11,7 +11,7 @@ PRESENTER_CSS = """<style>
 [data-testid="stMainBlockContainer"] { zoom: 1.3; max-width: none; }
 </style>"""
 
-st.set_page_config(page_title="Transformer Embedding Lab", page_icon=":material/explore:", layout="wide")
+st.set_page_config(page_title="Transformer Embedding Lab", page_icon="🧭", layout="wide")
 keep_settings()
 if LANG_KEY not in st.session_state:  # a link's ?lang=zh opens the app in Chinese
     st.session_state[LANG_KEY] = st.query_params.get(LANG_KEY) if st.query_params.get(LANG_KEY) in LANGUAGES else "en"

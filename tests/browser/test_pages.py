@@ -13,7 +13,9 @@ def page_links(page, server_url) -> list[str]:
     return [links.nth(i).get_attribute("href") for i in range(links.count())]
 
 
-def test_every_page_renders_without_exception(page, server_url):
+def test_every_page_renders_without_exception_and_asks_nothing_of_the_internet(page, server_url):
+    elsewhere = []  # e.g. a ":material/...:" page icon makes Streamlit fetch the favicon from fonts.gstatic.com
+    page.on("request", lambda r: None if r.url.startswith((server_url, "data:", "blob:")) else elsewhere.append(r.url))
     links = page_links(page, server_url)
     assert len(links) == 7
     for href in links[1:]:  # the lesson pages; the overview has no chart
@@ -22,6 +24,7 @@ def test_every_page_renders_without_exception(page, server_url):
         page.wait_for_selector(".js-plotly-plot")  # a chart rendered (fails after the timeout otherwise)
         wait_until_idle(page)
         assert page.locator(EXCEPTION).count() == 0, href
+    assert elsewhere == []
 
 
 def test_the_overview_links_to_every_step_and_an_exercise_checks_its_answer(page, server_url):
