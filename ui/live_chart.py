@@ -4,7 +4,8 @@ In Streamlit 1.67 st.plotly_chart's element id is a hash of its figure, so a new
 and plotly draws it from scratch twice (before and after measuring the column's width).
 streamlit/streamlit#16052 would update charts in place. Until then this component keeps one plotly <div>
 across reruns and hands each new figure to Plotly.react, using the plotly.js Streamlit already ships, with
-st.plotly_chart's modebar minus its fullscreen button. benchmarks/rerun.py measures the difference.
+st.plotly_chart's modebar, a full-screen button in it, and the theme's colours (light or dark).
+benchmarks/rerun.py measures the difference.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ PLOTLY_CHUNK = next((Path(st.__file__).parent / "static" / "static" / "js").glob
 TEMPLATE = pio.templates["plotly_white"].to_plotly_json()  # the page's font and colours are added in the browser
 
 _component = st.components.v2.component(
-    "live_chart", js=Path(__file__).with_name("live_chart.js").read_text(), isolate_styles=False
+    "live_chart",
+    js=Path(__file__).with_name("live_chart.js").read_text(),
+    css=".live-chart:fullscreen { background: var(--st-background-color); }",  # not the browser's black
+    isolate_styles=False,
 )
 
 

@@ -69,6 +69,28 @@ def test_moving_d_model_changes_the_heatmap_in_place(page, server_url):
     assert page.locator(EXCEPTION).count() == 0
 
 
+def test_live_charts_take_the_theme_and_go_full_screen_and_back(page, server_url):
+    page.emulate_media(color_scheme="dark")  # Streamlit follows the system's theme: a learner's dark mode
+    page.goto(f"{server_url}/positional_encoding?chapter=wavelengths")
+    wait_for_plot(page, "document.querySelector('.live-chart').data.length === 4")
+    wait_until_idle(page)
+    chart = "document.querySelector('.live-chart')"
+    theme = page.evaluate(
+        f"['--st-border-color-light', '--st-text-color', '--st-background-color']"
+        f".map((name) => getComputedStyle({chart}).getPropertyValue(name).trim())"
+    )
+    assert theme[2] != "#FFFFFF"  # the dark theme is on
+    drawn = page.evaluate(f"[{chart}._fullLayout.xaxis.gridcolor, {chart}._fullLayout.font.color]")
+    assert drawn == theme[:2]  # grid lines and text in the theme's colours, not plotly_white's
+    height = page.evaluate(f"{chart}._fullLayout.height")
+    page.locator(".live-chart").first.hover()
+    page.locator('.live-chart .modebar-btn[data-title="Full screen"]').first.click()
+    wait_for_plot(page, f"document.fullscreenElement === {chart} && {chart}._fullLayout.height > {height}")
+    page.evaluate("document.exitFullscreen()")
+    wait_for_plot(page, f"!document.fullscreenElement && {chart}._fullLayout.height === {height}")
+    assert page.locator(EXCEPTION).count() == 0
+
+
 def test_show_the_code_draws_the_source_only_when_opened(page, server_url):
     page.goto(f"{server_url}/positional_encoding")
     page.wait_for_selector(".js-plotly-plot")
