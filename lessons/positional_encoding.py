@@ -112,7 +112,7 @@ st.title(t("pe.title"))
 st.markdown(t("pe.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
-set_defaults("pe", {**DEFAULTS, **WINDOW_DEFAULTS}, CHOICES)
+link = set_defaults("pe", {**DEFAULTS, **WINDOW_DEFAULTS}, CHOICES)
 st.selectbox(
     t("pe.preset"), list(PRESETS), format_func=lambda p: t(f"pe.preset_{p}"), key="pe_preset", on_change=apply_preset
 )
@@ -149,8 +149,9 @@ elif cfg.d_model % 2:
 
 
 # Each section's controls and what they change are a fragment: a slider there reruns and redraws that
-# part alone. Formulas and code, which no slider changes, stay outside so a rerun does not redraw them.
-@st.fragment
+# part alone, then the link. Formulas and code, which no slider changes, stay outside so a rerun does not
+# redraw them.
+@link.fragment
 def table_section(cfg: PEConfig) -> None:
     c1, c2 = st.columns(2)
     pos_span = c1.select_slider(t("pe.pos_span"), CHOICES["pos_span"], key="pe_pos_span")
@@ -178,7 +179,7 @@ def table_section(cfg: PEConfig) -> None:
     downloads(f"pe_rows{p0}-{p1_heat - 1}_dims{d0}-{d1 - 1}", array=window)
 
 
-@st.fragment
+@link.fragment
 def curves_section(cfg: PEConfig) -> None:
     c1, c2, c3 = st.columns([1.2, 1, 1])
     dims, dropped = parse_indices(c1.text_input(t("pe.dims"), key="pe_dims"), cfg.d_model, most=8)
@@ -208,7 +209,7 @@ def wavelength_section(cfg: PEConfig) -> None:
     )
 
 
-@st.fragment
+@link.fragment
 def similarity_section(cfg: PEConfig) -> None:
     c1, c2, c3 = st.columns([1, 1, 1])
     metric = c1.radio(t("pe.similarity"), CHOICES["sim_metric"], key="pe_sim_metric", horizontal=True)
@@ -224,7 +225,7 @@ def similarity_section(cfg: PEConfig) -> None:
         live_chart(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs), titles), key="pe_offset_chart")
 
 
-@st.fragment
+@link.fragment
 def checks_section(cfg: PEConfig) -> None:
     k = int(st.number_input(t("pe.shift_k"), step=1, key="pe_shift_k"))
     if not 0 <= k < cfg.max_len:

@@ -7,6 +7,7 @@ import inspect
 import io
 import math
 import uuid
+from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import quote
 
@@ -127,7 +128,7 @@ class Between(NamedTuple):
     hi: float
 
 
-def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> None:
+def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> Link:
     """A page's settings: restored from a shared link, seeded with defaults, and written back to the URL.
 
     Each setting is the state of the widget keyed prefix_name. On the page's first run in a session, the
@@ -136,6 +137,9 @@ def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> No
 
     Args:
         choices: per setting, the allowed values (a list) or a `Between`; free text needs none.
+
+    Returns:
+        The page's link: a section whose settings change in a fragment is decorated with `link.fragment`.
     """
     opened = f"_{prefix}_opened"
     if opened not in st.session_state:
@@ -146,8 +150,9 @@ def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> No
     for name, value in defaults.items():
         st.session_state.setdefault(f"{prefix}_{name}", value)
     st.session_state.setdefault(SETTINGS, set()).update(f"{prefix}_{name}" for name in defaults)
-    write_link(prefix, defaults)
-    share_link()
+    link = Link(prefix, defaults, st.sidebar.empty())
+    link.update()
+    return link
 
 
 SETTINGS = "_settings_keys"
@@ -216,13 +221,41 @@ def write_link(prefix: str, defaults: dict) -> None:
         st.query_params.from_dict(params)
 
 
-def share_link() -> None:
-    """A sidebar control with this view's link, ready to copy (the code block's copy button)."""
+def share_link(where) -> None:
+    """A control with this view's link, ready to copy (the code block's copy button)."""
     url = st.context.url or ""
     query = "&".join(f"{k}={quote(v)}" for k, v in st.query_params.to_dict().items())
-    with st.sidebar.popover(t("ui.share"), icon=":material/link:"):
+    with where.popover(t("ui.share"), icon=":material/link:"):
         st.code(f"{url}?{query}" if query else url, language=None, wrap_lines=True)
         st.caption(t("ui.share_help"))
+
+
+@dataclass(frozen=True)
+class Link:
+    """A page's settings in the URL, and the sidebar's control that shares them (drawn in `slot`)."""
+
+    prefix: str
+    defaults: dict
+    slot: st.delta_generator.DeltaGenerator
+
+    def update(self) -> None:
+        """Write the settings into the URL and redraw the share control with it."""
+        write_link(self.prefix, self.defaults)
+        share_link(self.slot)
+
+    def fragment(self, section):
+        """st.fragment, and the link updated after each run of it.
+
+        A fragment's rerun leaves the rest of the page, where set_defaults wrote the link, as it was: without
+        this, a slider inside the fragment would change the view but not the link that shares it.
+        """
+
+        @functools.wraps(section)
+        def run(*args, **kwargs):
+            section(*args, **kwargs)
+            self.update()
+
+        return st.fragment(run)
 
 
 def keep_settings() -> None:

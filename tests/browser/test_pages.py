@@ -220,3 +220,22 @@ def test_a_shared_link_opens_with_its_settings_and_language(page, server_url):
     link = page.locator('[data-testid="stPopoverBody"] code').first.inner_text()
     assert "/rotary?" in link and "head_dim=64" in link and "base=500000" in link
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_a_section_slider_keeps_the_link_and_its_share_control_current(page, server_url):
+    # the PE page's sliders rerun their section alone (a fragment): the URL and the sidebar's link must follow
+    page.goto(f"{server_url}/positional_encoding")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    wait_until_idle(page)
+    page.get_by_role("slider", name="Positions shown").press("ArrowLeft")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
+    page.get_by_role("slider", name="First position").press("ArrowRight")
+    wait_for_plot(page, "document.querySelector('.js-plotly-plot').data[0].y0 === 1")
+    wait_until_idle(page)
+    assert "pos_span=50" in page.url and "pos_start=1" in page.url
+    page.get_by_text("Share this view").click()  # one control (a second would fail this click)
+    link = page.locator('[data-testid="stPopoverBody"] code').first.inner_text()
+    assert "pos_span=50" in link and "pos_start=1" in link
+    page.goto(link)  # the link shows the same window
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128' && document.querySelector('.js-plotly-plot').data[0].y0 === 1")
+    assert page.locator(EXCEPTION).count() == 0
