@@ -9,7 +9,6 @@ import math
 import uuid
 from dataclasses import dataclass
 from typing import NamedTuple
-from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -20,6 +19,7 @@ from core.device import DeviceChoice, choose_device
 from core.glove import VectorsError, WordVectors, load_glove
 from core.problems import Problem
 from ui.i18n import LANG_KEY, catalog, language, problem, t
+from ui.share_link import share_link
 
 # The lesson pages in the sidebar's order: key (its settings' prefix; its title is t("app.<key>")) -> script, icon.
 # app.py routes them and the overview links to them.
@@ -150,8 +150,9 @@ def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> Li
     for name, value in defaults.items():
         st.session_state.setdefault(f"{prefix}_{name}", value)
     st.session_state.setdefault(SETTINGS, set()).update(f"{prefix}_{name}" for name in defaults)
-    link = Link(prefix, defaults, st.sidebar.empty())
-    link.update()
+    link = Link(prefix, defaults)
+    write_link(prefix, defaults)
+    share_link()
     return link
 
 
@@ -221,39 +222,24 @@ def write_link(prefix: str, defaults: dict) -> None:
         st.query_params.from_dict(params)
 
 
-def share_link(where) -> None:
-    """A control with this view's link, ready to copy (the code block's copy button)."""
-    url = st.context.url or ""
-    query = "&".join(f"{k}={quote(v)}" for k, v in st.query_params.to_dict().items())
-    with where.popover(t("ui.share"), icon=":material/link:"):
-        st.code(f"{url}?{query}" if query else url, language=None, wrap_lines=True)
-        st.caption(t("ui.share_help"))
-
-
 @dataclass(frozen=True)
 class Link:
-    """A page's settings in the URL, and the sidebar's control that shares them (drawn in `slot`)."""
+    """A page's settings, written into the URL by each full run and by each run of a fragment."""
 
     prefix: str
     defaults: dict
-    slot: st.delta_generator.DeltaGenerator
-
-    def update(self) -> None:
-        """Write the settings into the URL and redraw the share control with it."""
-        write_link(self.prefix, self.defaults)
-        share_link(self.slot)
 
     def fragment(self, section):
-        """st.fragment, and the link updated after each run of it.
+        """st.fragment, and the URL updated after each run of it.
 
-        A fragment's rerun leaves the rest of the page, where set_defaults wrote the link, as it was: without
+        A fragment's rerun leaves the rest of the page, where set_defaults wrote the URL, as it was: without
         this, a slider inside the fragment would change the view but not the link that shares it.
         """
 
         @functools.wraps(section)
         def run(*args, **kwargs):
             section(*args, **kwargs)
-            self.update()
+            write_link(self.prefix, self.defaults)
 
         return st.fragment(run)
 

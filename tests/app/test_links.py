@@ -1,5 +1,6 @@
 """Shareable links: every page's settings go into the URL and come back exactly; bad parameters get a notice."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,8 @@ def test_unknown_out_of_range_and_malformed_parameters_are_ignored_with_a_notice
 
 
 def test_the_sidebar_offers_the_link_to_copy():
+    # the link itself is read in the browser (tests/browser); here: the control is in the sidebar, labelled
     at = open_link("lessons/rotary.py", dict(head_dim="64"))
-    code = [c.value for c in at.sidebar.code]
-    assert code and code[0].endswith("?head_dim=64")
+    (control,) = [c for c in at.get("bidi_component") if c.proto.component_name == "share_link"]
+    assert json.loads(control.proto.json) == {"copy": "Copy", "copied": "Copied"}
+    assert any("copy it with the button" in c.value for c in at.sidebar.caption)

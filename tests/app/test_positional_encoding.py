@@ -14,7 +14,8 @@ def at(open_page):
 
 def charts(at) -> list[dict]:
     """The figures the page handed to ui.live_chart, in order."""
-    return [json.loads(json.loads(c.proto.json)["figure"]) for c in at.get("bidi_component")]
+    live = [c for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
+    return [json.loads(json.loads(c.proto.json)["figure"]) for c in live]
 
 
 def heatmap(at) -> dict:
