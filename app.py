@@ -12,7 +12,6 @@ PRESENTER_CSS = """<style>
 </style>"""
 
 st.set_page_config(page_title="Transformer Embedding Lab", page_icon="🧭", layout="wide")
-keep_settings()
 if LANG_KEY not in st.session_state:  # a link's ?lang=zh opens the app in Chinese
     st.session_state[LANG_KEY] = st.query_params.get(LANG_KEY) if st.query_params.get(LANG_KEY) in LANGUAGES else "en"
 st.sidebar.segmented_control("Language / 语言", list(LANGUAGES), format_func=LANGUAGES.get, key=LANG_KEY, required=True)
@@ -34,6 +33,7 @@ pages = [
     *(st.Page(script, title=t(f"app.{key}"), icon=icon) for key, (script, icon) in LESSONS.items()),
 ]
 page = st.navigation(pages)
+keep_settings(page.url_path)
 
 choice = device_choice()
 st.sidebar.caption(t("app.device", device=choice.device.type))

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from core import glove
 from core.device import DeviceChoice, choose_device
@@ -131,9 +132,15 @@ class Between(NamedTuple):
 def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> Link:
     """A page's settings: restored from a shared link, seeded with defaults, and written back to the URL.
 
-    Each setting is the state of the widget keyed prefix_name. On the page's first run in a session, the
-    link's query parameters are applied (a parameter that is unknown, malformed or outside `choices` is
-    ignored, and a notice says so); after that the URL follows the settings, so copying it shares the view.
+    Each setting is the state of the widget keyed prefix_name. The URL follows the settings, so copying it
+    shares the view. The URL's settings are applied instead (a parameter that is unknown, malformed or
+    outside `choices` is ignored, and a notice says so):
+    - on the page's first run in a session: a shared link;
+    - when the browser's Back or Forward brought back an address the page wrote before: an earlier view.
+    Arriving from another page through its link keeps the settings the page had. Back may then find the
+    addresses Streamlit made on the way: the link's bare URL, or the other page's with this page's settings.
+    Neither is a view of a page, so Back changes nothing there: a page's bare URL counts as a view only if
+    the page wrote it since it was last arrived at through a bare URL.
 
     Args:
         choices: per setting, the allowed values (a list) or a `Between`; free text needs none.
@@ -141,14 +148,15 @@ def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> Li
     Returns:
         The page's link: a section whose settings change in a fragment is decorated with `link.fragment`.
     """
-    opened = f"_{prefix}_opened"
-    if opened not in st.session_state:
-        st.session_state[opened] = True
+    first_run = f"_{prefix}_views" not in st.session_state
+    views = st.session_state.setdefault(f"_{prefix}_views", [])  # what write_link wrote, the last one last
+    in_url = page_params()
+    if st.session_state.get(ARRIVED) and not in_url and {} in views:
+        views.remove({})
+    if first_run or (history_navigation() and in_url in views and in_url != views[-1]):
         ignored = restore_link(prefix, defaults, choices or {})
         if ignored:
             st.warning(t("ui.link_ignored", items="; ".join(ignored)))
-    for name, value in defaults.items():
-        st.session_state.setdefault(f"{prefix}_{name}", value)
     st.session_state.setdefault(SETTINGS, set()).update(f"{prefix}_{name}" for name in defaults)
     link = Link(prefix, defaults)
     write_link(prefix, defaults)
@@ -158,6 +166,21 @@ def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> Li
 
 SETTINGS = "_settings_keys"
 APP_PARAMS = (LANG_KEY, "present")  # query parameters app.py owns, kept on every page
+VIEWS_KEPT = 200  # per page: how far back Back restores a view
+ARRIVED = "_arrived"  # whether this run shows another page than the run before it (see keep_settings)
+
+
+def history_navigation() -> bool:
+    """Whether this run is the browser's Back or Forward (Streamlit's flag for it; False if it has none).
+
+    Other runs may carry an older address: a click can send the URL before a fragment's new one arrives.
+    """
+    return bool(getattr(get_script_run_ctx(), "is_history_navigation", False))
+
+
+def page_params() -> dict[str, str]:
+    """The URL's query parameters that are the page's settings (not app.py's own)."""
+    return {name: text for name, text in st.query_params.to_dict().items() if name not in APP_PARAMS}
 
 
 def parse_setting(text: str, default, allowed=None):
@@ -196,11 +219,15 @@ def encode_setting(value) -> str:
 
 
 def restore_link(prefix: str, defaults: dict, choices: dict) -> list[str]:
-    """Apply the URL's settings to session state; what was ignored, as 'name=value (why)'."""
+    """Set every setting to the URL's value, or to its default where the URL has none or a bad one.
+
+    Returns:
+        What was ignored, as 'name=value (why)'.
+    """
+    for name, default in defaults.items():
+        st.session_state[f"{prefix}_{name}"] = default
     ignored = []
-    for name, text in st.query_params.to_dict().items():
-        if name in APP_PARAMS:
-            continue
+    for name, text in page_params().items():
         if name not in defaults:
             ignored.append(f"{name}={text} ({t('ui.link_unknown')})")
             continue
@@ -220,6 +247,8 @@ def write_link(prefix: str, defaults: dict) -> None:
             params[name] = encode_setting(value)
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
+    views, view = st.session_state.setdefault(f"_{prefix}_views", []), page_params()
+    views[:] = [*[v for v in views if v != view][-VIEWS_KEPT + 1 :], view]
 
 
 @dataclass(frozen=True)
@@ -244,15 +273,18 @@ class Link:
         return st.fragment(run)
 
 
-def keep_settings() -> None:
-    """Keep every page's settings while another page is shown; app.py calls it at the start of each run.
+def keep_settings(page: str) -> None:
+    """Keep every page's settings while another page is shown; app.py calls it in each run, before the page.
 
     Streamlit drops a widget's value at the end of a run that did not draw the widget, so a learner who
     visits another page would come back to the defaults. Re-assigning the value makes it plain session state.
+    It also notes whether this run shows another page (`page`, its URL path) than the run before it.
     """
     for key in st.session_state.get(SETTINGS, ()):
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
+    st.session_state[ARRIVED] = st.session_state.get("_page") != page
+    st.session_state["_page"] = page
 
 
 def take_pick(pick_key: str, target_key: str) -> None:

@@ -154,3 +154,30 @@ def test_the_sidebar_offers_the_link_to_copy():
     (control,) = [c for c in at.get("bidi_component") if c.proto.component_name == "share_link"]
     assert json.loads(control.proto.json) == {"copy": "Copy", "copied": "Copied"}
     assert any("copy it with the button" in c.value for c in at.sidebar.caption)
+
+
+def test_back_to_an_earlier_view_restores_it_and_nothing_else_does(monkeypatch):
+    at = open_link("lessons/rotary.py", {})
+    default_pair = at.session_state["rp_pair"]
+    at.session_state["rp_head_dim"] = 64
+    at.run()
+    earlier = dict(at.query_params)
+    at.session_state["rp_pair"] = 3
+    at.run()
+    now = dict(at.query_params)
+    assert now == {"head_dim": "64", "pair": "3"}
+
+    def ask_for(address: dict, *, back: bool) -> None:
+        monkeypatch.setattr("ui.history_navigation", lambda: back)
+        at.query_params.clear()
+        at.query_params.update(address)
+        at.run()
+
+    ask_for(earlier, back=False)  # a click whose request left before the newer URL arrived: not Back
+    assert at.session_state["rp_pair"] == 3 and dict(at.query_params) == now
+    ask_for(earlier, back=True)
+    assert at.session_state["rp_pair"] == default_pair and at.session_state["rp_head_dim"] == 64
+    assert dict(at.query_params) == earlier
+    ask_for({"d_model": "64"}, back=True)  # an address the page never wrote, such as another page's settings
+    assert at.session_state["rp_head_dim"] == 64 and not at.warning  # kept, and no notice
+    assert dict(at.query_params) == earlier

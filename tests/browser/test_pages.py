@@ -262,3 +262,44 @@ def test_the_share_button_copies_without_the_clipboard_api(page, server_url):
     page.locator("#paste").focus()
     page.keyboard.press("Control+V")
     assert page.locator("#paste").input_value() == page.url
+
+
+def test_back_and_forward_step_through_the_views_of_a_page(page, server_url):
+    # every change of a setting adds an address to the history: Back must bring that view back, not stay put
+    page.goto(f"{server_url}/positional_encoding")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    wait_until_idle(page)
+    page.get_by_role("slider", name="Positions shown").press("ArrowLeft")  # in a fragment
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
+    wait_until_idle(page)
+    box = page.get_by_label("d_model")
+    box.fill("64")
+    box.press("Enter")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 64'")
+    wait_until_idle(page)
+    page.go_back()
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
+    wait_until_idle(page)
+    assert page.get_by_label("d_model").input_value() == "128" and page.url.endswith("?pos_span=50")
+    page.go_back()
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    wait_until_idle(page)
+    assert page.url.endswith("/positional_encoding")
+    page.go_forward()
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
+    page.locator('[data-testid="stSidebarNav"] a').nth(2).click()  # another page, and back by its link
+    page.wait_for_url("**/word_embeddings")
+    page.locator('[data-testid="stSidebarNav"] a').nth(1).click()
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")  # the settings were kept, not reset
+    wait_until_idle(page)
+    assert page.url.endswith("?pos_span=50")
+    # Back: the other page, or first the bare URL of the link, if the browser kept it (the page wrote its
+    # settings after it): that is not a view of the page's defaults, so it changes nothing
+    page.go_back()
+    page.wait_for_url(lambda url: url.endswith(("/word_embeddings", "/positional_encoding?pos_span=50")))
+    if page.url.endswith("?pos_span=50"):
+        wait_until_idle(page)
+        assert page.evaluate(HEATMAP_SHAPE) == "50, 128"
+        page.go_back()
+        page.wait_for_url("**/word_embeddings")
+    assert page.locator(EXCEPTION).count() == 0
