@@ -142,6 +142,7 @@ def test_window_outside_the_table_is_moved_back_with_a_notice(at):
     assert not at.exception
     assert "past what a table of 300 allows" in at.warning[0].value
     assert heatmap(at)["y0"] == 200
+    assert at.query_params["pos_start"] == "200"  # the link says where the window is now, not 1900
 
 
 def test_largest_table_states_the_budget_and_still_draws(at):
