@@ -149,8 +149,8 @@ elif cfg.d_model % 2:
 
 
 # Each section's controls and what they change are a fragment: a slider there reruns and redraws that
-# part alone, then the link. Formulas and code, which no slider changes, stay outside so a rerun does not
-# redraw them.
+# part alone, and writes the URL. Formulas and code, which no slider changes, stay outside so a rerun does
+# not redraw them.
 @link.fragment
 def table_section(cfg: PEConfig) -> None:
     c1, c2 = st.columns(2)

@@ -259,7 +259,7 @@ class Link:
     defaults: dict
 
     def fragment(self, section):
-        """st.fragment, and the URL updated after each run of it.
+        """st.fragment, and the URL written with each run of it.
 
         A fragment's rerun leaves the rest of the page, where set_defaults wrote the URL, as it was: without
         this, a slider inside the fragment would change the view but not the link that shares it.
