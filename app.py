@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import LESSONS, device_choice, keep_settings
+from ui import LESSONS, device_choice, history_navigation, keep_settings
 from ui.exercises import PRESENT_KEY, presenting
 from ui.i18n import LANG_KEY, LANGUAGES, problem, t
 
@@ -12,14 +12,15 @@ PRESENTER_CSS = """<style>
 </style>"""
 
 st.set_page_config(page_title="Transformer Embedding Lab", page_icon="🧭", layout="wide")
-if LANG_KEY not in st.session_state:  # a link's ?lang=zh opens the app in Chinese
+back = history_navigation()  # the browser's Back or Forward: its address says the language and presenter mode
+if LANG_KEY not in st.session_state or back:  # a link's ?lang=zh opens the app in Chinese
     st.session_state[LANG_KEY] = st.query_params.get(LANG_KEY) if st.query_params.get(LANG_KEY) in LANGUAGES else "en"
 st.sidebar.segmented_control("Language / 语言", list(LANGUAGES), format_func=LANGUAGES.get, key=LANG_KEY, required=True)
 if st.session_state[LANG_KEY] == "en":
     st.query_params.pop(LANG_KEY, None)
 else:
     st.query_params[LANG_KEY] = st.session_state[LANG_KEY]
-if PRESENT_KEY not in st.session_state:  # ?present=true opens the link in presenter mode
+if PRESENT_KEY not in st.session_state or back:  # ?present=true opens the link in presenter mode
     st.session_state[PRESENT_KEY] = st.query_params.get(PRESENT_KEY) == "true"
 st.sidebar.toggle(t("app.present"), key=PRESENT_KEY, help=t("app.present_help"))
 if presenting():

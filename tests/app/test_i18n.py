@@ -66,3 +66,14 @@ def test_the_sidebar_switch_changes_the_language_and_the_link_keeps_it():
     at.session_state["lang"] = "zh"
     at.run()
     assert at.title[0].value == "概览：从文本到向量" and at.query_params["lang"] == "zh"
+
+
+def test_back_after_a_language_switch_brings_the_language_back(monkeypatch):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.session_state["lang"] = "zh"
+    at.run()
+    monkeypatch.setattr("ui.history_navigation", lambda: True)  # Back: the address before the switch
+    at.query_params.clear()
+    at.run()
+    assert at.title[0].value == "Overview: from text to vectors" and "lang" not in at.query_params
