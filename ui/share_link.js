@@ -11,6 +11,7 @@ export default function ({ data, parentElement }) {
     box.watched = true;
     new IntersectionObserver(show).observe(box); // read the address again each time the popover opens
   }
+  box.setAttribute("aria-label", data.label);
   button.textContent = data.copy;
   button.onclick = async () => {
     show();

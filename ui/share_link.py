@@ -31,7 +31,7 @@ CSS = """
 
 _component = st.components.v2.component(
     "share_link",
-    html='<div class="share-link"><textarea readonly rows="4" aria-label="link"></textarea><button></button></div>',
+    html='<div class="share-link"><textarea readonly rows="4"></textarea><button></button></div>',
     css=CSS,
     js=Path(__file__).with_name("share_link.js").read_text(),
 )
@@ -40,5 +40,5 @@ _component = st.components.v2.component(
 def share_link() -> None:
     """The sidebar's popover with this view's link and a button that copies it."""
     with st.sidebar.popover(t("ui.share"), icon=":material/link:"):
-        _component(data=dict(copy=t("ui.copy"), copied=t("ui.copied")), key="share_link")
+        _component(data=dict(label=t("ui.share"), copy=t("ui.copy"), copied=t("ui.copied")), key="share_link")
         st.caption(t("ui.share_help"))

@@ -152,7 +152,7 @@ def test_the_sidebar_offers_the_link_to_copy():
     # the link itself is read in the browser (tests/browser); here: the control is in the sidebar, labelled
     at = open_link("lessons/rotary.py", dict(head_dim="64"))
     (control,) = [c for c in at.get("bidi_component") if c.proto.component_name == "share_link"]
-    assert json.loads(control.proto.json) == {"copy": "Copy", "copied": "Copied"}
+    assert json.loads(control.proto.json) == {"label": "Share this view", "copy": "Copy", "copied": "Copied"}
     assert any("copy it with the button" in c.value for c in at.sidebar.caption)
 
 

@@ -220,7 +220,7 @@ def test_a_shared_link_opens_with_its_settings_and_language(page, server_url):
     assert "distance=99999" in page.locator('[data-testid="stAlertContentWarning"]').first.inner_text()
     assert "head_dim=64" in page.url and "lang=zh" in page.url
     page.get_by_text("分享当前视图").click()
-    expect(page.locator(SHARED_LINK)).to_have_value(page.url)
+    expect(page.get_by_role("textbox", name="分享当前视图")).to_have_value(page.url)
     assert "/rotary?" in page.url and "base=500000" in page.url
     assert page.locator(EXCEPTION).count() == 0
 
