@@ -6,7 +6,8 @@ import pytest
 from streamlit import cache_resource
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from tests.app import APP
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.exercises import EXERCISES, answer_text, check, parse_answer
 from core.glove import load_glove
-from tests.app.test_links import APP
+from tests.app import APP
 
 PAGES = {
     "pe": "lessons/positional_encoding.py",

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.app import APP
 from ui.i18n import LANGUAGES, catalog
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lessons").glob("*.py"))
 
 

@@ -1,14 +1,12 @@
 """Shareable links: every page's settings go into the URL and come back exactly; bad parameters get a notice."""
 
 import json
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.app import APP
 from ui import SETTINGS
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 # A value other than the default for every setting of every page (the test fails when a page gains a setting
 # that is missing here).

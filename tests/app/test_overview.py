@@ -2,7 +2,7 @@
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app.test_links import APP
+from tests.app import APP
 
 
 def test_the_overview_is_the_first_page_with_a_link_per_step_and_the_seeds():
