@@ -11,7 +11,8 @@ chart an id hashed from its figure, so st.plotly_chart remounts on every change 
 chart twice (about 55 ms, then about 35 ms once the column's width is known); ui.live_chart draws it once, in
 place. After a fragment run React re-renders every element on the page, so the PE page shows one chapter at a
 time; its sliders sit in fragments, so only their section reruns on the server. Each move also writes the
-settings into the URL, so that a link shows the view: Streamlit redraws the page once more for that, about 15 ms.
+settings into the URL, so that a link shows the view: Streamlit redraws the page once more for that, 10-30 ms
+(interleaved A/B runs of the page with and without it).
 Run: .venv/bin/python benchmarks/rerun.py [--moves 20]
 """
 
