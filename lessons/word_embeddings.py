@@ -9,7 +9,7 @@ import torch
 from core import evaluate, glove, projection
 from core.glove import WordVectors
 from figures.words import word_scatter_figure
-from ui import Between, choose_vectors, downloads, explain, set_defaults, show_code, table
+from ui import Between, choose_vectors, explain, set_defaults, show_code, table
 from ui.exercises import try_this
 from ui.i18n import problem, t
 
@@ -74,9 +74,8 @@ if not words:
     st.stop()
 ids = [wv.stoi[w] for w in words]
 vectors = wv.embedding()(torch.tensor(ids, device=wv.vectors.device)).cpu().numpy()  # (n, dim)
-lookup = pd.DataFrame({"word": words, "index": ids, **{f"v{j}": vectors[:, j] for j in range(min(8, wv.dim))}})
-table(lookup, "word_lookup", hide_index=True)
-downloads("word_vectors", frame=pd.DataFrame(vectors, index=pd.Index(words, name="word")), array=vectors)
+lookup = pd.DataFrame({"word": words, "index": ids, **{f"v{j}": vectors[:, j] for j in range(wv.dim)}})
+table(lookup.iloc[:, : 2 + 8], "word_vectors", hide_index=True, whole=lookup, array=vectors)  # a CSV of every dim
 st.caption(t("we.lookup_caption", shown=min(8, wv.dim), dim=wv.dim))
 explain(
     r"\text{embedding}(i) = W[i],\quad W \in \mathbb{R}^{|V| \times d}",

@@ -311,16 +311,23 @@ def submit(runner, key, work, total: int, refused_key: str) -> None:
         st.session_state[refused_key] = problem(err)
 
 
-def table(frame: pd.DataFrame, name: str, *, where=st, plain: bool = False, array=None, **kwargs) -> None:
+def table(frame: pd.DataFrame, name: str, *, where=st, plain: bool = False, array=None, whole=None, **kwargs) -> None:
     """A table the page shows (st.dataframe, or st.table when plain) with its downloads under it.
 
     Column and index names that have a text under [col] in locales/ are shown in the reader's language.
+
+    Args:
+        whole: what the CSV holds when the table shows part of it (the table itself by default).
     """
+    (where.table if plain else where.dataframe)(_localised(frame), **kwargs)
+    downloads(name, frame=_localised(frame if whole is None else whole), array=array, where=where)
+
+
+def _localised(frame: pd.DataFrame) -> pd.DataFrame:
     names = catalog(language())
     frame = frame.rename(columns=lambda c: names.get(f"col.{c}", c))
     frame.index.name = names.get(f"col.{frame.index.name}", frame.index.name)
-    (where.table if plain else where.dataframe)(frame, **kwargs)
-    downloads(name, frame=frame, array=array, where=where)
+    return frame
 
 
 def downloads(name: str, *, frame: pd.DataFrame | None = None, array=None, where=st) -> None:
@@ -330,8 +337,14 @@ def downloads(name: str, *, frame: pd.DataFrame | None = None, array=None, where
     """
     common = dict(on_click="ignore", type="tertiary", icon=":material/download:")
     if frame is not None:
+        numbered = isinstance(frame.index, pd.RangeIndex) and frame.index.name is None  # rows 0, 1, ...: no column
         where.download_button(
-            t("ui.download_csv"), frame.to_csv, file_name=f"{name}.csv", mime="text/csv", key=f"csv_{name}", **common
+            t("ui.download_csv"),
+            functools.partial(frame.to_csv, index=not numbered),
+            file_name=f"{name}.csv",
+            mime="text/csv",
+            key=f"csv_{name}",
+            **common,
         )
     if array is not None:
         where.download_button(

@@ -1,5 +1,7 @@
 """Every page in a real Chromium against a real server: it renders, draws a chart, and reacts."""
 
+import numpy as np
+import pandas as pd
 from playwright.sync_api import expect
 
 from tests.browser.harness import wait_for_plot, wait_until_idle
@@ -128,6 +130,30 @@ def test_chapters_switch_and_stay_in_the_link(page, server_url):
     page.wait_for_selector('[data-testid="stMain"] h2')
     assert "Similarity depends only on the offset" in page.locator('[data-testid="stMain"] h2').first.inner_text()
     wait_for_plot(page, "document.querySelectorAll('.js-plotly-plot').length === 2")
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_downloads_hold_the_window_shown_and_every_dimension(page, server_url):
+    page.goto(f"{server_url}/positional_encoding")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    wait_until_idle(page)
+    with page.expect_download() as npy:
+        page.get_by_role("button", name="Download (NPY)").click()
+    assert npy.value.suggested_filename == "pe_rows0-99_dims0-127.npy"
+    window = np.load(npy.value.path())
+    position, i = np.arange(100)[:, None], np.arange(64)[None, :]
+    angle = position / 10000 ** (2 * i / 128)
+    np.testing.assert_allclose(window[:, 0::2], np.sin(angle), atol=1e-5)
+    np.testing.assert_allclose(window[:, 1::2], np.cos(angle), atol=1e-5)
+
+    page.goto(f"{server_url}/word_embeddings")
+    page.wait_for_selector('[data-testid="stDataFrame"]')
+    wait_until_idle(page)
+    with page.expect_download() as csv:
+        page.get_by_role("button", name="Download (CSV)").first.click()
+    frame = pd.read_csv(csv.value.path())
+    assert list(frame.columns) == ["word", "index", *(f"v{j}" for j in range(50))]  # the table shows 8 of them
+    assert list(frame.word) == ["man", "woman", "king", "queen", "cat", "dog", "mother", "father"]
     assert page.locator(EXCEPTION).count() == 0
 
 
