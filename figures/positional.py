@@ -24,6 +24,12 @@ def _figure(traces: list, title: str, x: str, y: str, **layout) -> go.Figure:
     return go.Figure(data=traces, layout=dict(layout, xaxis=xaxis, yaxis=yaxis))
 
 
+def colour_limit(values: np.ndarray, share: float = 0.999) -> float:
+    """The |value| that `share` of the cells stay within: the end of a colour scale that a few outliers do not
+    wash out (all-MiniLM-L6-v2's largest position value is 20x its 99.9th percentile). 1.0 for an all-zero table."""
+    return float(np.quantile(np.abs(values), share)) or 1.0
+
+
 def pe_heatmap_figure(
     values: np.ndarray,
     pos_start: int = 0,
@@ -35,10 +41,11 @@ def pe_heatmap_figure(
 ) -> go.Figure:
     """One cell per table entry (no averaging): rows are positions (or labelled rows, e.g. tokens), columns dimensions.
 
-    zmax: the colour scale runs from -zmax to zmax; None takes the table's largest |value| (learned tables).
+    zmax: the colour scale runs from -zmax to zmax; None takes the table's `colour_limit` (learned tables).
+        Cells beyond it take the end colours; hovering shows their values.
     """
     z = np.asarray(values, dtype=np.float32)
-    zmax = (float(np.abs(z).max()) or 1.0) if zmax is None else zmax
+    zmax = colour_limit(z) if zmax is None else zmax
     rows = dict(y=row_labels) if row_labels is not None else dict(y0=pos_start, dy=1)
     heatmap = go.Heatmap(
         z=z,

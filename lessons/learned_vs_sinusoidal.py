@@ -11,7 +11,7 @@ from core import pretrained, training
 from core.jobs import JobRunner
 from core.projection import pca
 from core.training import POSITIONS, TASKS, TrainConfig
-from figures.positional import pe_heatmap_figure, similarity_figure
+from figures.positional import colour_limit, pe_heatmap_figure, similarity_figure
 from figures.training import lines_figure, positions_pca_figure
 from ui import Between, device, downloads, explain, parse_number, set_defaults, show_code, submit
 from ui.exercises import try_this
@@ -193,6 +193,13 @@ else:
     sinus = pe.sinusoidal_encoding(*real.shape, device=device()).cpu().numpy()
     st.caption(
         t("lv.real_caption", model=pretrained.MODEL_NAME, n=real.shape[0], d=real.shape[1], license=pretrained.LICENSE)
+        + " "
+        + t(
+            "lv.real_colours",
+            limit=f"{colour_limit(real):.3f}",
+            largest=f"{np.abs(real).max():.2f}",
+            row=np.abs(real).max(axis=1).argmax(),
+        )
     )
     offsets = {}
     names = {"all-MiniLM-L6-v2": real, t("lv.table_sinusoidal"): sinus}

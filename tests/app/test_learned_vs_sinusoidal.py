@@ -1,8 +1,12 @@
 """The learned-vs-sinusoidal page in AppTest: a tiny training run, every control, every bad input."""
 
+import json
 import time
 
+import numpy as np
 import pytest
+
+from core import pretrained
 
 PAGE = "lessons/learned_vs_sinusoidal.py"
 
@@ -32,6 +36,12 @@ def test_pretrained_comparison_shows_before_any_training(at):
     assert not at.exception and not at.error
     assert "all-MiniLM-L6-v2" in at.caption[1].value and "Apache-2.0" in at.caption[1].value
     assert len(at.get("plotly_chart")) == 7  # 2 x (table, similarity, PCA) + similarity by offset
+    # the real table's colours stop where 99.9% of its values do, not at its two outliers of position 0
+    heatmap = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    values = np.abs(pretrained.minilm_position_table().numpy()).ravel()
+    limit = np.sort(values)[int(0.999 * (values.size - 1))]  # numpy's "linear" quantile, nearly
+    assert heatmap["zmax"] == pytest.approx(limit, rel=1e-3) and heatmap["zmin"] == -heatmap["zmax"]
+    assert values.max() > 10 * limit and f"±{heatmap['zmax']:.3f}" in at.caption[1].value
 
 
 def test_tiny_training_shows_every_result(at):
