@@ -191,15 +191,11 @@ except pretrained.PretrainedMissing as err:
     st.info(problem(err))
 else:
     sinus = pe.sinusoidal_encoding(*real.shape, device=device()).cpu().numpy()
+    largest = np.abs(real).max(axis=1)  # per position
     st.caption(
         t("lv.real_caption", model=pretrained.MODEL_NAME, n=real.shape[0], d=real.shape[1], license=pretrained.LICENSE)
         + " "
-        + t(
-            "lv.real_colours",
-            limit=f"{colour_limit(real):.3f}",
-            largest=f"{np.abs(real).max():.2f}",
-            row=np.abs(real).max(axis=1).argmax(),
-        )
+        + t("lv.real_colours", limit=f"{colour_limit(real):.3f}", largest=f"{largest.max():.2f}", row=largest.argmax())
     )
     offsets = {}
     names = {"all-MiniLM-L6-v2": real, t("lv.table_sinusoidal"): sinus}
