@@ -124,6 +124,7 @@ c3.pills(
     t("pe.common_bases"),
     ["100", "10000", "500000"],
     key="pe_base_pick",
+    wrap=True,  # in a column they would stay on one row and scroll: presenter mode cut off 500000
     on_change=pick_base,
     label_visibility="collapsed",
 )

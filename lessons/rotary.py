@@ -50,6 +50,7 @@ c2.pills(
     t("pe.common_bases"),
     ["10000", "500000"],
     key="rp_base_pick",
+    wrap=True,  # in a column they would stay on one row and scroll: presenter mode cut off 500000
     on_change=take_pick,
     args=("rp_base_pick", "rp_base"),
     label_visibility="collapsed",

@@ -90,6 +90,7 @@ def test_base_layout_window_and_metric_move(at):
 
 
 def test_base_pills_set_the_base(at):
+    assert at.get("button_group")[0].proto.wrap  # all three in sight in a narrow column (presenter mode, 1280 px)
     at.get("button_group")[0].set_value("100").run()
     assert at.text_input(key="pe_base").value == "100"
     assert "base = 100" not in str(at.error)

@@ -25,6 +25,7 @@ def test_defaults_draw_every_figure(at):
 
 
 def test_every_control_moves(at):
+    assert at.get("button_group")[0].proto.wrap  # the pills wrap in their column rather than scroll out of sight
     at.get("button_group")[0].set_value("500000").run()
     assert at.text_input(key="rp_base").value == "500000"
     for key, value in (
