@@ -24,9 +24,9 @@ def _figure(traces: list, title: str, x: str, y: str, **layout) -> go.Figure:
     return go.Figure(data=traces, layout=dict(layout, xaxis=xaxis, yaxis=yaxis))
 
 
-def colour_limit(values: np.ndarray, share: float = 0.999) -> float:
+def colour_limit(values: np.ndarray, share: float = 0.99) -> float:
     """The |value| that `share` of the cells stay within: the end of a colour scale that a few outliers do not
-    wash out (all-MiniLM-L6-v2's largest position value is 20x its 99.9th percentile). 1.0 for an all-zero table."""
+    wash out (all-MiniLM-L6-v2's largest position value is 29x its 99th percentile). 1.0 for an all-zero table."""
     return float(np.quantile(np.abs(values), share)) or 1.0
 
 
