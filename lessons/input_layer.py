@@ -79,7 +79,7 @@ mode = st.radio(t("il.table"), MODES, format_func=lambda m: t(f"il.mode_{m}"), k
 c1, c2 = st.columns(2)
 sentence = c1.text_input(t("il.sentence"), key="il_sentence")
 pair = c2.text_input(t("il.pair"), key="il_pair")
-c1, c2, c3, c4 = st.columns(4)
+c1, c2, c3, c4 = st.columns([1.25, 1, 1, 1.25])  # toggles cut their labels rather than wrap them
 scale = c1.toggle("× √d_model", key="il_scale", disabled=mode == "minilm", help=t("il.scale_help"))
 position = c1.radio(
     t("il.positions"),
@@ -91,7 +91,7 @@ position = c1.radio(
 d_model = c2.select_slider("d_model", CHOICES["d_model"], key="il_d_model", disabled=mode != "random")
 max_len = int(c2.number_input("max_len", *CHOICES["max_len"], step=1, key="il_max_len"))
 dropout = c3.slider(t("il.dropout"), *CHOICES["dropout"], key="il_dropout", disabled=mode == "minilm")
-training = c4.toggle(t("il.training"), key="il_train", disabled=mode == "minilm")
+training = c4.toggle(t("il.training"), key="il_train", disabled=mode == "minilm", help=t("il.training_help"))
 
 # --- 1. Tokens and stages -----------------------------------------------------------------------------
 st.header(t("il.h_stages"))

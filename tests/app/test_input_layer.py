@@ -31,6 +31,7 @@ def test_every_control_moves(at):
     at.toggle(key="il_scale").set_value(False).run()
     at.radio(key="il_position").set_value("learned").run()
     at.slider(key="il_dropout").set_value(0.5).run()
+    assert "1/(1-p)" in at.toggle(key="il_train").help  # what training mode changes, under the label's "?"
     at.toggle(key="il_train").set_value(True).run()
     at.radio(key="il_mode").set_value("random").run()
     at.select_slider(key="il_d_model").set_value(16).run()
