@@ -201,8 +201,9 @@ def wavelength_section(cfg: PEConfig) -> None:
     titles = (t("pe.wl_title", d_model=cfg.d_model), t("pe.wl_x"), t("pe.wl_y"))
     live_chart(fig.wavelength_figure(lam, titles, (t("pe.wl_wavelength"), t("pe.wl_frequency"))), key="pe_wl_chart")
     c1, c2 = st.columns(2)
-    c1.metric(t("pe.shortest"), t("pe.n_positions", n=f"{lam[0]:.4g}"))
-    c2.metric(t("pe.longest", pair=len(lam) - 1), t("pe.n_positions", n=f"{lam[-1]:,.4g}"))
+    positions = [f"{n:,.0f}" if n >= 1000 else f"{n:.4g}" for n in (lam[0], lam[-1])]  # 54,410, not 5.441e+04
+    c1.metric(t("pe.shortest"), positions[0])
+    c2.metric(t("pe.longest", pair=len(lam) - 1), positions[1])
     explain(
         r"\lambda_i = \frac{2\pi}{\omega_i} = 2\pi \cdot base^{2i/d_{model}},\qquad "
         r"\lambda \in \left[2\pi,\; 2\pi \cdot base^{2(\lceil d/2 \rceil - 1)/d}\right]",

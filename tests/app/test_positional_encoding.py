@@ -1,6 +1,7 @@
 """The positional-encoding page in AppTest: every key widget moved, presets, bad input."""
 
 import json
+import math
 
 import pytest
 
@@ -50,6 +51,13 @@ def test_each_chapter_draws_its_figures_with_their_formulas_and_code(at, chapter
     assert len(charts(at)) == n_charts and len(at.metric) == metrics
     assert len(at.latex) == formulas and [e.label for e in at.expander] == ["Show the code"] * codes
     assert not at.error and not at.warning
+
+
+def test_wavelength_metrics_state_the_shortest_and_longest_in_plain_numbers(at):
+    open_chapter(at, "wavelengths")
+    longest = 2 * math.pi * 10000 ** (126 / 128)  # d_model 128: pairs 0..63
+    assert [m.value for m in at.metric] == ["6.283", f"{longest:,.0f}"]  # "54,410", not "5.441e+04"
+    assert at.metric[1].label == "Longest wavelength (pair 63), in positions"
 
 
 def test_settings_hold_across_chapters(at):
