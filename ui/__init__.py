@@ -319,8 +319,9 @@ def table(frame: pd.DataFrame, name: str, *, where=st, plain: bool = False, arra
     Args:
         whole: what the CSV holds when the table shows part of it (the table itself by default).
     """
-    (where.table if plain else where.dataframe)(_localised(frame), **kwargs)
-    downloads(name, frame=_localised(frame if whole is None else whole), array=array, where=where)
+    shown = _localised(frame)
+    (where.table if plain else where.dataframe)(shown, **kwargs)
+    downloads(name, frame=shown if whole is None else _localised(whole), array=array, where=where)
 
 
 def _localised(frame: pd.DataFrame) -> pd.DataFrame:
