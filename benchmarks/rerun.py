@@ -8,7 +8,9 @@ that no page can avoid. A page with one slider and the PE page's default heatmap
 
 Every page is open in its own Chromium and the moves take turns, one per page, so that the floor and the pages are
 measured under the same load: on a 2-core machine the speed drifts by a third from one minute to the next, and
-measured one after the other the ratio went from 2.1x to 3.7x between two runs.
+measured one after the other the ratio went from 2.1x to 3.7x between two runs. Earlier versions also timed
+moves back to back and looked the slider up inside the clock: Playwright's own ~10 ms on every page, which made
+the PE page's ratio look smaller (a median of 3.1x where this script measures 3.1-3.4x).
 
 What the time is made of (profiled in Chromium, software rendering on 2 cores): the browser's main thread is busy
 for nearly all of it. Streamlit 1.67 gives a plotly chart an id hashed from its figure, so st.plotly_chart
@@ -88,11 +90,10 @@ def set_number(page, label: str, value: int) -> None:
     wait_until_idle(page)
 
 
-def report(name: str, times: list[float], floor: float | None = None) -> float:
+def report(name: str, times: list[float], floor: float | None = None) -> None:
     med = statistics.median(times)
     ratio = f", {med / floor:.1f}x the floor" if floor else ""
     print(f"{name:<64} median {med * 1000:6.0f} ms  p90 {sorted(times)[int(0.9 * len(times))] * 1000:6.0f} ms{ratio}")
-    return med
 
 
 def main() -> None:
