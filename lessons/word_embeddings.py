@@ -75,8 +75,9 @@ if not words:
 ids = [wv.stoi[w] for w in words]
 vectors = wv.embedding()(torch.tensor(ids, device=wv.vectors.device)).cpu().numpy()  # (n, dim)
 lookup = pd.DataFrame({"word": words, "index": ids, **{f"v{j}": vectors[:, j] for j in range(wv.dim)}})
-table(lookup.iloc[:, : 2 + 8], "word_vectors", hide_index=True, whole=lookup, array=vectors)  # a CSV of every dim
-st.caption(t("we.lookup_caption", shown=min(8, wv.dim), dim=wv.dim))
+shown = min(8, wv.dim)  # dims in the table; the downloads hold every one
+table(lookup.iloc[:, : 2 + shown], "word_vectors", hide_index=True, whole=lookup, array=vectors)
+st.caption(t("we.lookup_caption", shown=shown, dim=wv.dim))
 explain(
     r"\text{embedding}(i) = W[i],\quad W \in \mathbb{R}^{|V| \times d}",
     t("we.lookup_notice"),
