@@ -11,10 +11,12 @@ def slider_and_chart():
     import plotly.graph_objects as go
     import streamlit as st
 
-    from ui.live_chart import live_chart
+    from ui.live_chart import figure_json, live_chart
 
     n = st.slider("points", 1, 10, 3)
-    live_chart(go.Figure(go.Scatter(y=list(range(n)))), key="chart")
+    figure = go.Figure(go.Scatter(y=list(range(n))))
+    live_chart(figure, key="chart")
+    live_chart(figure_json(figure), key="cached")  # the text a page caches draws the same chart
 
 
 def test_streamlit_ships_the_plotly_chunk_the_component_imports():
@@ -24,12 +26,18 @@ def test_streamlit_ships_the_plotly_chunk_the_component_imports():
 
 def test_a_new_figure_updates_the_same_element():
     at = AppTest.from_function(slider_and_chart).run()
-    (chart,) = at.get("bidi_component")
+    chart, _ = at.get("bidi_component")
     data = json.loads(chart.proto.json)
     figure = json.loads(data["figure"])
     assert figure["data"][0]["y"] == [0, 1, 2] and data["plotly_chunk"] == PLOTLY_CHUNK.name
     assert figure["layout"]["template"]["layout"]["plot_bgcolor"] == "white"  # plotly_white
     at.slider[0].set_value(5).run()
-    (moved,) = at.get("bidi_component")
+    moved, _ = at.get("bidi_component")
     assert json.loads(json.loads(moved.proto.json)["figure"])["data"][0]["y"] == [0, 1, 2, 3, 4]
     assert moved.proto.id == chart.proto.id  # same element: the browser redraws it in place
+
+
+def test_the_json_a_page_caches_sends_what_the_figure_sends():
+    at = AppTest.from_function(slider_and_chart).run()
+    chart, cached = at.get("bidi_component")
+    assert json.loads(cached.proto.json) == json.loads(chart.proto.json)
