@@ -32,13 +32,15 @@ COPY ui/ ui/
 COPY data/ data/
 
 FROM ${BASE}
-# MALLOC_ARENA_MAX: two malloc arenas for all session threads (see scripts/run.sh)
+# MALLOC_ARENA_MAX: two malloc arenas for all session threads; OMP_NUM_THREADS: one CPU thread per torch op
+# (see scripts/run.sh)
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     NUMBA_CACHE_DIR=/tmp/numba \
     EMBLAB_VECTORS_DIR=/data/vectors \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=2 \
+    OMP_NUM_THREADS=1
 RUN useradd --create-home --uid 10001 emblab && mkdir -p /data/vectors && chown emblab /data/vectors
 COPY --from=build /opt/venv /opt/venv
 COPY --from=source /app /app

@@ -18,6 +18,8 @@ remounts on every change of data and plotly draws the chart twice; ui.live_chart
 20 ms). After a fragment run React re-renders every element on the page, three times (the run's start, its
 elements, its end), so the PE page shows one chapter at a time; its sliders sit in fragments, so only their
 section reruns on the server. Each move also writes the settings into the URL, so that a link shows the view.
+The servers run as deployed (harness.SERVER_ENV), with one CPU thread per torch op: with one per core, an
+uncached move took 6-7% longer, as the window's sin and cos waited for a second thread that Chromium was using.
 Run: .venv/bin/python benchmarks/rerun.py [--moves 30]
 """
 

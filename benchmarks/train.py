@@ -3,7 +3,7 @@
 Trains the page's default settings (copy the token 3 places back, d_model 64, length 16, 200 steps) with a
 learned table, the sinusoidal table and no positions (the control), in this process, on the picked device.
 Goal: both encodings >= 95% on the trained length, the control far below, all within 20 s on a 2-core machine.
-Run: .venv/bin/python benchmarks/train.py
+Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/train.py (one CPU thread per op, as scripts/run.sh serves the app)
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import torch
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core.device import pick_device  # noqa: E402
 from core.training import POSITIONS, TrainConfig, accuracy_by_position, train  # noqa: E402
@@ -19,7 +21,7 @@ from core.training import POSITIONS, TrainConfig, accuracy_by_position, train  #
 
 def main() -> None:
     device = pick_device()
-    print(f"device: {device}")
+    print(f"device: {device}; CPU threads per op: {torch.get_num_threads()}")
     start = time.perf_counter()
     for position in POSITIONS:
         cfg = TrainConfig(position=position)

@@ -31,7 +31,7 @@ def free_port() -> int:
 
 
 # What scripts/run.sh and the Dockerfile set for the server, so tests and benchmarks run what is deployed.
-SERVER_ENV = {"MALLOC_ARENA_MAX": "2"}
+SERVER_ENV = {"MALLOC_ARENA_MAX": "2", "OMP_NUM_THREADS": "1"}
 
 
 def start_server(port: int, env: dict | None = None, script: str = "app.py") -> subprocess.Popen:
