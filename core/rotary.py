@@ -59,7 +59,7 @@ def rope_inv_freq(
         return inv_freq / factor
     original = scaling["original_max_position_embeddings"]
     if kind == "dynamic":  # NTK-aware: a larger base once the sequence is longer than the original
-        if seq_len is None or seq_len <= original:
+        if seq_len is None or seq_len <= original or head_dim == 2:  # one pair: theta_0 = 1 for every base
             return inv_freq
         new_base = base * ((factor * seq_len / original) - (factor - 1)) ** (head_dim / (head_dim - 2))
         return 1.0 / new_base ** (two_i / head_dim)

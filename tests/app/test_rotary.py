@@ -69,6 +69,12 @@ def test_bad_settings_say_what_to_change(at, key, value, says):
     assert says in at.error[0].value
 
 
+def test_a_single_pair_draws_every_figure(at):
+    at.number_input(key="rp_head_dim").set_value(2).run()
+    assert not at.exception and not at.error
+    assert len(at.get("plotly_chart")) >= 4
+
+
 def test_zero_heads_keeps_the_rope_figures(at):
     at.number_input(key="rp_heads").set_value(0).run()
     assert not at.exception and "at least one head" in at.error[0].value

@@ -37,6 +37,22 @@ def test_dynamic_ntk_changes_the_base_only_past_the_original_length():
     assert_close(rope_inv_freq(D, BASE, cfg, seq_len=16384).numpy(), 1.0 / new_base ** (np.arange(0, D, 2) / D))
 
 
+@pytest.mark.parametrize("rope_type", ["linear", "dynamic", "yarn", "llama3"])
+def test_a_single_pair_works_with_every_scaling(rope_type):
+    # head_dim 2: theta_0 = base^0 = 1, and dynamic NTK's exponent d / (d - 2) has no value to give
+    cfg = {
+        "rope_type": rope_type,
+        "factor": 4.0,
+        "original_max_position_embeddings": 4096,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+    }
+    ours = rope_inv_freq(2, BASE, cfg, seq_len=16384).numpy()
+    assert ours.shape == (1,) and np.isfinite(ours).all()
+    if rope_type == "dynamic":
+        assert ours[0] == 1.0
+
+
 def test_yarn_keeps_fast_pairs_interpolates_slow_ones_and_ramps_between():
     cfg = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
     ours = rope_inv_freq(D, BASE, cfg).numpy()
