@@ -25,8 +25,8 @@ def check_rope(head_dim: int, base: float, scaling: dict | None = None) -> None:
     scaling = scaling or {}
     if scaling.get("factor", 1.0) < 1:
         raise Problem("rope_factor", value=scaling["factor"])
-    if scaling.get("rope_type") == "llama3" and scaling["high_freq_factor"] <= scaling["low_freq_factor"]:
-        raise Problem("rope_llama3_factors")
+    if scaling.get("rope_type") == "llama3" and not 0 < scaling["low_freq_factor"] < scaling["high_freq_factor"]:
+        raise Problem("rope_llama3_factors", low=scaling["low_freq_factor"], high=scaling["high_freq_factor"])
 
 
 def check_extension(original: int, target: int) -> None:

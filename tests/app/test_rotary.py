@@ -56,7 +56,9 @@ def test_every_control_moves(at):
     [
         ("rp_head_dim", 127, "even"),
         ("rp_factor", 0.5, "at least 1"),
-        ("rp_high_freq", 1.0, "high_freq_factor must be above"),
+        ("rp_high_freq", 1.0, "high_freq_factor above it"),
+        ("rp_low_freq", 0.0, "low_freq_factor must be above 0"),
+        ("rp_low_freq", -1.0, "low_freq_factor must be above 0"),
         ("rp_original", 20000, "below the target"),
         ("rp_base", "1", "above 1"),
         ("rp_base", "0.5", "above 1"),

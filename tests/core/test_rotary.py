@@ -122,19 +122,22 @@ def test_alibi_slopes_for_powers_of_two_and_others():
         ((D, 1.0, None), "above 1"),
         ((D, 0.5, None), "above 1"),
         ((D, BASE, {"rope_type": "linear", "factor": 0.5}), "at least 1"),
-        (
+        *(
             (
-                D,
-                BASE,
-                {
-                    "rope_type": "llama3",
-                    "factor": 8.0,
-                    "low_freq_factor": 4.0,
-                    "high_freq_factor": 1.0,
-                    "original_max_position_embeddings": 8192,
-                },
-            ),
-            "high_freq_factor",
+                (
+                    D,
+                    BASE,
+                    {
+                        "rope_type": "llama3",
+                        "factor": 8.0,
+                        "low_freq_factor": low,
+                        "high_freq_factor": high,
+                        "original_max_position_embeddings": 8192,
+                    },
+                ),
+                "low_freq_factor must be above 0 and high_freq_factor above it",
+            )
+            for low, high in ((4.0, 1.0), (0.0, 4.0), (-1.0, 4.0))  # the wavelength bands divide by both
         ),
     ],
 )
