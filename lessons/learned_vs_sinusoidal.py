@@ -95,7 +95,7 @@ try:
         d_model=d_model,
         train_len=int(train_len),
         steps=int(steps),
-        lr=parse_number(lr_text, t("lv.lr")),
+        lr=parse_number(lr_text, t("lv.lr"), "0.003"),
         seed=int(seed),
     )
     cfgs = {p: TrainConfig(position=p, **base) for p in POSITIONS}

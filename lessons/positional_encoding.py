@@ -146,7 +146,7 @@ layout = c4.radio(
 )
 
 try:
-    cfg = PEConfig(int(d_model), int(max_len), parse_number(base_text, "base"), layout)
+    cfg = PEConfig(int(d_model), int(max_len), parse_number(base_text, "base", "10000"), layout)
     st.session_state.pe_last_valid = cfg
 except ValueError as err:
     cfg = st.session_state.get("pe_last_valid", PEConfig())

@@ -76,7 +76,7 @@ scalings = {
     },
 }
 try:
-    base = parse_number(base_text, "base")
+    base = parse_number(base_text, "base", "10000")
     rotary.check_extension(original, target)
     inv_freqs = {
         name: rotary.rope_inv_freq(head_dim, base, cfg, seq_len=target, device=device())

@@ -385,12 +385,12 @@ def show_code(*objects) -> None:
             expander.code(source(obj), language="python")
 
 
-def parse_number(text: str, name: str) -> float:
-    """A float from a text box ("10000", "1e4", "500_000", "nan"); ValueError names the box."""
+def parse_number(text: str, name: str, example: str) -> float:
+    """A float from a text box ("10000", "1e4", "500_000", "nan"); ValueError names the box and shows `example`."""
     try:
         return float(str(text).strip().replace(",", "").replace("_", ""))
     except ValueError:
-        raise ValueError(t("ui.not_a_number", name=name, text=text)) from None
+        raise ValueError(t("ui.not_a_number", name=name, text=text, example=example)) from None
 
 
 def parse_indices(text: str, upper: int, *, most: int) -> tuple[list[int], list[str]]:

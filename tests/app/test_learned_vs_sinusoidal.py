@@ -78,7 +78,7 @@ def test_reverse_task_trains(at):
         ("lv_steps", 0, "Steps"),
         ("lv_lr", "0", "learning rate"),
         ("lv_lr", "-1e-3", "learning rate"),
-        ("lv_lr", "fast", "must be a number"),
+        ("lv_lr", "fast", "must be a number such as 0.003"),
         ("lv_train_len", 500, "trained length"),
         ("lv_test_len", 4, "test length"),
         ("lv_shift", 40, "k must be"),

@@ -125,7 +125,7 @@ def test_preset_sets_every_control(at):
         ("pe_base", "0.5", "above 1"),
         ("pe_base", "nan", "finite"),
         ("pe_base", "inf", "finite"),
-        ("pe_base", "ten thousand", "must be a number"),
+        ("pe_base", "ten thousand", "must be a number such as 10000;"),
     ],
 )
 def test_bad_settings_say_what_to_change_and_keep_the_figures(at, key, value, says):
