@@ -14,12 +14,16 @@ from torch import Tensor
 from core.problems import Problem
 
 SCALINGS = ("default", "linear", "dynamic", "yarn", "llama3")
+# Past any real model (head_dim 64-256; ALiBi models use up to 112 heads), and small enough that a typo on a shared
+# server does not allocate gigabytes: the distance figures' (4,097 x head_dim / 2) tables take ~20 MB at 1,024.
+MAX_HEAD_DIM = 1024
+MAX_HEADS = 256
 
 
 def check_rope(head_dim: int, base: float, scaling: dict | None = None) -> None:
     """Raise ValueError, saying what to change, for settings no method accepts."""
-    if head_dim < 2 or head_dim % 2:
-        raise Problem("rope_head_dim", value=head_dim)
+    if not 2 <= head_dim <= MAX_HEAD_DIM or head_dim % 2:
+        raise Problem("rope_head_dim", value=head_dim, most=MAX_HEAD_DIM)
     if not (math.isfinite(base) and base > 1):
         raise Problem("rope_base", value=base)
     scaling = scaling or {}
@@ -143,8 +147,8 @@ def long_term_decay(head_dim: int, base: float = 10000.0, max_distance: int = 25
 def alibi_slopes(n_heads: int) -> list[float]:
     """ALiBi's head slopes (Press et al. 2022): 2^(-8/n), 2^(-16/n), ...; other head counts take the reference code's
     interleaving of the next power of two's slopes."""
-    if n_heads < 1:
-        raise Problem("alibi_heads", value=n_heads)
+    if not 1 <= n_heads <= MAX_HEADS:
+        raise Problem("alibi_heads", value=n_heads, most=MAX_HEADS)
 
     def power_of_2(n: int) -> list[float]:
         start = 2 ** (-(2 ** -(math.log2(n) - 3)))

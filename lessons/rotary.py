@@ -30,10 +30,10 @@ DEFAULTS = dict(
     alibi_len=32,
 )
 CHOICES = dict(
-    pair=Between(0, 4095),
+    pair=Between(0, rotary.MAX_HEAD_DIM // 2 - 1),
     positions=Between(4, 256),
     distance=Between(16, 4096),
-    head=Between(0, 4095),
+    head=Between(0, rotary.MAX_HEADS - 1),
     alibi_len=Between(4, 128),
 )
 

@@ -55,6 +55,8 @@ def test_every_control_moves(at):
     ("key", "value", "says"),
     [
         ("rp_head_dim", 127, "even"),
+        ("rp_head_dim", 2048, "from 2 to 1,024"),  # a typo's 10^9 would take gigabytes of the shared server
+        ("rp_heads", 1000, "needs 1 to 256 heads"),
         ("rp_factor", 0.5, "at least 1"),
         ("rp_high_freq", 1.0, "high_freq_factor above it"),
         ("rp_low_freq", 0.0, "low_freq_factor must be above 0"),
@@ -79,5 +81,5 @@ def test_a_single_pair_draws_every_figure(at):
 
 def test_zero_heads_keeps_the_rope_figures(at):
     at.number_input(key="rp_heads").set_value(0).run()
-    assert not at.exception and "at least one head" in at.error[0].value
+    assert not at.exception and "needs 1 to 256 heads" in at.error[0].value
     assert len(at.get("plotly_chart")) == 4

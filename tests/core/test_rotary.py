@@ -119,6 +119,7 @@ def test_alibi_slopes_for_powers_of_two_and_others():
     ("args", "says"),
     [
         ((127, BASE, None), "even"),
+        ((1026, BASE, None), "from 2 to 1,024"),
         ((D, 1.0, None), "above 1"),
         ((D, 0.5, None), "above 1"),
         ((D, BASE, {"rope_type": "linear", "factor": 0.5}), "at least 1"),
@@ -149,5 +150,6 @@ def test_bad_settings_say_what_to_change(args, says):
 def test_original_length_must_be_below_the_target():
     with pytest.raises(ValueError, match="below the target"):
         check_extension(8192, 4096)
-    with pytest.raises(ValueError, match="at least one head"):
-        alibi_slopes(0)
+    for heads in (0, 257):
+        with pytest.raises(ValueError, match="needs 1 to 256 heads"):
+            alibi_slopes(heads)
