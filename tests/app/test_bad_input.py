@@ -1,0 +1,45 @@
+"""Every number box and text box of every page at the ends of its range and at values a typo gives.
+
+Each page's own tests check its messages; this one walks every box (in every chapter of a page that has them), so
+that a box added later is covered too. Random moves of the widgets and links found what it guards against: RoPE's
+head_dim 2 with dynamic NTK and a llama3 low_freq_factor of 0 divided by zero, and a head_dim or head count of
+10^9 took gigabytes of memory (this test's process was killed) where a shared server needs a message.
+"""
+
+import pytest
+
+from ui import LESSONS
+
+TEXTS = ("", "abc", "nan", "-1", "1e400")
+
+
+def number_edges(box) -> list[float]:
+    """-1, 0, 1 and 2, and the box's own ends, inside the range the browser lets the user type."""
+    lo = box.proto.min if box.proto.has_min else -(10**9)
+    hi = box.proto.max if box.proto.has_max else 10**9
+    return sorted({min(max(v, lo), hi) for v in (lo, -1, 0, 1, 2, hi)})
+
+
+def try_every_box(at) -> int:
+    """Each box of the page as it stands, through its edge values and back; returns how many boxes there were."""
+    boxes = [("number_input", box.key, number_edges(box)) for box in at.number_input]
+    boxes += [(kind, box.key, TEXTS) for kind in ("text_input", "text_area") for box in at.get(kind)]
+    for kind, key, values in boxes:
+        kept = getattr(at, kind)(key=key).value
+        for value in values:
+            getattr(at, kind)(key=key).set_value(value).run()
+            assert not at.exception, f"{key} = {value!r}: {at.exception[0].message}"
+        getattr(at, kind)(key=key).set_value(kept).run()  # the next box is tried on an otherwise valid page
+    return len(boxes)
+
+
+@pytest.mark.parametrize("page", [script for script, _ in LESSONS.values()])
+def test_every_box_at_its_edges_gives_a_message_not_a_traceback(open_page, page):
+    at = open_page(page)
+    chapters = [group for group in at.button_group if group.key.endswith("_chapter")]  # shown one at a time
+    if not chapters:
+        assert try_every_box(at) >= 2
+        return
+    for chapter in chapters[0].options:
+        at.button_group(key=chapters[0].key).set_value(chapter).run()
+        try_every_box(at)
