@@ -277,7 +277,8 @@ def load_torchtext_cache(source: BinaryIO | Path, name: str, *, device: torch.de
     try:
         obj = torch.load(source, map_location="cpu", weights_only=True)
     except Exception as err:  # UnpicklingError for pickles with code, RuntimeError/EOFError for other files
-        raise VectorsError("vectors_refused", name=name, detail=str(err).splitlines()[0][:200]) from None
+        detail = (str(err).splitlines() or [type(err).__name__])[0][:200]  # an empty file's EOFError says nothing
+        raise VectorsError("vectors_refused", name=name, detail=detail) from None
     ok = (
         isinstance(obj, tuple | list)
         and len(obj) == 4

@@ -139,6 +139,11 @@ def _torch_saved(obj, tmp_path) -> bytes:
     return (tmp_path / "evil.pt").read_bytes()
 
 
+def test_an_empty_pt_is_refused():
+    with pytest.raises(VectorsError, match="refused"):
+        load_glove(b"", name="empty.pt")
+
+
 def test_a_pt_that_is_not_a_vectors_cache_is_refused(tmp_path):
     torch.save({"weight": torch.zeros(3, 3)}, tmp_path / "model.pt")
     with pytest.raises(VectorsError, match="not a torchtext vectors cache"):
