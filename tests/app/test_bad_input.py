@@ -14,7 +14,7 @@ TEXTS = ("", "abc", "nan", "-1", "1e400")
 
 
 def number_edges(box) -> list[float]:
-    """-1, 0, 1 and 2, and the box's own ends, inside the range the browser lets the user type."""
+    """The box's own ends (10^9 and -10^9 where it has none), and -1, 0, 1 and 2 where they are inside them."""
     lo = box.proto.min if box.proto.has_min else -(10**9)
     hi = box.proto.max if box.proto.has_max else 10**9
     return sorted({min(max(v, lo), hi) for v in (lo, -1, 0, 1, 2, hi)})
@@ -36,10 +36,10 @@ def try_every_box(at) -> int:
 @pytest.mark.parametrize("page", [script for script, _ in LESSONS.values()])
 def test_every_box_at_its_edges_gives_a_message_not_a_traceback(open_page, page):
     at = open_page(page)
-    chapters = [group for group in at.button_group if group.key.endswith("_chapter")]  # shown one at a time
-    if not chapters:
-        assert try_every_box(at) >= 2
-        return
-    for chapter in chapters[0].options:
-        at.button_group(key=chapters[0].key).set_value(chapter).run()
-        try_every_box(at)
+    chapters = [group.key for group in at.button_group if group.key.endswith("_chapter")]  # shown one at a time
+    tried = 0
+    for chapter in at.button_group(key=chapters[0]).options if chapters else [None]:
+        if chapter is not None:
+            at.button_group(key=chapters[0]).set_value(chapter).run()
+        tried += try_every_box(at)
+    assert tried >= 2
