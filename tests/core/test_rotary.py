@@ -67,15 +67,19 @@ def test_yarn_keeps_fast_pairs_interpolates_slow_ones_and_ramps_between():
     assert attention_scaling({"rope_type": "linear", "factor": 4.0}) == 1.0
 
 
-def test_llama3_three_bands():
-    cfg = {
+def llama3(low: float, high: float) -> dict:
+    """Llama 3.1's scaling config (factor 8 over 8,192 positions) with the given low and high frequency factors."""
+    return {
         "rope_type": "llama3",
         "factor": 8.0,
-        "low_freq_factor": 1.0,
-        "high_freq_factor": 4.0,
+        "low_freq_factor": low,
+        "high_freq_factor": high,
         "original_max_position_embeddings": 8192,
     }
-    ours = rope_inv_freq(D, 500000.0, cfg).numpy()
+
+
+def test_llama3_three_bands():
+    ours = rope_inv_freq(D, 500000.0, llama3(low=1.0, high=4.0)).numpy()
     theta = 1.0 / 500000.0 ** (np.arange(0, D, 2) / D)
     wavelen = 2 * np.pi / theta
     short, long_ = wavelen < 8192 / 4, wavelen > 8192 / 1
@@ -123,23 +127,9 @@ def test_alibi_slopes_for_powers_of_two_and_others():
         ((D, 1.0, None), "above 1"),
         ((D, 0.5, None), "above 1"),
         ((D, BASE, {"rope_type": "linear", "factor": 0.5}), "at least 1"),
-        *(
-            (
-                (
-                    D,
-                    BASE,
-                    {
-                        "rope_type": "llama3",
-                        "factor": 8.0,
-                        "low_freq_factor": low,
-                        "high_freq_factor": high,
-                        "original_max_position_embeddings": 8192,
-                    },
-                ),
-                "low_freq_factor must be above 0 and high_freq_factor above it",
-            )
-            for low, high in ((4.0, 1.0), (0.0, 4.0), (-1.0, 4.0))  # the wavelength bands divide by both
-        ),
+        ((D, BASE, llama3(low=4.0, high=1.0)), "high_freq_factor above it"),
+        ((D, BASE, llama3(low=0.0, high=4.0)), "low_freq_factor must be above 0"),  # the bands divide by both
+        ((D, BASE, llama3(low=-1.0, high=4.0)), "low_freq_factor must be above 0"),
     ],
 )
 def test_bad_settings_say_what_to_change(args, says):
