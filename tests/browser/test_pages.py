@@ -1,5 +1,7 @@
 """Every page in a real Chromium against a real server: it renders, draws a chart, and reacts."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 from playwright.sync_api import expect
@@ -7,6 +9,7 @@ from playwright.sync_api import expect
 from tests.browser.harness import wait_for_plot, wait_until_idle
 
 EXCEPTION = '[data-testid="stException"]'
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 HEATMAP_SHAPE = "document.querySelector('.js-plotly-plot').data[0].z.shape"
 
 
@@ -327,4 +330,18 @@ def test_back_and_forward_step_through_the_views_of_a_page(page, server_url):
         assert page.evaluate(HEATMAP_SHAPE) == "50, 128"
         page.go_back()
         page.wait_for_url("**/word_embeddings")
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_an_uploaded_vectors_file_is_used_and_a_bad_one_gets_a_message(page, server_url):
+    page.goto(f"{server_url}/word_embeddings")
+    page.wait_for_selector(".js-plotly-plot")
+    page.get_by_role("combobox", name="Vectors").click()
+    page.get_by_role("option", name="Upload a file…").click()
+    dropzone = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    dropzone.set_input_files(FIXTURES / "tiny_glove.4d.txt")
+    expect(page.get_by_text("tiny_glove.4d.txt: 15 words")).to_be_visible()
+    dropzone.set_input_files(files=[{"name": "empty.pt", "mimeType": "application/octet-stream", "buffer": b""}])
+    expect(page.get_by_text("empty.pt was refused")).to_be_visible()  # an empty .pt raised IndexError once
+    assert "Using the bundled GloVe 6B 50d instead" in page.locator('[data-testid="stAlertContentError"]').inner_text()
     assert page.locator(EXCEPTION).count() == 0
