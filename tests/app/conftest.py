@@ -7,8 +7,7 @@ from streamlit import cache_resource
 from streamlit.testing.v1 import AppTest
 
 from tests.app import APP
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+from tests.fixtures import FIXTURES
 
 
 @pytest.fixture

@@ -1,15 +1,13 @@
 """Every page in a real Chromium against a real server: it renders, draws a chart, and reacts."""
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 from playwright.sync_api import expect
 
 from tests.browser.harness import wait_for_plot, wait_until_idle
+from tests.fixtures import FIXTURES
 
 EXCEPTION = '[data-testid="stException"]'
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 HEATMAP_SHAPE = "document.querySelector('.js-plotly-plot').data[0].z.shape"
 
 

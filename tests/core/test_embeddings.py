@@ -1,7 +1,6 @@
 """The input layer: seed 003's numbers, padding, LayerNorm, and MiniLM's real input layer."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,8 +20,7 @@ from core.embeddings import (
 )
 from core.glove import load_glove
 from core.positional import sinusoidal_encoding
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+from tests.fixtures import FIXTURES
 
 
 def test_are_you_ok_reproduces_seed_003():

@@ -1,7 +1,6 @@
 """The evaluation CLI on tiny files whose answers were checked by hand (see tests/fixtures/make_fixtures.py)."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,8 +9,7 @@ from scipy.stats import spearmanr
 
 from core.evaluate import evaluate_analogies, first_argmax, main, read_pairs, read_questions
 from core.glove import load_glove
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+from tests.fixtures import FIXTURES
 
 
 @pytest.fixture

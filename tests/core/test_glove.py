@@ -11,9 +11,8 @@ import torch
 from torch.testing import assert_close
 
 from core.glove import BUNDLED, VectorsError, list_vector_files, load_glove, parse_glove_text, resolve_in_folder
+from tests.fixtures import FIXTURES
 from tests.fixtures.make_fixtures import VECTORS
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 @pytest.fixture

@@ -1,15 +1,12 @@
 """PCA against scikit-learn called directly; neighbours and analogies against brute-force numpy."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from sklearn.decomposition import PCA
 
 from core.glove import load_glove
 from core.projection import analogy, difference_axes, nearest, pca
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+from tests.fixtures import FIXTURES
 
 
 @pytest.fixture(scope="module")
