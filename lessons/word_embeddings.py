@@ -51,6 +51,39 @@ def pca_coords(_wv: WordVectors, source: str, words: tuple[str, ...], dims: int,
     return projection.pca(x, dims, fit_on=fit_on)
 
 
+def evaluation(wv: WordVectors, text: str | None, restrict: int) -> None:
+    """The accuracy on a questions-words text (None: no file yet) and its table per section, or a message that
+    says what to change."""
+    if text is None:
+        st.warning(t("we.no_questions_file"))
+        return
+    try:
+        questions = evaluate.read_questions(text)
+    except ValueError as err:
+        st.error(t("we.not_questions", problem=problem(err)))
+        return
+    if not questions:
+        st.warning(t("we.no_questions"))
+        return
+    bar = st.progress(0.0)
+    result = evaluate.evaluate_analogies(
+        wv,
+        questions,
+        restrict=restrict,
+        case_insensitive=True,
+        on_batch=lambda done, total: bar.progress(done / max(total, 1)),
+    )
+    if not result["total"]:
+        st.warning(t("we.all_skipped", skipped=result["skipped"], restrict=f"{min(restrict, len(wv)):,}"))
+        return
+    st.metric(
+        t("we.accuracy"),
+        f"{result['accuracy']:.1%}",
+        help=t("we.accuracy_help", correct=result["correct"], total=result["total"], skipped=result["skipped"]),
+    )
+    table(pd.DataFrame(result["sections"]), "evaluation", hide_index=True)
+
+
 set_defaults("we", DEFAULTS, CHOICES)
 
 st.title(t("we.title"))
@@ -183,26 +216,9 @@ restrict = c2.select_slider(t("we.restrict"), CHOICES["eval_restrict"], key="we_
 text = OUR_SET.read_text(encoding="utf-8")
 if which != "ours":
     upload = st.file_uploader(t("we.questions_file"), type=["txt"], key="we_eval_file")
-    text = upload.getvalue().decode("utf-8", errors="replace") if upload else ""
-if st.button(t("we.evaluate"), key="we_eval_go") and text:
-    try:
-        questions = evaluate.read_questions(text)
-        bar = st.progress(0.0)
-        result = evaluate.evaluate_analogies(
-            wv,
-            questions,
-            restrict=restrict,
-            case_insensitive=True,
-            on_batch=lambda done, total: bar.progress(done / max(total, 1)),
-        )
-        st.metric(
-            t("we.accuracy"),
-            f"{result['accuracy']:.1%}",
-            help=t("we.accuracy_help", correct=result["correct"], total=result["total"], skipped=result["skipped"]),
-        )
-        table(pd.DataFrame(result["sections"]), "evaluation", hide_index=True)
-    except ValueError as err:
-        st.error(t("we.not_questions", problem=problem(err)))
+    text = upload.getvalue().decode("utf-8", errors="replace") if upload else None
+if st.button(t("we.evaluate"), key="we_eval_go"):
+    evaluation(wv, text, restrict)
 st.caption(t("we.eval_caption"))
 
 # --- Try this ---------------------------------------------------------------------------------------

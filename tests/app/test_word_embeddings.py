@@ -85,6 +85,12 @@ def test_evaluation_on_our_set(at):
     assert "family" in list(at.dataframe[1].value["section"])
 
 
+def test_evaluate_without_a_questions_file_says_to_upload_one(at):
+    at.radio(key="we_eval_set").set_value("upload").run()
+    at.button(key="we_eval_go").click().run()
+    assert not at.exception and "No questions file yet" in at.warning[0].value
+
+
 def test_folder_files_load_and_bad_ones_fall_back(open_page, vectors_folder):
     (vectors_folder / "ragged.txt").write_text("a 1 2\nb 1\n")
     (vectors_folder / "evil.pt").write_bytes(b"\x80\x04cos\nsystem\n.")

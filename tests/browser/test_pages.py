@@ -343,3 +343,29 @@ def test_an_uploaded_vectors_file_is_used_and_a_bad_one_gets_a_message(page, ser
     expect(page.get_by_text("empty.pt was refused")).to_be_visible()  # an empty .pt raised IndexError once
     assert "Using the bundled GloVe 6B 50d instead" in page.locator('[data-testid="stAlertContentError"]').inner_text()
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_an_uploaded_questions_file_is_evaluated_and_a_bad_one_gets_a_message(page, server_url):
+    page.goto(f"{server_url}/word_embeddings")
+    page.wait_for_selector(".js-plotly-plot")
+    page.get_by_text("upload a questions-words file").click()
+    dropzone = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    evaluate = page.get_by_role("button", name="Evaluate")
+    for name, text, shown in [
+        ("analogies_tiny.txt", (FIXTURES / "analogies_tiny.txt").read_text(), '[data-testid="stMetric"]'),
+        ("three.txt", ": family\nman woman king\n", '[data-testid="stAlertContentError"]'),
+        (
+            "unknown.txt",
+            ": made up\nzzqq xxqq yyqq wwqq\nman woman king zzqq\n",
+            '[data-testid="stAlertContentWarning"]',
+        ),
+    ]:
+        dropzone.set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": text.encode()}])
+        expect(page.locator('[data-testid="stFileChipName"]')).to_have_text(name)
+        wait_until_idle(page)  # the upload's run: a click during it could be undone by it
+        evaluate.click()
+        page.wait_for_selector(shown)
+        assert page.locator(EXCEPTION).count() == 0, name
+        if name == "analogies_tiny.txt":
+            assert page.locator('[data-testid="stMetric"]').inner_text().endswith("%")
+    assert "All 2 questions were skipped" in page.locator('[data-testid="stAlertContentWarning"]').inner_text()
