@@ -14,6 +14,10 @@ from ui.exercises import try_this
 from ui.i18n import problem, t
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
+# gensim's questions-words.txt has 19,544 questions in 0.6 MB; at the largest vocabulary it takes about 80 s on
+# one core. More would hold a shared server's core for minutes, so the rest of a file is left out, with a notice.
+MAX_QUESTIONS = 20_000
+QUESTIONS_MB = 2
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
 DEFAULTS = dict(
     words=SEED_WORDS,
@@ -65,6 +69,9 @@ def evaluation(wv: WordVectors, text: str | None, restrict: int) -> None:
     if not questions:
         st.warning(t("we.no_questions"))
         return
+    if len(questions) > MAX_QUESTIONS:
+        st.warning(t("we.questions_cut", n=f"{len(questions):,}", most=f"{MAX_QUESTIONS:,}"))
+        questions = questions[:MAX_QUESTIONS]
     bar = st.progress(0.0)
     result = evaluate.evaluate_analogies(
         wv,
@@ -215,7 +222,7 @@ which = c1.radio(t("we.questions"), CHOICES["eval_set"], format_func=lambda v: t
 restrict = c2.select_slider(t("we.restrict"), CHOICES["eval_restrict"], key="we_eval_restrict")
 text = OUR_SET.read_text(encoding="utf-8")
 if which != "ours":
-    upload = st.file_uploader(t("we.questions_file"), type=["txt"], key="we_eval_file")
+    upload = st.file_uploader(t("we.questions_file"), type=["txt"], key="we_eval_file", max_upload_size=QUESTIONS_MB)
     text = upload.getvalue().decode("utf-8", errors="replace") if upload else None
 if st.button(t("we.evaluate"), key="we_eval_go"):
     evaluation(wv, text, restrict)
