@@ -19,7 +19,7 @@ from core import glove
 from core.device import DeviceChoice, choose_device
 from core.glove import VectorsError, WordVectors, load_glove
 from core.problems import Problem
-from ui.i18n import LANG_KEY, catalog, language, problem, t
+from ui.i18n import LANG_KEY, Message, catalog, language, problem, shown, t
 from ui.share_link import share_link
 
 # The lesson pages in the sidebar's order: key (its settings' prefix; its title is t("app.<key>")) -> script, icon.
@@ -156,7 +156,7 @@ def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> Li
     if first_run or (history_navigation() and in_url in views and in_url != views[-1]):
         ignored = restore_link(prefix, defaults, choices or {})
         if ignored:
-            st.warning(t("ui.link_ignored", items="; ".join(ignored)))
+            st.warning(t("ui.link_ignored", items=Message("; ".join(ignored))))  # each item cut on its own
     st.session_state.setdefault(SETTINGS, set()).update(f"{prefix}_{name}" for name in defaults)
     link = Link(prefix, defaults)
     write_link(prefix, defaults)
@@ -229,12 +229,12 @@ def restore_link(prefix: str, defaults: dict, choices: dict) -> list[str]:
     ignored = []
     for name, text in page_params().items():
         if name not in defaults:
-            ignored.append(f"{name}={text} ({t('ui.link_unknown')})")
+            ignored.append(f"{shown(name)}={shown(text)} ({t('ui.link_unknown')})")
             continue
         try:
             st.session_state[f"{prefix}_{name}"] = parse_setting(text, defaults[name], choices.get(name))
         except ValueError as err:
-            ignored.append(f"{name}={text} ({err})")
+            ignored.append(f"{name}={shown(text)} ({err})")
     return ignored
 
 

@@ -32,13 +32,30 @@ def language() -> str:
     return lang if lang in LANGUAGES else "en"
 
 
+SHOWN_MOST = 200  # characters of one value in a text: a pasted page of words is not repeated in full
+
+
+class Message(str):
+    """A text made by t() or problem(): a later t() inserts it whole, as its own values are already cut."""
+
+
 def t(key: str, **values) -> str:
-    """The text for `key` in the reader's language, with {placeholders} filled from `values`."""
+    """The text for `key` in the reader's language, with {placeholders} filled from `values`.
+
+    A value longer than SHOWN_MOST characters (other than a Message) is cut there, and its length is said.
+    """
     text = catalog(language())[key]
-    return text.format(**values) if values else text
+    return Message(text.format(**{name: shown(value) for name, value in values.items()}) if values else text)
+
+
+def shown(value):
+    """`value` as a text shows it: a str longer than SHOWN_MOST characters is cut, and its length said."""
+    if isinstance(value, str) and not isinstance(value, Message) and len(value) > SHOWN_MOST:
+        return catalog(language())["ui.cut"].format(start=value[:SHOWN_MOST], n=f"{len(value):,}")
+    return value
 
 
 def problem(err: Exception) -> str:
     """An error from core in the reader's language: core.problems.Problem carries a key and values."""
     key = getattr(err, "key", None)
-    return t(f"problems.{key}", **err.values) if key else str(err)
+    return t(f"problems.{key}", **err.values) if key else Message(err)

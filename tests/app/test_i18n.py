@@ -77,3 +77,25 @@ def test_back_after_a_language_switch_brings_the_language_back(monkeypatch):
     at.query_params.clear()
     at.run()
     assert at.title[0].value == "Overview: from text to vectors" and "lang" not in at.query_params
+
+
+def test_a_pasted_page_of_text_is_cut_in_messages_and_a_message_inside_one_is_kept_whole(open_page):
+    words = "zzqq " * 10_000
+    at = open_page("lessons/word_embeddings.py")
+    at.text_input(key="we_a").input(words).run()  # an unknown word is repeated in the warning
+    assert at.warning[0].value == f"Not in the vocabulary: {words[:200]}… (50,000 characters in all)."
+    at = open_page("lessons/positional_encoding.py")
+    at.text_input(key="pe_base").input(words).run()
+    assert "(50,000 characters in all)" in at.error[0].value and at.error[0].value.endswith("base 10000.")
+
+
+@pytest.mark.parametrize(("lang", "cut"), [("en", "characters in all)"), ("zh", "个字符）")])
+def test_a_link_with_long_parameters_is_cut_in_the_notice_item_by_item(lang, cut):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page("lessons/word_embeddings.py")
+    at.query_params.update(lang=lang, d_model="x" * 1000, a="zzqq " * 1000, **{"bogus" * 100: "1"})
+    at.run()
+    assert not at.exception
+    ignored, unknown = at.warning[0].value, at.warning[1].value
+    assert ignored.count(cut) == 2 and len(ignored) < 800  # each long name or value cut on its own
+    assert cut in unknown and len(unknown) < 400
