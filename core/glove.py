@@ -331,12 +331,14 @@ def load_glove(
 
 @dataclass(frozen=True)
 class WordLookup:
-    """What became of the words a person typed: found (in order), unknown, lowercased, duplicates dropped."""
+    """What became of the words a person typed: found (in order), unknown (each once), lowercased, duplicates
+    dropped, and found words left out past the most a page shows."""
 
     found: list[str]
     unknown: list[str]
     lowered: list[str]
     duplicates: list[str]
+    left_out: list[str]
 
 
 def resolve_word(wv: WordVectors, raw: str) -> str | None:
@@ -347,19 +349,25 @@ def resolve_word(wv: WordVectors, raw: str) -> str | None:
     return word.lower() if word.lower() in wv.stoi else None
 
 
-def lookup_words(wv: WordVectors, text: str) -> WordLookup:
-    """Split on commas and spaces and resolve each word (resolve_word), reporting what changed or was dropped."""
-    found: list[str] = []
-    unknown, lowered, duplicates = [], [], []
+def lookup_words(wv: WordVectors, text: str, most: int = 100) -> WordLookup:
+    """Split on commas and spaces and resolve each word (resolve_word), reporting what changed or was dropped.
+
+    At most `most` distinct words are found: a page labels each in a plot, and a pasted article would bury them.
+    """
+    # dicts as ordered sets: each word once, in the order typed
+    kept: dict[str, None] = {}
+    unknown: dict[str, None] = {}
+    lowered: dict[str, None] = {}
+    duplicates: dict[str, None] = {}
     for raw in text.replace(",", " ").split():
         word = resolve_word(wv, raw)
         if word is None:
-            unknown.append(raw)
+            unknown[raw] = None
             continue
         if word != unicodedata.normalize("NFKC", raw):
-            lowered.append(raw)
-        if word in found:
-            duplicates.append(raw)
-        else:
-            found.append(word)
-    return WordLookup(found, unknown, lowered, duplicates)
+            lowered[raw] = None
+        if word in kept:
+            duplicates[raw] = None
+        kept[word] = None
+    words = list(kept)
+    return WordLookup(words[:most], list(unknown), list(lowered), list(duplicates), words[most:])

@@ -88,6 +88,8 @@ size = c1.select_slider(t("es.size"), SIZES, key="es_size")
 look = lookup_words(wv, c2.text_input(t("es.words"), key="es_words"))
 if look.unknown:
     c2.warning(t("we.unknown_rest_shown", words=", ".join(look.unknown)))
+if look.left_out:
+    c2.warning(t("we.left_out", most=len(look.found), n=len(look.left_out), words=", ".join(look.left_out)))
 if size > len(wv):
     st.warning(t("es.too_big", name=wv.name, n=len(wv), size=size))
 

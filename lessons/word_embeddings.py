@@ -108,6 +108,8 @@ if look.duplicates:
     st.info(t("we.duplicates", words=", ".join(look.duplicates)))
 if look.unknown:
     st.warning(t("we.unknown_rest_shown", words=", ".join(look.unknown)))
+if look.left_out:
+    st.warning(t("we.left_out", most=len(look.found), n=len(look.left_out), words=", ".join(look.left_out)))
 words = look.found
 if not words:
     st.error(t("we.no_words", example=SEED_WORDS))

@@ -2,6 +2,8 @@
 
 import pytest
 
+from core.glove import load_glove
+
 PAGE = "lessons/word_embeddings.py"
 
 
@@ -75,6 +77,17 @@ def test_axis_controls(at):
     assert not at.exception and len(at.get("plotly_chart")) == 2
     at.text_input(key="we_y_to").input("qqqzzz").run()
     assert "qqqzzz" in at.warning[0].value
+
+
+@pytest.mark.parametrize(("page", "key"), [(PAGE, "we_words"), ("lessons/embedding_space.py", "es_words")])
+def test_a_pasted_article_shows_its_first_100_words_and_says_how_many_were_left_out(open_page, page, key):
+    words = " ".join(load_glove().itos[100:400])  # 300 distinct words of the bundled vectors
+    at = open_page(page)
+    at.text_input(key=key).input(words + " " + words).run()
+    assert not at.exception
+    assert at.warning[0].value.startswith("The first 100 words are shown; 200 more are left out: ")
+    if page == PAGE:
+        assert len(at.dataframe[0].value) == 100 and "Shown once" in at.info[0].value
 
 
 def test_evaluation_on_our_set(at):

@@ -166,7 +166,9 @@ def test_lookup_lowercases_normalises_and_reports(folder):
     from core.glove import lookup_words
 
     wv = load_glove("tiny_glove.4d.txt", cache_dir=folder)
-    out = lookup_words(wv, "King, queen queen ｋｉｎｇ unicorn, DOG")
+    out = lookup_words(wv, "King, queen queen ｋｉｎｇ unicorn, DOG unicorn")
     assert out.found == ["king", "queen", "dog"]
     assert out.unknown == ["unicorn"] and out.lowered == ["King", "DOG"]
-    assert out.duplicates == ["queen", "ｋｉｎｇ"]
+    assert out.duplicates == ["queen", "ｋｉｎｇ"] and out.left_out == []
+    out = lookup_words(wv, "king queen man queen woman", most=2)
+    assert out.found == ["king", "queen"] and out.left_out == ["man", "woman"] and out.duplicates == ["queen"]
