@@ -365,3 +365,23 @@ def test_an_uploaded_questions_file_is_evaluated_and_a_bad_one_gets_a_message(pa
         assert page.locator(EXCEPTION).count() == 0, name
     dropzone.set_input_files(files=[{"name": "big.txt", "mimeType": "text/plain", "buffer": b" " * 2_100_000}])
     expect(page.get_by_text("or smaller")).to_be_visible()  # the uploader's own 2 MB cap
+
+
+def test_in_chinese_the_preset_box_radio_and_chapters_work(page, server_url):
+    # AppTest cannot move a select box or radio after ?lang=zh (it looks values up among the translated labels)
+    page.goto(f"{server_url}/positional_encoding?lang=zh")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    wait_until_idle(page)
+    page.get_by_role("combobox", name="预设").click()
+    page.get_by_role("option", name="Illustrated Transformer：512 × 20，先正弦后余弦").click()
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '20, 512'")
+    wait_until_idle(page)
+    assert "layout=concatenated" in page.url and "d_model=512" in page.url
+    page.get_by_text("交错", exact=True).click()  # the layout radio: the preset box goes back to custom
+    page.wait_for_url(lambda url: "layout=" not in url)
+    wait_until_idle(page)
+    expect(page.get_by_role("combobox", name="预设")).to_have_value("自定义")
+    page.get_by_role("radio", name="2. 波长").click()  # the chapter control
+    page.wait_for_url("**chapter=wavelengths**")
+    wait_until_idle(page)
+    assert page.locator(".js-plotly-plot").count() == 2 and page.locator(EXCEPTION).count() == 0
