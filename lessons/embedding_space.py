@@ -96,7 +96,11 @@ if size > len(wv):
 st.subheader(t("es.h_colour"))
 c1, c2 = st.columns(2)
 picked = c1.multiselect(
-    t("es.groups"), list(GROUPS), format_func=lambda g: t(f"es.group_{g.replace(' ', '_')}"), key="es_groups"
+    t("es.groups"),
+    list(GROUPS),
+    format_func=lambda g: t(f"es.group_{g.replace(' ', '_')}"),
+    key="es_groups",
+    placeholder=t("es.groups_placeholder"),
 )
 own = c2.text_area(t("es.own_groups"), key="es_own_groups", placeholder=t("es.own_placeholder"))
 asked = {t(f"es.group_{name.replace(' ', '_')}"): list(GROUPS[name]) for name in picked} | cloud.parse_groups(own)
