@@ -331,8 +331,8 @@ def load_glove(
 
 @dataclass(frozen=True)
 class WordLookup:
-    """What became of the words a person typed: found (in order), unknown (each once), lowercased, duplicates
-    dropped, and found words left out past the most a page shows."""
+    """What became of the words a person typed, each listed once in the order typed: found, unknown, lowercased,
+    duplicates dropped, and found words left out past the most a page shows."""
 
     found: list[str]
     unknown: list[str]

@@ -70,7 +70,7 @@ def evaluation(wv: WordVectors, text: str | None, restrict: int) -> None:
         st.warning(t("we.no_questions"))
         return
     if len(questions) > MAX_QUESTIONS:
-        st.warning(t("we.questions_cut", n=f"{len(questions):,}", most=f"{MAX_QUESTIONS:,}"))
+        st.warning(t("we.questions_cut", n=len(questions), most=MAX_QUESTIONS))
         questions = questions[:MAX_QUESTIONS]
     bar = st.progress(0.0)
     result = evaluate.evaluate_analogies(
@@ -81,7 +81,7 @@ def evaluation(wv: WordVectors, text: str | None, restrict: int) -> None:
         on_batch=lambda done, total: bar.progress(done / max(total, 1)),
     )
     if not result["total"]:
-        st.warning(t("we.all_skipped", skipped=result["skipped"], restrict=f"{min(restrict, len(wv)):,}"))
+        st.warning(t("we.all_skipped", skipped=result["skipped"], restrict=min(restrict, len(wv))))
         return
     st.metric(
         t("we.accuracy"),

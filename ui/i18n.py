@@ -51,7 +51,7 @@ def t(key: str, **values) -> str:
 def shown(value):
     """`value` as a text shows it: a str longer than SHOWN_MOST characters is cut, and its length said."""
     if isinstance(value, str) and not isinstance(value, Message) and len(value) > SHOWN_MOST:
-        return catalog(language())["ui.cut"].format(start=value[:SHOWN_MOST], n=f"{len(value):,}")
+        return catalog(language())["ui.cut"].format(start=value[:SHOWN_MOST], n=len(value))
     return value
 
 
