@@ -222,11 +222,14 @@ st.header(t("we.h_eval"))
 c1, c2 = st.columns(2)
 which = c1.radio(t("we.questions"), CHOICES["eval_set"], format_func=lambda v: t(f"we.eval_{v}"), key="we_eval_set")
 restrict = c2.select_slider(t("we.restrict"), CHOICES["eval_restrict"], key="we_eval_restrict")
-text = OUR_SET.read_text(encoding="utf-8")
+upload = None
 if which != "ours":
     upload = st.file_uploader(t("we.questions_file"), type=["txt"], key="we_eval_file", max_upload_size=QUESTIONS_MB)
-    text = upload.getvalue().decode("utf-8", errors="replace") if upload else None
-if st.button(t("we.evaluate"), key="we_eval_go"):
+if st.button(t("we.evaluate"), key="we_eval_go"):  # the file is read only now, not on every rerun of the page
+    if which == "ours":
+        text = OUR_SET.read_text(encoding="utf-8")
+    else:
+        text = upload.getvalue().decode("utf-8", errors="replace") if upload else None
     evaluation(wv, text, restrict)
 st.caption(t("we.eval_caption"))
 
