@@ -9,14 +9,16 @@ FROM ${BASE} AS build
 ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
 ARG OFFLINE=0
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-COPY requirements.txt /tmp/requirements.txt
+COPY requirements.txt requirements-nodeps.txt /tmp/
 COPY wheels/ /wheels/
 RUN python3 -m venv /opt/venv \
     && if [ "$OFFLINE" = 1 ]; then \
-        /opt/venv/bin/pip install --no-index --find-links /wheels -r /tmp/requirements.txt; \
+        pip="/opt/venv/bin/pip install --no-index --find-links /wheels"; \
     else \
-        /opt/venv/bin/pip install --find-links /wheels --extra-index-url "$TORCH_INDEX" -r /tmp/requirements.txt; \
+        pip="/opt/venv/bin/pip install --find-links /wheels --extra-index-url $TORCH_INDEX"; \
     fi \
+    && $pip -r /tmp/requirements.txt \
+    && $pip --no-deps -r /tmp/requirements-nodeps.txt \
     && find /opt/venv -name __pycache__ -prune -exec rm -rf {} +
 
 # The sources, gathered in a stage of their own so the final image gets them in one layer.

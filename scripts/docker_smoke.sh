@@ -3,8 +3,8 @@
 #   1. start dockerd (vfs storage driver) when none answers;
 #   2. a base image: $BASE if given, else python:3.11-slim if it can be pulled, else a local Debian
 #      bookworm made with debootstrap and `docker import` (emblab-base:bookworm);
-#   3. the wheels: `pip download` of requirements.txt into ./wheels with this machine's pip (its CPU torch
-#      wheel included), then an OFFLINE=1 build that uses nothing else;
+#   3. the wheels: `pip download` of requirements.txt and requirements-nodeps.txt into ./wheels with this
+#      machine's pip (its CPU torch wheel included), then an OFFLINE=1 build that uses nothing else;
 #   4. run it, wait for the health check, open two pages in Chromium, check that root is refused.
 # Prints the build time and the image size. Run as root: bash scripts/docker_smoke.sh
 set -euo pipefail
@@ -40,6 +40,7 @@ fi
 echo "Base image: $BASE"
 
 pip download --quiet --only-binary=:all: -r requirements.txt -d wheels
+pip download --quiet --only-binary=:all: --no-deps -r requirements-nodeps.txt -d wheels
 start=$(date +%s)
 docker build --network host --build-arg BASE="$BASE" --build-arg OFFLINE=1 -t "$IMAGE" .
 build_s=$(( $(date +%s) - start ))

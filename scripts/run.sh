@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || "${PYTHON:-python3}" -m venv .venv
 .venv/bin/python -m pip install -q -r requirements.txt
+.venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt
 # Two malloc arenas, not glibc's 8 per core: every session's script thread otherwise keeps its own arena's
 # freed memory (20 learners: +115 MiB against +41 MiB, benchmarks/load.py).
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"

