@@ -11,8 +11,7 @@ from importlib.metadata import packages_distributions
 
 from tests.browser.harness import ROOT
 
-SOURCES = ["app.py", "core", "figures", "lessons", "ui"]
-LOCAL = {"core", "figures", "lessons", "ui"}
+PACKAGES = ["core", "figures", "lessons", "ui"]  # the app's own, beside app.py
 INSTALLERS = ["scripts/run.sh", "scripts/test.sh", "Dockerfile", "scripts/docker_smoke.sh"]
 
 
@@ -37,14 +36,14 @@ def runtime_requirements() -> set[str]:
 def imported_modules() -> set[str]:
     """Top-level modules imported anywhere in the app's sources, in functions too, stdlib and our own left out."""
     modules = set()
-    files = [p for s in SOURCES for p in ([ROOT / s] if s.endswith(".py") else (ROOT / s).rglob("*.py"))]
+    files = [ROOT / "app.py", *(path for package in PACKAGES for path in (ROOT / package).rglob("*.py"))]
     for path in files:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 modules.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 modules.add(node.module.split(".")[0])
-    return modules - LOCAL - set(sys.stdlib_module_names) - {"__future__"}
+    return modules - set(PACKAGES) - set(sys.stdlib_module_names)
 
 
 def test_every_imported_package_is_in_the_runtime_requirements():
