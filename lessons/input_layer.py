@@ -115,7 +115,7 @@ elif mode == "minilm":
                 )
             )
             tokens, ids, types = tokens[:max_len], ids[:max_len], types[:max_len]
-        table(pd.DataFrame({"token": tokens, "id": ids.tolist(), "segment": types.tolist()}), "tokens", height=160)
+        table(pd.DataFrame({"token": tokens, "id": ids.tolist(), "segment": types.tolist()}), "tokens")
         st.caption(t("il.wordpiece_caption"))
         show_stages(real.stages(ids, types), tokens)
         show_code(pretrained.MiniLMInput.stages)
@@ -152,7 +152,7 @@ else:
             t("il.cut", n=len(ids), max_len=max_len, last=words[max_len - 1], dropped=", ".join(words[max_len:]))
         )
         words, ids, segments = words[:max_len], ids[:max_len], segments[:max_len]
-    table(pd.DataFrame({"token": words, "id": ids, "segment": segments}), "tokens", height=160)
+    table(pd.DataFrame({"token": words, "id": ids, "segment": segments}), "tokens")
     layer.train(training)
     with torch.no_grad():
         stages = layer(torch.tensor([ids], device=device()), torch.tensor([segments], device=device()), stages=True)
