@@ -9,7 +9,7 @@ from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
 from core.glove import WordVectors, lookup_words, resolve_word
 from core.jobs import JobRunner
 from figures.cloud import cloud_figure
-from ui import Between, choose_vectors, set_defaults, show_code, submit, table
+from ui import Between, choose_vectors, downloads, set_defaults, show_code, submit, table
 from ui.exercises import try_this
 from ui.i18n import problem, t
 
@@ -209,13 +209,11 @@ if coords is not None:
     if right is not None:
         right.markdown(t("es.nearest", word=found, dim=wv.dim))
         table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", where=right, plain=True)
-    st.download_button(
-        t("we.download_coords"),
-        pd.DataFrame(
+    downloads(
+        f"cloud_{cfg.method.lower()}_{len(rows)}",
+        frame=pd.DataFrame(
             coords, index=pd.Index(words, name="word"), columns=[f"{cfg.method}_{i + 1}" for i in range(dims)]
-        ).to_csv(),
-        file_name=f"cloud_{cfg.method.lower()}_{len(rows)}.csv",
-        key="es_csv",
+        ),
     )
 elif found:
     table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)

@@ -9,7 +9,7 @@ import torch
 from core import evaluate, glove, projection
 from core.glove import WordVectors
 from figures.words import word_scatter_figure
-from ui import Between, choose_vectors, explain, set_defaults, show_code, table
+from ui import Between, choose_vectors, downloads, explain, set_defaults, show_code, table
 from ui.exercises import try_this
 from ui.i18n import problem, t
 
@@ -145,13 +145,11 @@ else:
     titles = tuple(t("we.pc_title", i=i + 1, share=f"{r:.0%}") for i, r in enumerate(proj.explained_variance_ratio))
     arrows = [(a, b), (c, answer)] if answer else []
     st.plotly_chart(word_scatter_figure(proj.coords, plotted, axis_titles=titles, arrows=arrows))
-    st.download_button(
-        t("we.download_coords"),
-        pd.DataFrame(proj.coords, index=plotted, columns=[f"pc{i + 1}" for i in range(dims)]).to_csv(
-            index_label="word"
+    downloads(
+        "pca_coordinates",
+        frame=pd.DataFrame(
+            proj.coords, index=pd.Index(plotted, name="word"), columns=[f"pc{i + 1}" for i in range(dims)]
         ),
-        file_name="pca_coordinates.csv",
-        key="we_csv",
     )
 explain(
     r"X_c = X - \bar{x},\quad X_c = U S V^\top,\quad \text{coords} = X_c V_{:, 1..k}",

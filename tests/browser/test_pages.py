@@ -158,6 +158,29 @@ def test_downloads_hold_the_window_shown_and_every_dimension(page, server_url):
     assert page.locator(EXCEPTION).count() == 0
 
 
+def test_the_coordinates_downloads_hold_every_word_projected(page, server_url):
+    page.goto(f"{server_url}/word_embeddings")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    with page.expect_download() as csv:
+        page.get_by_role("button", name="Download (CSV)").nth(1).click()  # the first is the words' table
+    assert csv.value.suggested_filename == "pca_coordinates.csv"
+    frame = pd.read_csv(csv.value.path())
+    assert list(frame.columns) == ["word", "pc1", "pc2"]
+    assert list(frame.word) == ["man", "woman", "king", "queen", "cat", "dog", "mother", "father"]
+
+    page.goto(f"{server_url}/embedding_space")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    with page.expect_download() as csv:
+        page.get_by_role("button", name="Download (CSV)").click()
+    frame = pd.read_csv(csv.value.path())
+    drawn = page.evaluate("document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + t.hovertext.length, 0)")
+    assert csv.value.suggested_filename == f"cloud_pca_{len(frame)}.csv" and len(frame) == drawn == 5010
+    assert list(frame.columns) == ["word", "PCA_1", "PCA_2"] and frame.word[0] == "the"
+    assert page.locator(EXCEPTION).count() == 0
+
+
 def test_king_minus_man_plus_woman_is_queen(page, server_url):
     page.goto(f"{server_url}/word_embeddings")
     page.wait_for_selector(".js-plotly-plot")
