@@ -46,11 +46,14 @@ async function draw(gd, { figure, plotly_chunk }) {
   }
   const { data, layout } = JSON.parse(figure);
   // The theme's colours and font, which Streamlit gives a component as --st-* properties: light or dark alike.
+  // Lines take the theme's chart colours, as in st.plotly_chart, unless the figure chose its own.
   const css = getComputedStyle(gd);
   const theme = (name, otherwise) => css.getPropertyValue(name).trim() || otherwise;
   const grid = theme("--st-border-color-light", "#ebf0f8");
   const axis = { gridcolor: grid, zerolinecolor: grid, linecolor: grid };
+  const colorway = theme("--st-chart-categorical-colors", "").split(",").filter(Boolean);
   const themed = {
+    ...(colorway.length ? { colorway } : {}),
     ...layout,
     font: { family: theme("--st-font", css.fontFamily), color: theme("--st-text-color", css.color), ...layout.font },
     xaxis: { ...axis, ...layout.xaxis },

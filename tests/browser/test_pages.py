@@ -81,12 +81,15 @@ def test_live_charts_take_the_theme_and_go_full_screen_and_back(page, server_url
     wait_until_idle(page)
     chart = "document.querySelector('.live-chart')"
     theme = page.evaluate(
-        f"['--st-border-color-light', '--st-text-color', '--st-background-color']"
+        f"['--st-border-color-light', '--st-text-color', '--st-chart-categorical-colors', '--st-background-color']"
         f".map((name) => getComputedStyle({chart}).getPropertyValue(name).trim())"
     )
-    assert theme[2] != "#FFFFFF"  # the dark theme is on
-    drawn = page.evaluate(f"[{chart}._fullLayout.xaxis.gridcolor, {chart}._fullLayout.font.color]")
-    assert drawn == theme[:2]  # grid lines and text in the theme's colours, not plotly_white's
+    assert theme[3] != "#FFFFFF"  # the dark theme is on
+    drawn = page.evaluate(
+        f"[{chart}._fullLayout.xaxis.gridcolor, {chart}._fullLayout.font.color, {chart}._fullLayout.colorway.join()]"
+    )
+    assert drawn == theme[:3]  # grid lines, text and lines in the theme's colours, not plotly_white's
+    assert page.evaluate(f"{chart}._fullData[0].line.color") == theme[2].split(",")[0]
     height = page.evaluate(f"{chart}._fullLayout.height")
     page.locator(".live-chart").first.hover()
     page.locator('.live-chart .modebar-btn[data-title="Full screen"]').first.click()
