@@ -158,20 +158,15 @@ def test_downloads_hold_the_window_shown_and_every_dimension(page, server_url):
     frame = pd.read_csv(csv.value.path())
     assert list(frame.columns) == ["word", "index", *(f"v{j}" for j in range(50))]  # the table shows 8 of them
     assert list(frame.word) == ["man", "woman", "king", "queen", "cat", "dog", "mother", "father"]
+    with page.expect_download() as csv:
+        page.get_by_role("button", name="Download (CSV)").nth(1).click()  # the PCA plot's coordinates
+    assert csv.value.suggested_filename == "pca_coordinates.csv"
+    coordinates = pd.read_csv(csv.value.path())
+    assert list(coordinates.columns) == ["word", "pc1", "pc2"] and list(coordinates.word) == list(frame.word)
     assert page.locator(EXCEPTION).count() == 0
 
 
-def test_the_coordinates_downloads_hold_every_word_projected(page, server_url):
-    page.goto(f"{server_url}/word_embeddings")
-    page.wait_for_selector(".js-plotly-plot")
-    wait_until_idle(page)
-    with page.expect_download() as csv:
-        page.get_by_role("button", name="Download (CSV)").nth(1).click()  # the first is the words' table
-    assert csv.value.suggested_filename == "pca_coordinates.csv"
-    frame = pd.read_csv(csv.value.path())
-    assert list(frame.columns) == ["word", "pc1", "pc2"]
-    assert list(frame.word) == ["man", "woman", "king", "queen", "cat", "dog", "mother", "father"]
-
+def test_the_cloud_download_holds_every_point_drawn(page, server_url):
     page.goto(f"{server_url}/embedding_space")
     page.wait_for_selector(".js-plotly-plot")
     wait_until_idle(page)
