@@ -11,6 +11,7 @@ from ui import (
     device,
     downloads,
     explain,
+    keep_inside,
     npy_bytes,
     parse_indices,
     parse_number,
@@ -21,7 +22,7 @@ from ui import (
 )
 from ui.exercises import try_this
 from ui.i18n import problem, t
-from ui.live_chart import figure_json, live_chart
+from ui.live_chart import TableWindow, block_bounds, figure_json, live_chart, shown_bounds, window_chart
 
 DEFAULTS = dict(d_model=128, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7")
 # The lesson's chapters, shown one at a time: Streamlit redraws every element on the page after a fragment
@@ -54,6 +55,11 @@ CHOICES = dict(
     curve_start=Between(0, pe.MAX_LEN),
     sim_start=Between(0, pe.MAX_LEN),
 )
+TABLE_WINDOW = TableWindow(
+    keys=("pe_pos_start", "pe_pos_span", "pe_dim_start", "pe_dim_span"),
+    spans=(CHOICES["pos_span"], CHOICES["dim_span"]),
+    max_cells=fig.HEATMAP_MAX_CELLS,
+)
 PRESETS = {  # shown as t("pe.preset_<name>")
     "custom": {},
     "paper": dict(d_model=512, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"),
@@ -85,12 +91,10 @@ def table_window(cfg: PEConfig, p0: int, p1: int, d0: int, d1: int) -> np.ndarra
     return pe.pe_window(cfg, p0, p1, d0, d1, device=device()).cpu().numpy()
 
 
-# The heatmap's JSON, not only its data: a window seen before, by this learner or another, is sent without
-# building its figure again. With benchmarks/rerun.py's method, A/B, such a move took about 8% less time.
-# At most 32 are kept, each up to 1 MB at the widest windows.
-@st.cache_data(max_entries=32)
-def table_chart(cfg: PEConfig, p0: int, p1: int, d0: int, d1: int, axes: tuple[str, str]) -> str:
-    return figure_json(fig.pe_heatmap_figure(table_window(cfg, p0, p1, d0, d1), p0, d0, axis_titles=axes))
+# The heatmap without its values, which the browser takes from the block it holds (ui.window_chart).
+@st.cache_data(max_entries=8)
+def table_figure(axes: tuple[str, str]) -> str:
+    return figure_json(fig.pe_heatmap_figure(np.zeros((0, 0)), axis_titles=axes))
 
 
 @st.cache_data(max_entries=64)
@@ -160,32 +164,34 @@ elif cfg.d_model % 2:
 # Each section's controls and what they change are a fragment: a slider there reruns and redraws that
 # part alone, and writes the URL. Formulas and code, which no slider changes, stay outside so a rerun does
 # not redraw them.
+# The table's window moves in the browser, inside a block of the table it was sent (all of it, when small): its
+# sliders redraw the heatmap at once, and the fragment's rerun that follows updates the caption, download and link.
 @link.fragment
 def table_section(cfg: PEConfig) -> None:
-    c1, c2 = st.columns(2)
-    pos_span = c1.select_slider(t("pe.pos_span"), CHOICES["pos_span"], key="pe_pos_span")
-    dim_span = c2.select_slider(t("pe.dim_span"), CHOICES["dim_span"], key="pe_dim_span")
-    p0 = window_start("pe_pos_start", t("pe.pos_start"), total=cfg.max_len, span=pos_span, where=c1)
-    d0 = window_start("pe_dim_start", t("pe.dim_start"), total=cfg.d_model, span=dim_span, where=c2)
-    p1, d1 = min(p0 + pos_span, cfg.max_len), min(d0 + dim_span, cfg.d_model)
-    p1_heat = min(p1, p0 + fig.HEATMAP_MAX_CELLS // (d1 - d0))
+    pos_span, dim_span = st.session_state.pe_pos_span, st.session_state.pe_dim_span
+    keep_inside("pe_pos_start", t("pe.pos_start"), total=cfg.max_len, span=pos_span)
+    keep_inside("pe_dim_start", t("pe.dim_start"), total=cfg.d_model, span=dim_span)
+    start, table = (st.session_state.pe_pos_start, st.session_state.pe_dim_start), (cfg.max_len, cfg.d_model)
+    p0, p1, d0, d1 = shown_bounds(start, (pos_span, dim_span), table, fig.HEATMAP_MAX_CELLS)
+    b0, b1, c0, c1 = block_bounds(table, (p0, p1, d0, d1))
+    block = table_window(cfg, b0, b1, c0, c1)
+    labels = (t("pe.pos_start"), t("pe.pos_span"), t("pe.dim_start"), t("pe.dim_span"))
     axes = (t("pe.ax_dimension"), t("pe.ax_position"))
-    window = table_window(cfg, p0, p1_heat, d0, d1)
-    live_chart(table_chart(cfg, p0, p1_heat, d0, d1, axes), key="pe_table_chart")
+    window_chart(table_figure(axes), block, (b0, c0), table, TABLE_WINDOW, labels, key="pe_table_chart")
     st.caption(
         t(
             "pe.table_caption",
             p0=p0,
-            p1=p1_heat - 1,
+            p1=p1 - 1,
             d0=d0,
             d1=d1 - 1,
             max_len=cfg.max_len,
             d_model=cfg.d_model,
-            cells=(p1_heat - p0) * (d1 - d0),
+            cells=(p1 - p0) * (d1 - d0),
         )
-        + (t("pe.table_capped", cols=d1 - d0, rows=p1_heat - p0) if p1_heat < p1 else "")
+        + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if p1 < min(p0 + pos_span, cfg.max_len) else "")
     )
-    downloads(f"pe_rows{p0}-{p1_heat - 1}_dims{d0}-{d1 - 1}", array=window)
+    downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=block[p0 - b0 : p1 - b0, d0 - c0 : d1 - c0])
 
 
 @link.fragment

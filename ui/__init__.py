@@ -413,11 +413,21 @@ def window_start(key: str, label: str, *, total: int, span: int, where=st) -> in
     Returns:
         The first index, in [0, max(total - span, 0)].
     """
+    last = keep_inside(key, label, total=total, span=span, where=where)
+    if last == 0:
+        return 0
+    return where.slider(label, 0, last, key=key)
+
+
+def keep_inside(key: str, label: str, *, total: int, span: int, where=st) -> int:
+    """Move the window whose first index is st.session_state[key] back inside `total`, saying so, if it fell out.
+
+    Returns:
+        The last first index a window of `span` may have: max(total - span, 0).
+    """
     last = max(total - span, 0)
     asked = st.session_state.get(key, 0)
     if asked > last:
         where.warning(t("ui.window_moved", label=label, asked=asked, total=total, last=last))
         st.session_state[key] = last
-    if last == 0:
-        return 0
-    return where.slider(label, 0, last, key=key)
+    return last

@@ -1,14 +1,23 @@
 // One plotly chart that keeps its <div> across reruns: each new figure goes to Plotly.react, which redraws
-// it in place (see ui/live_chart.py for why st.plotly_chart is not enough here).
-export default function ({ data, parentElement }) {
+// it in place (see ui/live_chart.py for why st.plotly_chart is not enough here). With data.window, the chart
+// shows a window on a table and has sliders that move it in the browser (window_chart).
+export default function ({ data, parentElement, setStateValue }) {
   let gd = parentElement.querySelector(".live-chart");
   if (!gd) {
     gd = document.createElement("div");
     gd.className = "live-chart";
     parentElement.appendChild(gd);
   }
-  // Figures are drawn in the order they arrive, even while plotly.js is still loading.
-  gd.drawn = (gd.drawn || Promise.resolve()).then(() => draw(gd, data)).catch((e) => console.error("live_chart", e));
+  if (data.window) {
+    moveWindow(parentElement, gd, data, setStateValue);
+  } else {
+    show(gd, JSON.parse(data.figure), data.plotly_chunk);
+  }
+}
+
+// Figures are drawn in the order they arrive, even while plotly.js is still loading.
+function show(gd, figure, chunk) {
+  gd.drawn = (gd.drawn || Promise.resolve()).then(() => draw(gd, figure, chunk)).catch((e) => console.error("live_chart", e));
 }
 
 // Material's "fullscreen" icon, for the modebar button that st.plotly_chart's toolbar has and a component lacks.
@@ -38,13 +47,12 @@ const CONFIG = {
   modeBarButtonsToAdd: [FULL_SCREEN],
 };
 
-async function draw(gd, { figure, plotly_chunk }) {
+async function draw(gd, { data, layout }, chunk) {
   if (!window.Plotly) {
     // Streamlit's own plotly.js: importing its chart chunk (a module the page may already hold) sets window.Plotly.
     const app = document.querySelector('script[type="module"][src*="/static/js/index."]').src;
-    await import(new URL(plotly_chunk, app).href);
+    await import(new URL(chunk, app).href);
   }
-  const { data, layout } = JSON.parse(figure);
   // The theme's colours and font, which Streamlit gives a component as --st-* properties: light or dark alike.
   // Lines take the theme's chart colours, as in st.plotly_chart, unless the figure chose its own.
   const css = getComputedStyle(gd);
@@ -62,4 +70,128 @@ async function draw(gd, { figure, plotly_chunk }) {
     plot_bgcolor: "rgba(0,0,0,0)",
   };
   await window.Plotly.react(gd, data, themed, CONFIG);
+}
+
+// --- A window on a table, moved in the browser ----------------------------------------------------------------
+// The server sends a block of the table (all of it when it is small) and the window it knows. The sliders move
+// the window; while it stays inside the block, the chart is redrawn at once. Each move is also sent
+// (setStateValue), and the rerun it starts brings the page's caption, download and link up to date; a window
+// outside the block waits, dimmed, for the block that rerun sends.
+function moveWindow(parentElement, gd, data, setStateValue) {
+  const w = data.window;
+  let box = parentElement.querySelector(".window-sliders");
+  if (!box) {
+    // The move is sent once the chart shows it: the rerun it starts would otherwise hold up the drawing.
+    box = sliders(w.labels, () => redraw(box, gd), (s) => {
+      const window = { start: [...s.start], span: [...s.span] };
+      s.sent.push(JSON.stringify([window.start, window.span]));
+      gd.drawn.then(() => requestAnimationFrame(() => setTimeout(() => setStateValue("window", window))));
+    });
+    parentElement.insertBefore(box, gd);
+  }
+  const s = box.state;
+  // A window the server sends back is one this browser moved to (its echo): the sliders may be further on by
+  // now. Any other window is the server's own (a link, a preset, a smaller table): the sliders take it.
+  const echo = s.sent.indexOf(JSON.stringify([w.start, w.span]));
+  if (echo >= 0) {
+    s.sent.splice(0, echo + 1);
+  } else {
+    Object.assign(s, { start: w.start, span: w.span, sent: [] });
+  }
+  if (s.blockText !== w.block.bdata) {
+    s.block = { ...w.block, values: decode(w.block.bdata) };
+    s.blockText = w.block.bdata;
+  }
+  Object.assign(s, { table: w.table, spans: w.spans, maxCells: w.max_cells, chunk: data.plotly_chunk });
+  if (s.figureText !== data.figure) {
+    s.figure = JSON.parse(data.figure);
+    s.figureText = data.figure;
+  }
+  redraw(box, gd);
+}
+
+function decode(base64) {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return new Float32Array(bytes.buffer);
+}
+
+// The sliders' ranges and values from the state, then the window's cells into the chart's first trace.
+function redraw(box, gd) {
+  const s = box.state;
+  for (const axis of [0, 1]) {
+    const last = Math.max(s.table[axis] - s.span[axis], 0);
+    s.start[axis] = Math.min(s.start[axis], last);
+    box.set(2 * axis, s.spans[axis].indexOf(s.span[axis]), s.spans[axis].length - 1, s.span[axis]);
+    box.set(2 * axis + 1, s.start[axis], last, s.start[axis]);
+  }
+  // As ui.live_chart.shown_bounds: a wide window shows fewer rows.
+  const [r0, c0] = s.start;
+  const c1 = Math.min(c0 + s.span[1], s.table[1]);
+  const r1 = Math.min(r0 + s.span[0], s.table[0], r0 + Math.floor(s.maxCells / Math.max(c1 - c0, 1)));
+  const { origin: [b0, bc0], shape: [rows, cols], values } = s.block;
+  const inside = b0 <= r0 && r1 <= b0 + rows && bc0 <= c0 && c1 <= bc0 + cols;
+  gd.classList.toggle("waiting", !inside);
+  const shown = [r0, r1, c0, c1, s.blockText.length, s.figureText];
+  if (!inside || (s.shown && shown.every((v, i) => v === s.shown[i]))) return;
+  s.shown = shown;
+  const z = [];
+  for (let r = r0; r < r1; r++) {
+    const at = (r - b0) * cols + (c0 - bc0);
+    z.push(values.subarray(at, at + c1 - c0));
+  }
+  const [trace, ...others] = s.figure.data;
+  show(gd, { data: [{ ...trace, z, x0: c0, y0: r0 }, ...others], layout: s.figure.layout }, s.chunk);
+}
+
+// The sliders in the order shown, two columns (rows, then columns): how many shown, then the first. `label` is
+// where each one's label is in the server's list, which follows TableWindow.keys.
+const SLIDERS = [
+  { axis: 0, span: true, label: 1 },
+  { axis: 0, span: false, label: 0 },
+  { axis: 1, span: true, label: 3 },
+  { axis: 1, span: false, label: 2 },
+];
+
+// `moved` follows every step of a drag; `released` comes once the slider is let go, or a key moved it.
+function sliders(labels, moved, released) {
+  const box = document.createElement("div");
+  box.className = "window-sliders";
+  const state = { sent: [] };
+  const inputs = SLIDERS.map(({ axis, span, label }) => {
+    const wrap = document.createElement("label");
+    wrap.className = "window-slider";
+    wrap.innerHTML = '<span class="name"></span><output></output><input type="range" min="0" step="1"><span class="ends"><span></span><span></span></span>';
+    wrap.querySelector(".name").textContent = labels[label];
+    const input = wrap.querySelector("input");
+    input.setAttribute("aria-label", labels[label]);
+    const take = () => {
+      const v = Number(input.value);
+      if (span) state.span[axis] = state.spans[axis][v];
+      else state.start[axis] = v;
+    };
+    input.addEventListener("input", () => (take(), moved()));
+    input.addEventListener("change", () => (take(), released(state)));
+    box.appendChild(wrap);
+    return input;
+  });
+  // A slider's range, value and the text shown for it (a span slider's value is the index of its choice).
+  box.set = (slot, value, max, text) => {
+    const input = inputs[slot];
+    input.max = max;
+    input.value = value;
+    input.setAttribute("aria-valuetext", text);
+    const wrap = input.parentElement;
+    wrap.hidden = max === 0 && !SLIDERS[slot].span; // no first row to choose when the window holds them all
+    const choices = SLIDERS[slot].span ? state.spans[SLIDERS[slot].axis] : [0, max];
+    const [low, high] = wrap.querySelectorAll(".ends span");
+    low.textContent = choices[0];
+    high.textContent = choices[choices.length - 1];
+    const out = wrap.querySelector("output");
+    out.textContent = text;
+    out.style.setProperty("--at", max ? value / max : 0);
+  };
+  box.state = state;
+  return box;
 }

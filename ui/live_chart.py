@@ -1,4 +1,5 @@
-"""A plotly chart that a rerun redraws in place, for the charts a slider changes on every move.
+"""A plotly chart that a rerun redraws in place, for the charts a slider changes on every move; and a window on
+a table that the browser moves itself (window_chart), for the heatmap whose window a learner scrubs through.
 
 In Streamlit 1.67 st.plotly_chart's element id is a hash of its figure, so a new figure remounts the chart
 and plotly draws it from scratch twice (before and after measuring the column's width).
@@ -10,8 +11,12 @@ benchmarks/rerun.py measures the difference.
 
 from __future__ import annotations
 
+import base64
+import functools
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
@@ -19,11 +24,14 @@ import streamlit as st
 # The chart chunk of the installed Streamlit frontend: importing it in the browser loads Streamlit's plotly.js.
 PLOTLY_CHUNK = next((Path(st.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"), None)
 TEMPLATE = pio.templates["plotly_white"].to_plotly_json()  # the page's font and colours are added in the browser
+# A table of at most this many cells goes to the browser whole (256 kB of float32, 350 kB of base64), so that
+# its window moves without a rerun; a larger one is sent a window at a time.
+BLOCK_CELLS = 65_536
 
 _component = st.components.v2.component(
     "live_chart",
     js=Path(__file__).with_name("live_chart.js").read_text(),
-    css=".live-chart:fullscreen { background: var(--st-background-color); }",  # not the browser's black
+    css=Path(__file__).with_name("live_chart.css").read_text(),
     isolate_styles=False,
 )
 
@@ -43,3 +51,86 @@ def live_chart(figure: go.Figure | str, key: str) -> None:
         return
     text = figure if isinstance(figure, str) else figure_json(figure)
     _component(data=dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name), key=key)
+
+
+@dataclass(frozen=True)
+class TableWindow:
+    """The four sliders of a window on a table: its first row, rows shown, first column, columns shown.
+
+    keys: the session-state keys of the four, in that order: the page reads them, set_defaults writes them
+        into the link, and a move in the browser sets them.
+    spans: the choices of rows shown and of columns shown.
+    max_cells: the most cells drawn: a wide window shows fewer rows (shown_bounds).
+    """
+
+    keys: tuple[str, str, str, str]
+    spans: tuple[list[int], list[int]]
+    max_cells: int
+
+
+def shown_bounds(start: tuple[int, int], span: tuple[int, int], table: tuple[int, int], max_cells: int):
+    """The rows [r0, r1) and columns [c0, c1) a window shows; live_chart.js computes the same in the browser."""
+    (r0, c0), (rows, cols) = start, table
+    c1 = min(c0 + span[1], cols)
+    return r0, min(r0 + span[0], rows, r0 + max_cells // max(c1 - c0, 1)), c0, c1
+
+
+def block_bounds(table: tuple[int, int], shown: tuple[int, int, int, int], budget: int = BLOCK_CELLS):
+    """The part of the table the browser is sent: all of it when it has at most `budget` cells, else the window."""
+    return (0, table[0], 0, table[1]) if table[0] * table[1] <= budget else shown
+
+
+def window_chart(
+    figure: str,
+    block: np.ndarray,
+    origin: tuple[int, int],
+    table: tuple[int, int],
+    window: TableWindow,
+    labels,
+    key: str,
+) -> None:
+    """A heatmap of a window on a table, with the sliders that move it, moved in the browser.
+
+    figure: figure_json of the heatmap without its values; the browser puts the window's into its first trace.
+    block: the table's rows and columns from `origin` on (block_bounds): while the window stays inside it, a
+        move redraws the chart at once, with no rerun. Each move also sets the window's keys (one rerun, which
+        brings the page's caption, downloads and link up to date), and a window outside the block waits for
+        the block that rerun sends.
+    labels: the four sliders' labels, in TableWindow.keys' order.
+    """
+    r0, rows, c0, cols = (st.session_state[k] for k in window.keys)
+    values = np.ascontiguousarray(block, dtype="<f4")
+    data = dict(
+        figure=figure,
+        plotly_chunk=PLOTLY_CHUNK.name,
+        window=dict(
+            start=[r0, c0],
+            span=[rows, cols],
+            table=list(table),
+            spans=[list(s) for s in window.spans],
+            labels=list(labels),
+            max_cells=window.max_cells,
+            block=dict(origin=list(origin), shape=list(values.shape), bdata=base64.b64encode(values).decode()),
+        ),
+    )
+    _component(data=data, key=key, on_window_change=functools.partial(_keep_window, key, window))
+
+
+def _keep_window(key: str, window: TableWindow) -> None:
+    """The window the browser moved to, into the page's keys."""
+    if values := asked_window(st.session_state[key].get("window"), window):
+        st.session_state.update(values)
+
+
+def asked_window(asked, window: TableWindow) -> dict[str, int] | None:
+    """The keys' values for the window the browser sent ({"start": [row, col], "span": [rows, cols]}), or None
+    when it is malformed or its spans are not among the choices. A start past the table's end is the page's to
+    move back (ui.keep_inside)."""
+    parts = [asked.get("start"), asked.get("span")] if isinstance(asked, dict) else []
+    values = [v for part in parts if isinstance(part, list) and len(part) == 2 for v in part]
+    if len(values) != 4 or not all(type(v) is int for v in values):
+        return None
+    r0, c0, rows, cols = values
+    if r0 < 0 or c0 < 0 or rows not in window.spans[0] or cols not in window.spans[1]:
+        return None
+    return dict(zip(window.keys, (r0, rows, c0, cols), strict=True))

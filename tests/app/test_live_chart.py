@@ -1,10 +1,11 @@
-"""ui.live_chart: the figure reaches the component whole, and a rerun's new figure keeps the same element."""
+"""ui.live_chart: the figure reaches the component whole, and a rerun's new figure keeps the same element; the
+table window's bounds, and what a window sent from the browser may set."""
 
 import json
 
 from streamlit.testing.v1 import AppTest
 
-from ui.live_chart import PLOTLY_CHUNK
+from ui.live_chart import PLOTLY_CHUNK, TableWindow, asked_window, block_bounds, shown_bounds
 
 
 def slider_and_chart():
@@ -41,3 +42,34 @@ def test_the_json_a_page_caches_sends_what_the_figure_sends():
     at = AppTest.from_function(slider_and_chart).run()
     chart, cached = at.get("bidi_component")
     assert json.loads(cached.proto.json) == json.loads(chart.proto.json)
+
+
+WINDOW = TableWindow(keys=("r0", "rows", "c0", "cols"), spans=([10, 50, 100], [8, 1024]), max_cells=131_072)
+
+
+def test_a_window_shows_its_span_up_to_the_table_and_fewer_rows_when_wide():
+    assert shown_bounds((0, 0), (100, 1024), (100, 128), WINDOW.max_cells) == (0, 100, 0, 128)
+    assert shown_bounds((90, 120), (50, 8), (100, 128), WINDOW.max_cells) == (90, 100, 120, 128)
+    assert shown_bounds((5, 0), (1000, 1024), (100_000, 4096), WINDOW.max_cells) == (5, 133, 0, 1024)  # 128 rows
+
+
+def test_a_small_table_is_sent_whole_and_a_large_one_a_window_at_a_time():
+    assert block_bounds((100, 128), (10, 60, 8, 16)) == (0, 100, 0, 128)
+    assert block_bounds((512, 128), (10, 60, 8, 16)) == (0, 512, 0, 128)  # 65,536 cells: still whole
+    assert block_bounds((100_000, 128), (10, 60, 8, 16)) == (10, 60, 8, 16)
+
+
+def test_a_window_from_the_browser_is_kept_only_when_well_formed():
+    assert asked_window({"start": [3, 4], "span": [50, 8]}, WINDOW) == dict(r0=3, rows=50, c0=4, cols=8)
+    for bad in (
+        None,
+        {},
+        {"start": [3, 4]},
+        {"start": "34", "span": [50, 8]},
+        {"start": [3, "x"], "span": [50, 8]},
+        {"start": [-1, 0], "span": [50, 8]},
+        {"start": [0, 0], "span": [51, 8]},  # not one of the choices
+        {"start": [0.5, 0], "span": [50, 8]},
+        {"start": [True, 0], "span": [50, 8]},
+    ):
+        assert asked_window(bad, WINDOW) is None, bad

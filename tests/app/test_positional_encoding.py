@@ -1,9 +1,14 @@
 """The positional-encoding page in AppTest: every key widget moved, presets, bad input."""
 
+import base64
 import json
 import math
 
+import numpy as np
 import pytest
+
+from core.positional import sinusoidal_encoding
+from ui.live_chart import shown_bounds
 
 PAGE = "lessons/positional_encoding.py"
 
@@ -20,7 +25,21 @@ def charts(at) -> list[dict]:
 
 
 def heatmap(at) -> dict:
-    return charts(at)[0]["data"][0]
+    """The table's heatmap as the browser draws it: its window cut from the block the page sent."""
+    live = [c for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
+    window = json.loads(live[0].proto.json)["window"]
+    block = window["block"]
+    values = np.frombuffer(base64.b64decode(block["bdata"]), "<f4").reshape(block["shape"])
+    r0, r1, c0, c1 = shown_bounds(window["start"], window["span"], window["table"], window["max_cells"])
+    (b0, bc0) = block["origin"]
+    return dict(y0=r0, x0=c0, z=values[r0 - b0 : r1 - b0, c0 - bc0 : c1 - bc0])
+
+
+def move_window(at, **values) -> None:
+    """What a move of the table's sliders in the browser sets (the browser tests move them there)."""
+    for name, value in values.items():
+        at.session_state[f"pe_{name}"] = value
+    at.run()
 
 
 def open_chapter(at, chapter: str) -> None:
@@ -31,7 +50,7 @@ def open_chapter(at, chapter: str) -> None:
 def test_the_page_opens_on_the_table_alone(at):
     assert at.button_group(key="pe_chapter").value == "table"
     assert len(charts(at)) == 1
-    assert heatmap(at)["z"]["shape"] == "100, 128"
+    assert heatmap(at)["z"].shape == (100, 128)
     assert not at.error and not at.warning
 
 
@@ -65,30 +84,31 @@ def test_settings_hold_across_chapters(at):
     open_chapter(at, "checks")
     at.number_input(key="pe_shift_k").set_value(7).run()
     open_chapter(at, "table")
-    assert heatmap(at)["z"]["shape"] == "100, 64"
+    assert heatmap(at)["z"].shape == (100, 64)
     open_chapter(at, "checks")
     assert at.number_input(key="pe_shift_k").value == 7
 
 
 @pytest.mark.parametrize(
     ("key", "value", "shape"),
-    [("pe_d_model", 64, "100, 64"), ("pe_max_len", 30, "30, 128"), ("pe_d_model", 7, "100, 7")],
+    [("pe_d_model", 64, (100, 64)), ("pe_max_len", 30, (30, 128)), ("pe_d_model", 7, (100, 7))],
 )
 def test_sizes_change_the_heatmap(at, key, value, shape):
     at.number_input(key=key).set_value(value).run()
     assert not at.exception
-    assert heatmap(at)["z"]["shape"] == shape
+    assert heatmap(at)["z"].shape == shape
 
 
 def test_base_layout_window_and_metric_move(at):
     at.text_input(key="pe_base").input("500000").run()
     at.radio(key="pe_layout").set_value("concatenated").run()
     at.number_input(key="pe_max_len").set_value(5000).run()
-    at.slider(key="pe_pos_start").set_value(4000).run()
-    at.select_slider(key="pe_dim_span").set_value(32).run()
-    at.slider(key="pe_dim_start").set_value(96).run()
-    z = heatmap(at)
-    assert (z["y0"], z["x0"], z["z"]["shape"]) == (4000, 96, "100, 32")
+    move_window(at, pos_start=4000, dim_span=32, dim_start=96)
+    shown = heatmap(at)
+    assert (shown["y0"], shown["x0"], shown["z"].shape) == (4000, 96, (100, 32))
+    table = sinusoidal_encoding(5000, 128, 500000.0, layout="concatenated").numpy()
+    np.testing.assert_allclose(shown["z"], table[4000:4100, 96:128], atol=1e-5)
+    assert "Positions 4000–4099 × dimensions 96–127" in at.caption[0].value
     open_chapter(at, "similarity")
     at.radio(key="pe_sim_metric").set_value("cosine").run()
     assert "cosine" in charts(at)[0]["layout"]["title"]["text"]
@@ -110,7 +130,7 @@ def test_preset_sets_every_control(at):
     assert at.number_input(key="pe_d_model").value == 512
     assert at.number_input(key="pe_max_len").value == 20
     assert at.radio(key="pe_layout").value == "concatenated"
-    assert heatmap(at)["z"]["shape"] == "20, 512"
+    assert heatmap(at)["z"].shape == (20, 512)
     at.number_input(key="pe_d_model").set_value(256).run()
     assert at.selectbox(key="pe_preset").value == "custom"
 
@@ -133,7 +153,7 @@ def test_bad_settings_say_what_to_change_and_keep_the_figures(at, key, value, sa
     (widget.input(value) if key == "pe_base" else widget.set_value(value)).run()
     assert not at.exception
     assert says in at.error[0].value and "last valid settings" in at.error[0].value
-    assert heatmap(at)["z"]["shape"] == "100, 128"
+    assert heatmap(at)["z"].shape == (100, 128)
 
 
 def test_d_model_one_warns_and_odd_informs(at):
@@ -146,7 +166,7 @@ def test_d_model_one_warns_and_odd_informs(at):
 
 def test_window_outside_the_table_is_moved_back_with_a_notice(at):
     at.number_input(key="pe_max_len").set_value(2000).run()
-    at.slider(key="pe_pos_start").set_value(1900).run()
+    move_window(at, pos_start=1900)
     at.number_input(key="pe_max_len").set_value(300).run()
     assert not at.exception
     assert "past what a table of 300 allows" in at.warning[0].value
@@ -157,7 +177,7 @@ def test_window_outside_the_table_is_moved_back_with_a_notice(at):
 def test_largest_table_states_the_budget_and_still_draws(at):
     at.number_input(key="pe_max_len").set_value(100_000).run()
     at.number_input(key="pe_d_model").set_value(4096).run()
-    at.slider(key="pe_pos_start").set_value(99_900).run()
+    move_window(at, pos_start=99_900)
     assert not at.exception
     assert heatmap(at)["y0"] == 99_900
     open_chapter(at, "model")

@@ -8,7 +8,9 @@ from tests.browser.harness import wait_for_plot, wait_until_idle
 from tests.fixtures import FIXTURES
 
 EXCEPTION = '[data-testid="stException"]'
-HEATMAP_SHAPE = "document.querySelector('.js-plotly-plot').data[0].z.shape"
+# the PE table's window, which the browser cuts from its block: rows of a Float32Array
+HEATMAP_SHAPE = "(z => z.length + ', ' + z[0].length)(document.querySelector('.js-plotly-plot').data[0].z)"
+HEATMAP_Y0 = "document.querySelector('.js-plotly-plot').data[0].y0"
 
 
 def page_links(page, server_url) -> list[str]:
@@ -71,6 +73,53 @@ def test_moving_d_model_changes_the_heatmap_in_place(page, server_url):
     wait_until_idle(page)
     # ui.live_chart redrew the chart it had, in place, rather than a new one
     assert page.evaluate("document.querySelector('.js-plotly-plot').dataset.first") == "yes"
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_the_table_window_follows_a_drag_before_the_rerun_and_the_link_after_it(page, server_url):
+    # the browser holds the whole default table: the heatmap follows the thumb while it is held, with no rerun
+    page.goto(f"{server_url}/positional_encoding?pos_span=50")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128' && {HEATMAP_Y0} === 0")
+    wait_until_idle(page)
+    box = page.get_by_role("slider", name="First position").bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 8, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, y, steps=5)
+    wait_for_plot(page, f"{HEATMAP_Y0} >= 20 && {HEATMAP_Y0} <= 30")
+    page.wait_for_timeout(300)
+    assert "pos_start" not in page.url  # nothing sent while the thumb is held
+    page.mouse.up()
+    wait_until_idle(page)
+    start = page.evaluate(HEATMAP_Y0)
+    page.wait_for_url(f"**pos_start={start}")
+    caption = page.get_by_text(f"Positions {start}–{start + 49} × dimensions 0–127")
+    expect(caption).to_be_visible()
+    # keys pressed faster than the reruns: the window ends where the last key left it, and so does the link
+    slider = page.get_by_role("slider", name="First position")
+    for _ in range(5):
+        slider.press("ArrowLeft")
+    wait_for_plot(page, f"{HEATMAP_Y0} === {start - 5}")
+    page.wait_for_url(f"**pos_start={start - 5}")
+    wait_until_idle(page)
+    assert page.evaluate(HEATMAP_Y0) == start - 5 and page.url.endswith(f"pos_start={start - 5}")
+    assert slider.get_attribute("aria-valuetext") == str(start - 5)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_a_window_outside_the_block_is_drawn_from_the_block_the_server_sends(page, server_url):
+    # 100,000 x 128 is too large to send whole: each window comes with its own block
+    page.goto(f"{server_url}/positional_encoding?max_len=100000&pos_span=50")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128' && {HEATMAP_Y0} === 0")
+    wait_until_idle(page)
+    page.get_by_role("slider", name="First position").press("End")
+    wait_for_plot(page, f"{HEATMAP_Y0} === 99950")
+    wait_until_idle(page)
+    assert "pos_start=99950" in page.url and page.locator(".live-chart.waiting").count() == 0
+    page.get_by_role("slider", name="Positions shown").press("End")  # 1000 rows: the window moves back inside
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '1000, 128' && {HEATMAP_Y0} === 99000")
+    wait_until_idle(page)
+    assert "pos_start=99000" in page.url
     assert page.locator(EXCEPTION).count() == 0
 
 
@@ -280,7 +329,7 @@ def test_a_section_slider_keeps_the_link_and_its_share_control_current(page, ser
     page.get_by_role("slider", name="Positions shown").press("ArrowLeft")
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
     page.get_by_role("slider", name="First position").press("ArrowRight")
-    wait_for_plot(page, "document.querySelector('.js-plotly-plot').data[0].y0 === 1")
+    wait_for_plot(page, f"{HEATMAP_Y0} === 1")
     wait_until_idle(page)
     assert "pos_span=50" in page.url and "pos_start=1" in page.url
     page.get_by_text("Share this view").click()
@@ -291,7 +340,7 @@ def test_a_section_slider_keeps_the_link_and_its_share_control_current(page, ser
     page.get_by_role("button", name="Copied").wait_for()
     assert page.evaluate("navigator.clipboard.readText()") == link
     page.goto(link)  # the link shows the same window
-    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128' && document.querySelector('.js-plotly-plot').data[0].y0 === 1")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128' && {HEATMAP_Y0} === 1")
     assert page.locator(EXCEPTION).count() == 0
 
 
