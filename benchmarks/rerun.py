@@ -1,25 +1,32 @@
 """Rerun time after a slider move, in Chromium against the real server: the PE page vs a trivial page.
 
-Each sample: from a page at rest, press an arrow key on a slider (found before the clock starts), wait until the
-page shows the new result (the chart's data or the text changed) and the script run has finished. The trivial
-page (one slider, one line of text, benchmarks/trivial_page.py) is the floor: the round trip through Streamlit
-that no page can avoid. A page with one slider and the PE page's default heatmap alone
-(benchmarks/heatmap_page.py) shows what one chart costs, drawn with st.plotly_chart and with ui.live_chart.
+Each sample: from a page at rest, press an arrow key on a slider (found before the clock starts), and time two
+things. "shown": until the page shows the move (the chart's data or the text changed). "run done": until the
+script run after the move has finished, and for the PE table until it has written the caption that names the
+window. For a page that must rerun to show a move, the two are one time. The PE table's window moves in the
+browser (ui.live_chart.window_chart): the heatmap is redrawn from the block of the table the browser holds,
+and the move is sent once it is drawn; the rerun that follows updates the caption, the download and the link.
+
+The trivial page (one slider, one line of text, benchmarks/trivial_page.py) is the floor: the round trip through
+Streamlit that no page can avoid. A page with one slider and the PE page's default heatmap alone
+(benchmarks/heatmap_page.py) shows what one chart costs when the server sends it, drawn with st.plotly_chart and
+with ui.live_chart. The curves' chapter of the PE page moves its window with a Streamlit slider and a rerun.
 
 Every page is open in its own Chromium and the moves take turns, one per page, so that the floor and the pages are
 measured under the same load: on a 2-core machine the speed drifts by a third from one minute to the next, and
 measured one after the other the ratio went from 2.1x to 3.7x between two runs. Earlier versions also timed
 moves back to back and looked the slider up inside the clock: Playwright's own ~10 ms on every page, which made
-the PE page's ratio look smaller (a median of 3.1x where this script measures 3.1-3.4x).
+the PE page's ratio look smaller.
 
 What the time is made of (profiled in Chromium, software rendering on 2 cores): the browser's main thread is busy
 for nearly all of it. Streamlit 1.67 gives a plotly chart an id hashed from its figure, so st.plotly_chart
-remounts on every change of data and plotly draws the chart twice; ui.live_chart draws it once, in place (about
-20 ms). After a fragment run React re-renders every element on the page, three times (the run's start, its
-elements, its end), so the PE page shows one chapter at a time; its sliders sit in fragments, so only their
-section reruns on the server. Each move also writes the settings into the URL, so that a link shows the view.
-The servers run as deployed (harness.SERVER_ENV), with one CPU thread per torch op: with one per core, an
-uncached move took 6-7% longer, as the window's sin and cos waited for a second thread that Chromium was using.
+remounts on every change of data and plotly draws the chart twice; ui.live_chart draws it once, in place (Plotly.react
+of the default heatmap: about 13 ms, and the frame is painted at 18 ms). After a fragment run React re-renders every
+element on the page, three times (the run's start, its elements, its end), so the PE page shows one chapter at a
+time; its sliders sit in fragments, so only their section reruns on the server. Each move also writes the
+settings into the URL, so that a link shows the view. The servers run as deployed (harness.SERVER_ENV), with one
+CPU thread per torch op: with one per core, a move took 6-7% longer, as the window's sin and cos waited for a
+second thread that Chromium was using.
 Run: .venv/bin/python benchmarks/rerun.py [--moves 30]
 """
 
@@ -38,8 +45,24 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.browser.harness import free_port, launch_chromium, start_server, wait_until_idle  # noqa: E402
 
-HEATMAP = "(() => { try { const d = document.querySelector('.js-plotly-plot').data[0]; return d.y0 + '|' + d.z.shape; } catch (e) { return 'redrawing'; } })()"
+# The heatmap's first row and column and its shape: z is plotly's base64 form when the server sent the cells, rows
+# of a Float32Array when the browser cut the window from its block (window_chart)
+HEATMAP = (
+    "(() => { try { const d = document.querySelector('.js-plotly-plot').data[0];"
+    " return [d.y0, d.x0, d.z.shape || d.z.length + ', ' + d.z[0].length].join('|'); }"
+    " catch (e) { return 'redrawing'; } })()"
+)
+# The first line's first position and its length (of its base64 text), for the curves' chart
+CURVES = (
+    "(() => { try { const d = document.querySelector('.js-plotly-plot').data[0];"
+    " return d.x0 + '|' + (d.y.bdata || d.y).length; } catch (e) { return 'redrawing'; } })()"
+)
 TEXT = "document.querySelector('[data-testid=\"stMarkdown\"]').innerText"
+# The PE table's caption, which the rerun after a move writes: it names the window shown
+CAPTION = (
+    "[...document.querySelectorAll('[data-testid=\"stCaptionContainer\"]')].map(e => e.innerText)"
+    ".find(c => c.startsWith('Positions '))"
+)
 RUNNING = "document.querySelector('[data-testid=\"stApp\"]').dataset.testScriptState === 'running'"
 
 
@@ -48,28 +71,44 @@ SETTLE_MS = 150  # before each move: the last move's trailing work (paint, GC) i
 
 @dataclass
 class Subject:
-    """A slider on a page, the page text that shows a move took effect, and the times measured."""
+    """A slider on a page, what shows that a move took effect, and the times measured.
+
+    marker: a JavaScript expression whose value changes when the page shows the move (the chart or the text).
+    written: for a page whose chart moves in the browser before the rerun, one that changes when the rerun
+        after the move has written the page (the caption); without it, the marker's change is the rerun's.
+    """
 
     name: str
     page: Page
     slider: str
     keys: list[str]
     marker: str
-    times: list[float] = field(default_factory=list)
+    written: str | None = None
+    shown: list[float] = field(default_factory=list)
+    done: list[float] = field(default_factory=list)
 
     def move(self, i: int) -> None:
-        self.times.append(timed_move(self.page, self.slider, self.keys[i % len(self.keys)], self.marker))
+        shown, done = timed_move(self.page, self.slider, self.keys[i % len(self.keys)], self.marker, self.written)
+        self.shown.append(shown)
+        self.done.append(done)
 
 
-def timed_move(page: Page, slider: str, key: str, marker: str) -> float:
-    """Seconds from a key press on `slider`, on a page at rest, until `marker` changed and the run finished."""
+def timed_move(page: Page, slider: str, key: str, marker: str, written: str | None) -> tuple[float, float]:
+    """Seconds from a key press on `slider`, on a page at rest, until `marker` changed, and until the run after
+    the move finished (with `written` changed, if given)."""
     page.wait_for_timeout(SETTLE_MS)
     handle = page.get_by_role("slider", name=slider).element_handle()
-    before = page.evaluate(marker)
+    before, before_written = page.evaluate(marker), written and page.evaluate(written)
     start = time.perf_counter()
     handle.press(key)
-    page.wait_for_function(f"({marker}) !== {before!r} && !({RUNNING})", polling=5)
-    return time.perf_counter() - start
+    if written is None:
+        page.wait_for_function(f"({marker}) !== {before!r} && !({RUNNING})", polling=5)
+        done = time.perf_counter() - start
+        return done, done
+    page.wait_for_function(f"({marker}) !== {before!r}", polling=5)
+    shown = time.perf_counter() - start
+    page.wait_for_function(f"({written}) !== {before_written!r} && !({RUNNING})", polling=5)
+    return shown, time.perf_counter() - start
 
 
 def open_window(playwright, profiles: Path, url: str, marker: str) -> Page:
@@ -92,15 +131,21 @@ def set_number(page, label: str, value: int) -> None:
     wait_until_idle(page)
 
 
-def report(name: str, times: list[float], floor: float | None = None) -> None:
-    med = statistics.median(times)
-    ratio = f", {med / floor:.1f}x the floor" if floor else ""
-    print(f"{name:<64} median {med * 1000:6.0f} ms  p90 {sorted(times)[int(0.9 * len(times))] * 1000:6.0f} ms{ratio}")
+def report(subject: Subject, floor: float | None = None) -> None:
+    """One line per row: the median and 90th percentile until the page showed the move and until the rerun
+    after it finished, and each median's ratio to the floor's."""
+
+    def column(times: list[float]) -> str:
+        med, p90 = statistics.median(times), sorted(times)[int(0.9 * len(times))]
+        ratio = f" {med / floor:4.1f}x" if floor else "      "
+        return f"{med * 1000:5.0f} ms{ratio}  p90 {p90 * 1000:5.0f} ms"
+
+    print(f"{subject.name:<60} shown {column(subject.shown)} | run done {column(subject.done)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=30, help="per row, at most 50 (the uncached row's window)")
+    parser.add_argument("--moves", type=int, default=30, help="per row, at most 50 (the 'First position' row's window)")
     args = parser.parse_args()
     moves = min(args.moves, 50)
     port_trivial, port_heatmap, port_app = free_port(), free_port(), free_port()
@@ -110,53 +155,48 @@ def main() -> None:
         start_server(port_app),
     ]
     heatmap, app = f"http://127.0.0.1:{port_heatmap}", f"http://127.0.0.1:{port_app}/positional_encoding"
-    rows = [  # name, URL, slider, keys, what shows the move
-        ("trivial page (floor)", f"http://127.0.0.1:{port_trivial}", "value", ["ArrowRight"], TEXT),
+    rows = [  # name, URL, slider, keys
+        ("trivial page (floor)", f"http://127.0.0.1:{port_trivial}", "value", ["ArrowRight"]),
         (
             "one-heatmap page (the PE page's heatmap alone), st.plotly_chart",
             f"{heatmap}/?chart=plotly_chart",
             "First position",
             ["ArrowRight"],
-            HEATMAP,
         ),
         (
             "one-heatmap page (the PE page's heatmap alone), ui.live_chart",
             heatmap,
             "First position",
             ["ArrowRight"],
-            HEATMAP,
         ),
-        # 100 <-> 50 positions: the data cache is warm after two moves
+        # the table's window: at the defaults the browser holds the whole table and cuts the window from it
+        ("PE page, defaults, 'Positions shown' 100 <-> 50", app, "Positions shown", ["ArrowLeft", "ArrowRight"]),
+        ("PE page, defaults, 'First position' +1", f"{app}?pos_span=50", "First position", ["ArrowRight"]),
+        # the curves' chapter: a Streamlit slider, whose move reruns the section and redraws its chart
         (
-            "PE page, defaults, 'Positions shown' 100 <-> 50",
-            app,
-            "Positions shown",
+            "PE page, defaults, curves: 'Positions plotted' 100 <-> 50",
+            f"{app}?chapter=wavelengths",
+            "Positions plotted",
             ["ArrowLeft", "ArrowRight"],
-            HEATMAP,
-        ),
-        # +1 each move, 50 positions shown of 100: a window not yet cached
-        (
-            "PE page, defaults, 'First position' +1 (nothing cached)",
-            f"{app}?pos_span=50",
-            "First position",
-            ["ArrowRight"],
-            HEATMAP,
         ),
     ]
     try:
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profiles:
-            subjects = [
-                Subject(name, open_window(p, Path(profiles), url, marker), slider, keys, marker)
-                for name, url, slider, keys, marker in rows
-            ]
+            subjects = []
+            for name, url, slider, keys in rows:
+                marker = TEXT if url == rows[0][1] else CURVES if "chapter" in url else HEATMAP
+                written = CAPTION if url.startswith(app) and "chapter" not in url else None
+                subjects.append(
+                    Subject(name, open_window(p, Path(profiles), url, marker), slider, keys, marker, written)
+                )
             for i in range(moves):
                 for subject in subjects:
                     subject.move(i)
-            floor = statistics.median(subjects[0].times)
+            floor = statistics.median(subjects[0].done)
             for subject in subjects:
-                report(subject.name, subject.times, None if subject is subjects[0] else floor)
+                report(subject, None if subject is subjects[0] else floor)
 
-            page = subjects[-1].page
+            page = subjects[4].page  # 'First position' +1
             set_number(page, "max_len (positions)", 100_000)
             set_number(page, "d_model", 4096)
             for name, widest in (("", False), (", widest windows", True)):
@@ -170,10 +210,11 @@ def main() -> None:
                     "First position",
                     ["ArrowRight"],
                     HEATMAP,
+                    CAPTION,
                 )
                 for i in range(moves):
                     largest.move(i)
-                report(largest.name, largest.times)
+                report(largest)
     finally:
         for server in servers:
             server.terminate()
