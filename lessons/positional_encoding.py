@@ -191,7 +191,8 @@ def table_section(cfg: PEConfig) -> None:
         )
         + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if p1 < min(p0 + pos_span, cfg.max_len) else "")
     )
-    downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=block[p0 - b0 : p1 - b0, d0 - c0 : d1 - c0])
+    window = block[p0 - b0 : p1 - b0, d0 - c0 : d1 - c0]
+    downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=window, key="pe_window")
 
 
 @link.fragment

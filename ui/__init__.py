@@ -331,11 +331,16 @@ def _localised(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def downloads(name: str, *, frame: pd.DataFrame | None = None, array=None, where=st) -> None:
+def downloads(name: str, *, frame: pd.DataFrame | None = None, array=None, where=st, key: str | None = None) -> None:
     """Download buttons: the frame as CSV, the tensor behind it (numpy or torch) as NPY, file names from `name`.
 
     The files are made only when a button is pressed, so a rerun pays nothing for them.
+
+    Args:
+        key: the buttons' keys, when `name` changes with every move of a slider (a window): the same buttons
+            stay, instead of new ones replacing them on every rerun.
     """
+    key = key or name
     common = dict(on_click="ignore", type="tertiary", icon=":material/download:")
     if frame is not None:
         numbered = isinstance(frame.index, pd.RangeIndex) and frame.index.name is None  # rows 0, 1, ...: no column
@@ -344,12 +349,12 @@ def downloads(name: str, *, frame: pd.DataFrame | None = None, array=None, where
             functools.partial(frame.to_csv, index=not numbered),
             file_name=f"{name}.csv",
             mime="text/csv",
-            key=f"csv_{name}",
+            key=f"csv_{key}",
             **common,
         )
     if array is not None:
         where.download_button(
-            t("ui.download_npy"), lambda: npy_bytes(array), file_name=f"{name}.npy", key=f"npy_{name}", **common
+            t("ui.download_npy"), lambda: npy_bytes(array), file_name=f"{name}.npy", key=f"npy_{key}", **common
         )
 
 

@@ -198,6 +198,14 @@ def test_downloads_hold_the_window_shown_and_every_dimension(page, server_url):
     angle = position / 10000 ** (2 * i / 128)
     np.testing.assert_allclose(window[:, 0::2], np.sin(angle), atol=1e-5)
     np.testing.assert_allclose(window[:, 1::2], np.cos(angle), atol=1e-5)
+    page.get_by_role("slider", name="Positions shown").press("ArrowLeft")  # the same button, the new window's file
+    page.get_by_role("slider", name="First position").press("End")
+    page.wait_for_url("**pos_start=50")
+    wait_until_idle(page)
+    with page.expect_download() as npy:
+        page.get_by_role("button", name="Download (NPY)").click()
+    assert npy.value.suggested_filename == "pe_rows50-99_dims0-127.npy"
+    np.testing.assert_array_equal(np.load(npy.value.path()), window[50:])
 
     page.goto(f"{server_url}/word_embeddings")
     page.wait_for_selector('[data-testid="stDataFrame"]')
