@@ -162,6 +162,7 @@ function sliders(labels, moved, released) {
   const inputs = SLIDERS.map(({ axis, span, label }) => {
     const wrap = document.createElement("label");
     wrap.className = "window-slider";
+    wrap.style.gridColumn = axis + 1; // a hidden first row leaves the columns' sliders in their own column
     wrap.innerHTML = '<span class="name"></span><output></output><input type="range" min="0" step="1"><span class="ends"><span></span><span></span></span>';
     wrap.querySelector(".name").textContent = labels[label];
     const input = wrap.querySelector("input");

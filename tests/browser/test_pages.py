@@ -77,9 +77,18 @@ def test_moving_d_model_changes_the_heatmap_in_place(page, server_url):
 
 
 def test_the_table_window_follows_a_drag_before_the_rerun_and_the_link_after_it(page, server_url):
+    # at the defaults both windows hold their whole axis: no first position or dimension to choose, and the
+    # dimensions' slider stays in its own column
+    page.goto(f"{server_url}/positional_encoding")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    positions, dimensions = (page.get_by_role("slider", name=n) for n in ("Positions shown", "Dimensions shown"))
+    assert positions.bounding_box()["y"] == dimensions.bounding_box()["y"]
+    assert dimensions.bounding_box()["x"] > positions.bounding_box()["x"] + positions.bounding_box()["width"]
+    assert page.get_by_role("slider", name="First position").count() == 0
     # the browser holds the whole default table: the heatmap follows the thumb while it is held, with no rerun
-    page.goto(f"{server_url}/positional_encoding?pos_span=50")
+    page.get_by_role("slider", name="Positions shown").press("ArrowLeft")
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128' && {HEATMAP_Y0} === 0")
+    page.wait_for_url("**pos_span=50")
     wait_until_idle(page)
     box = page.get_by_role("slider", name="First position").bounding_box()
     y = box["y"] + box["height"] / 2
