@@ -158,6 +158,26 @@ def pe_window(
     return rows[:, dim_start:dim_stop]
 
 
+def pe_columns(cfg: PEConfig, pos_start: int, pos_stop: int, dims: list[int], *, device=None) -> Tensor:
+    """Columns `dims` of rows pos_start..pos_stop-1 of cfg's table, without computing the other columns: the
+    curves of a few dimensions along a long table. The same values as sinusoidal_rows' columns.
+
+    Returns:
+        (pos_stop - pos_start, len(dims)) float32.
+    """
+    positions = torch.arange(pos_start, pos_stop, device=device)
+    work = torch.float64 if float64_ok(positions.device) else torch.float32
+    inv_freq = inverse_frequencies(cfg.d_model, cfg.base, device=positions.device, dtype=work)  # (n_sin,)
+    index = torch.tensor(dims, device=positions.device, dtype=torch.long)
+    if cfg.layout == "interleaved":  # column 2i is sin of pair i, 2i + 1 its cos
+        pair, is_cos = index // 2, index % 2 == 1
+    else:  # the n_sin sines, then the cosines
+        is_cos = index >= len(inv_freq)
+        pair = torch.where(is_cos, index - len(inv_freq), index)
+    angles = positions.to(work)[:, None] * inv_freq[pair][None, :]  # (n, len(dims))
+    return torch.where(is_cos, angles.cos(), angles.sin()).float()
+
+
 class SinusoidalPositionalEncoding(nn.Module):
     """Seed 000's PositionalEncoding: a fixed (1, max_len, d_model) buffer added to the input, then dropout."""
 

@@ -13,6 +13,7 @@ from core.positional import (
     apply_shift,
     div_term_difference,
     dot_by_offset,
+    pe_columns,
     pe_window,
     position_similarity,
     shift_error,
@@ -52,6 +53,16 @@ def test_float32_table_is_exact_far_out():
     """Angles are formed in float64, so row 99,999 is as exact as float32 can hold."""
     rows = pe_window(PEConfig(64, 100_000), 99_990, 100_000)
     assert_close(rows.double().numpy(), reference(100_000, 64, 1e4, "interleaved")[99_990:], rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concatenated"])
+@pytest.mark.parametrize("d_model", [7, 64])
+def test_chosen_columns_are_the_tables_columns(layout, d_model):
+    cfg = PEConfig(d_model, 5000, 500000.0, layout)
+    dims = [d_model - 1, 0, 3, 4, d_model // 2]  # any order, either side of the sines' end
+    expected = reference(5000, d_model, 500000.0, layout)[4000:4100, dims]
+    assert_close(pe_columns(cfg, 4000, 4100, dims).double().numpy(), expected, rtol=0, atol=1e-6)
+    assert torch.equal(pe_columns(cfg, 0, 50, dims), pe_window(cfg, 0, 50)[:, dims])
 
 
 def test_odd_d_model_has_one_more_sine_than_cosine():
