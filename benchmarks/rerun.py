@@ -3,14 +3,15 @@
 Each sample: from a page at rest, press an arrow key on a slider (found before the clock starts), and time two
 things. "shown": until the page shows the move (the chart's data or the text changed). "run done": until the
 script run after the move has finished, and for the PE table until it has written the caption that names the
-window. For a page that must rerun to show a move, the two are one time. The PE table's window moves in the
-browser (ui.live_chart.window_chart): the heatmap is redrawn from the block of the table the browser holds,
-and the move is sent once it is drawn; the rerun that follows updates the caption, the download and the link.
+window, and for the PE curves until the link is written. For a page that must rerun to show a move, the two
+are one time. The windows of the PE table and of its curves move in the browser (ui.live_chart.window_chart):
+the chart is redrawn from the block of the table the browser holds, and the move is sent once it is drawn; the
+rerun that follows updates the caption, the download and the link.
 
 The trivial page (one slider, one line of text, benchmarks/trivial_page.py) is the floor: the round trip through
 Streamlit that no page can avoid. A page with one slider and the PE page's default heatmap alone
 (benchmarks/heatmap_page.py) shows what one chart costs when the server sends it, drawn with st.plotly_chart and
-with ui.live_chart. The curves' chapter of the PE page moves its window with a Streamlit slider and a rerun.
+with ui.live_chart. The similarity chapter of the PE page moves its window with Streamlit sliders and a rerun.
 
 Every page is open in its own Chromium and the moves take turns, one per page, so that the floor and the pages are
 measured under the same load: on a 2-core machine the speed drifts by a third from one minute to the next, and
@@ -155,40 +156,39 @@ def main() -> None:
         start_server(port_app),
     ]
     heatmap, app = f"http://127.0.0.1:{port_heatmap}", f"http://127.0.0.1:{port_app}/positional_encoding"
-    rows = [  # name, URL, slider, keys
-        ("trivial page (floor)", f"http://127.0.0.1:{port_trivial}", "value", ["ArrowRight"]),
-        (
-            "one-heatmap page (the PE page's heatmap alone), st.plotly_chart",
-            f"{heatmap}/?chart=plotly_chart",
-            "First position",
-            ["ArrowRight"],
-        ),
-        (
-            "one-heatmap page (the PE page's heatmap alone), ui.live_chart",
-            heatmap,
-            "First position",
-            ["ArrowRight"],
-        ),
+    back_and_forth, right = ["ArrowLeft", "ArrowRight"], ["ArrowRight"]
+    rows = [  # name, URL, slider, keys, what shows the move, what the rerun after it writes (if not the same)
+        ("trivial page (floor)", f"http://127.0.0.1:{port_trivial}", "value", right, TEXT, None),
+        ("one-heatmap page, st.plotly_chart", f"{heatmap}/?chart=plotly_chart", "First position", right, HEATMAP, None),
+        ("one-heatmap page, ui.live_chart", heatmap, "First position", right, HEATMAP, None),
         # the table's window: at the defaults the browser holds the whole table and cuts the window from it
-        ("PE page, defaults, 'Positions shown' 100 <-> 50", app, "Positions shown", ["ArrowLeft", "ArrowRight"]),
-        ("PE page, defaults, 'First position' +1", f"{app}?pos_span=50", "First position", ["ArrowRight"]),
-        # the curves' chapter: a Streamlit slider, whose move reruns the section and redraws its chart
+        ("PE table, 'Positions shown' 100 <-> 50", app, "Positions shown", back_and_forth, HEATMAP, CAPTION),
+        ("PE table, 'First position' +1", f"{app}?pos_span=50", "First position", right, HEATMAP, CAPTION),
+        # the curves' window moves in the browser too; the rerun after a move writes the link
         (
-            "PE page, defaults, curves: 'Positions plotted' 100 <-> 50",
+            "PE curves, 'Positions plotted' 100 <-> 50",
             f"{app}?chapter=wavelengths",
             "Positions plotted",
-            ["ArrowLeft", "ArrowRight"],
+            back_and_forth,
+            CURVES,
+            "location.search",
+        ),
+        # the similarity's window: Streamlit sliders, whose moves rerun the section and redraw its two charts
+        (
+            "PE similarity, 'Positions compared' 100 <-> 50",
+            f"{app}?chapter=similarity",
+            "Positions compared",
+            back_and_forth,
+            HEATMAP,
+            None,
         ),
     ]
     try:
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profiles:
-            subjects = []
-            for name, url, slider, keys in rows:
-                marker = TEXT if url == rows[0][1] else CURVES if "chapter" in url else HEATMAP
-                written = CAPTION if url.startswith(app) and "chapter" not in url else None
-                subjects.append(
-                    Subject(name, open_window(p, Path(profiles), url, marker), slider, keys, marker, written)
-                )
+            subjects = [
+                Subject(name, open_window(p, Path(profiles), url, marker), slider, keys, marker, written)
+                for name, url, slider, keys, marker, written in rows
+            ]
             for i in range(moves):
                 for subject in subjects:
                     subject.move(i)
@@ -205,7 +205,7 @@ def main() -> None:
                         page.get_by_role("slider", name=slider).press("End")
                         wait_until_idle(page)
                 largest = Subject(
-                    f"PE page, 100,000 x 4,096{name}, 'First position' +1",
+                    f"PE table, 100,000 x 4,096{name}, 'First position' +1",
                     page,
                     "First position",
                     ["ArrowRight"],

@@ -60,6 +60,7 @@ TABLE_WINDOW = TableWindow(
     spans=(CHOICES["pos_span"], CHOICES["dim_span"]),
     max_cells=fig.HEATMAP_MAX_CELLS,
 )
+CURVES_WINDOW = TableWindow(keys=("pe_curve_start", "pe_curve_span"), spans=(CHOICES["curve_span"],), lines=True)
 PRESETS = {  # shown as t("pe.preset_<name>")
     "custom": {},
     "paper": dict(d_model=512, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"),
@@ -99,7 +100,13 @@ def table_figure(axes: tuple[str, str]) -> str:
 
 @st.cache_data(max_entries=64)
 def table_columns(cfg: PEConfig, p0: int, p1: int, dims: tuple[int, ...]) -> np.ndarray:
-    return pe.pe_window(cfg, p0, p1, device=device())[:, list(dims)].cpu().numpy()
+    return pe.pe_columns(cfg, p0, p1, list(dims), device=device()).cpu().numpy()
+
+
+# The curves without their values, which the browser takes from the columns it holds (ui.window_chart).
+@st.cache_data(max_entries=8)
+def curves_figure(dims: tuple[int, ...], titles: tuple[str, str, str]) -> str:
+    return figure_json(fig.pe_curves_figure(np.zeros((0, len(dims))), 0, list(dims), titles))
 
 
 @st.cache_data(max_entries=64)
@@ -195,20 +202,26 @@ def table_section(cfg: PEConfig) -> None:
     downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=window, key="pe_window")
 
 
+# The curves' window moves in the browser too, over the chosen columns of the table.
 @link.fragment
 def curves_section(cfg: PEConfig) -> None:
-    c1, c2, c3 = st.columns([1.2, 1, 1])
+    c1, _ = st.columns([1, 2])
     dims, dropped = parse_indices(c1.text_input(t("pe.dims"), key="pe_dims"), cfg.d_model, most=8)
-    span = c2.select_slider(t("pe.curve_span"), CHOICES["curve_span"], key="pe_curve_span")
-    p0 = window_start("pe_curve_start", t("pe.from_position"), total=cfg.max_len, span=span, where=c3)
-    p1 = min(p0 + span, cfg.max_len)
     if dropped:
         st.warning(t("pe.dims_dropped", dropped=", ".join(dropped), last=cfg.d_model - 1))
-    if dims:
-        titles = (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value"))
-        live_chart(
-            fig.pe_curves_figure(table_columns(cfg, p0, p1, tuple(dims)), p0, dims, titles), key="pe_curves_chart"
-        )
+    if not dims:
+        return
+    span = st.session_state.pe_curve_span
+    keep_inside("pe_curve_start", t("pe.from_position"), total=cfg.max_len, span=span)
+    table = (cfg.max_len, len(dims))
+    p0, p1, _, _ = shown_bounds((st.session_state.pe_curve_start, 0), (span, len(dims)), table, None)
+    b0, b1, _, _ = block_bounds(table, (p0, p1, 0, len(dims)))
+    titles = (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value"))
+    labels = (t("pe.from_position"), t("pe.curve_span"))
+    figure = curves_figure(tuple(dims), titles)
+    window_chart(
+        figure, table_columns(cfg, b0, b1, tuple(dims)), (b0, 0), table, CURVES_WINDOW, labels, "pe_curves_chart"
+    )
 
 
 def wavelength_section(cfg: PEConfig) -> None:

@@ -102,7 +102,7 @@ function moveWindow(parentElement, gd, data, setStateValue) {
     s.block = { ...w.block, values: decode(w.block.bdata) };
     s.blockText = w.block.bdata;
   }
-  Object.assign(s, { table: w.table, spans: w.spans, maxCells: w.max_cells, chunk: data.plotly_chunk });
+  Object.assign(s, { table: w.table, spans: w.spans, maxCells: w.max_cells, lines: w.lines, chunk: data.plotly_chunk });
   if (s.figureText !== data.figure) {
     s.figure = JSON.parse(data.figure);
     s.figureText = data.figure;
@@ -117,10 +117,11 @@ function decode(base64) {
   return new Float32Array(bytes.buffer);
 }
 
-// The sliders' ranges and values from the state, then the window's cells into the chart's first trace.
+// The sliders' ranges and values from the state, then the window's cells into the chart: the first trace's z
+// (a heatmap), or each trace's y, one column each (lines).
 function redraw(box, gd) {
   const s = box.state;
-  for (const axis of [0, 1]) {
+  for (let axis = 0; axis < box.axes; axis++) {
     const last = Math.max(s.table[axis] - s.span[axis], 0);
     s.start[axis] = Math.min(s.start[axis], last);
     box.set(2 * axis, s.spans[axis].indexOf(s.span[axis]), s.spans[axis].length - 1, s.span[axis]);
@@ -129,24 +130,32 @@ function redraw(box, gd) {
   // As ui.live_chart.shown_bounds: a wide window shows fewer rows.
   const [r0, c0] = s.start;
   const c1 = Math.min(c0 + s.span[1], s.table[1]);
-  const r1 = Math.min(r0 + s.span[0], s.table[0], r0 + Math.floor(s.maxCells / Math.max(c1 - c0, 1)));
+  const r1 = Math.min(r0 + s.span[0], s.table[0], r0 + Math.floor((s.maxCells ?? Infinity) / Math.max(c1 - c0, 1)));
   const { origin: [b0, bc0], shape: [rows, cols], values } = s.block;
   const inside = b0 <= r0 && r1 <= b0 + rows && bc0 <= c0 && c1 <= bc0 + cols;
   gd.classList.toggle("waiting", !inside);
   const shown = [r0, r1, c0, c1, s.blockText.length, s.figureText];
   if (!inside || (s.shown && shown.every((v, i) => v === s.shown[i]))) return;
   s.shown = shown;
-  const z = [];
-  for (let r = r0; r < r1; r++) {
-    const at = (r - b0) * cols + (c0 - bc0);
-    z.push(values.subarray(at, at + c1 - c0));
+  const at = (r, c) => (r - b0) * cols + (c - bc0); // where cell (r, c) of the table is in the block
+  let data;
+  if (s.lines) {
+    data = s.figure.data.map((trace, j) => {
+      const y = new Float32Array(r1 - r0);
+      for (let r = r0; r < r1; r++) y[r - r0] = values[at(r, c0 + j)];
+      return { ...trace, y, x0: r0 };
+    });
+  } else {
+    const z = [];
+    for (let r = r0; r < r1; r++) z.push(values.subarray(at(r, c0), at(r, c1)));
+    const [trace, ...others] = s.figure.data;
+    data = [{ ...trace, z, x0: c0, y0: r0 }, ...others];
   }
-  const [trace, ...others] = s.figure.data;
-  show(gd, { data: [{ ...trace, z, x0: c0, y0: r0 }, ...others], layout: s.figure.layout }, s.chunk);
+  show(gd, { data, layout: s.figure.layout }, s.chunk);
 }
 
-// The sliders in the order shown, two columns (rows, then columns): how many shown, then the first. `label` is
-// where each one's label is in the server's list, which follows TableWindow.keys.
+// The sliders in the order shown: for each axis (rows, then columns, if the window has both), how many shown,
+// then the first. `label` is where each one's label is in the server's list, which follows TableWindow.keys.
 const SLIDERS = [
   { axis: 0, span: true, label: 1 },
   { axis: 0, span: false, label: 0 },
@@ -158,11 +167,15 @@ const SLIDERS = [
 function sliders(labels, moved, released) {
   const box = document.createElement("div");
   box.className = "window-sliders";
+  box.axes = labels.length / 2;
   const state = { sent: [] };
-  const inputs = SLIDERS.map(({ axis, span, label }) => {
+  const kinds = SLIDERS.filter(({ axis }) => axis < box.axes);
+  const inputs = kinds.map(({ axis, span, label }) => {
     const wrap = document.createElement("label");
     wrap.className = "window-slider";
-    wrap.style.gridColumn = axis + 1; // a hidden first row leaves the columns' sliders in their own column
+    // Two axes: a column each (a hidden first row must not pull the columns' sliders into the rows' column).
+    // One axis: how many and the first, side by side.
+    wrap.style.gridColumn = box.axes === 2 ? axis + 1 : span ? 1 : 2;
     wrap.innerHTML = '<span class="name"></span><output></output><input type="range" min="0" step="1"><span class="ends"><span></span><span></span></span>';
     wrap.querySelector(".name").textContent = labels[label];
     const input = wrap.querySelector("input");
@@ -184,8 +197,8 @@ function sliders(labels, moved, released) {
     input.value = value;
     input.setAttribute("aria-valuetext", text);
     const wrap = input.parentElement;
-    wrap.hidden = max === 0 && !SLIDERS[slot].span; // no first row to choose when the window holds them all
-    const choices = SLIDERS[slot].span ? state.spans[SLIDERS[slot].axis] : [0, max];
+    wrap.hidden = max === 0 && !kinds[slot].span; // no first row to choose when the window holds them all
+    const choices = kinds[slot].span ? state.spans[kinds[slot].axis] : [0, max];
     const [low, high] = wrap.querySelectorAll(".ends span");
     low.textContent = choices[0];
     high.textContent = choices[choices.length - 1];

@@ -55,24 +55,28 @@ def live_chart(figure: go.Figure | str, key: str) -> None:
 
 @dataclass(frozen=True)
 class TableWindow:
-    """The four sliders of a window on a table: its first row, rows shown, first column, columns shown.
+    """The sliders of a window on a table: its first row and rows shown, and, for a window over the columns too,
+    its first column and columns shown. A window over the rows alone shows every column.
 
-    keys: the session-state keys of the four, in that order: the page reads them, set_defaults writes them
-        into the link, and a move in the browser sets them.
-    spans: the choices of rows shown and of columns shown.
-    max_cells: the most cells drawn: a wide window shows fewer rows (shown_bounds).
+    keys: the session-state keys of those values, in that order (two or four): the page reads them,
+        set_defaults writes them into the link, and a move in the browser sets them.
+    spans: the choices of rows shown (and of columns shown).
+    max_cells: the most cells drawn, if any: a wide window shows fewer rows (shown_bounds).
+    lines: draw each column as a line along the rows (the figure has a trace per column), not a heatmap.
     """
 
-    keys: tuple[str, str, str, str]
-    spans: tuple[list[int], list[int]]
-    max_cells: int
+    keys: tuple[str, ...]
+    spans: tuple[list[int], ...]
+    max_cells: int | None = None
+    lines: bool = False
 
 
-def shown_bounds(start: tuple[int, int], span: tuple[int, int], table: tuple[int, int], max_cells: int):
+def shown_bounds(start: tuple[int, int], span: tuple[int, int], table: tuple[int, int], max_cells: int | None):
     """The rows [r0, r1) and columns [c0, c1) a window shows; live_chart.js computes the same in the browser."""
     (r0, c0), (rows, cols) = start, table
     c1 = min(c0 + span[1], cols)
-    return r0, min(r0 + span[0], rows, r0 + max_cells // max(c1 - c0, 1)), c0, c1
+    r1 = min(r0 + span[0], rows)
+    return r0, r1 if max_cells is None else min(r1, r0 + max_cells // max(c1 - c0, 1)), c0, c1
 
 
 def block_bounds(table: tuple[int, int], shown: tuple[int, int, int, int], budget: int = BLOCK_CELLS):
@@ -86,19 +90,23 @@ def window_chart(
     origin: tuple[int, int],
     table: tuple[int, int],
     window: TableWindow,
-    labels,
+    labels: tuple[str, ...],
     key: str,
 ) -> None:
-    """A heatmap of a window on a table, with the sliders that move it, moved in the browser.
+    """A chart of a window on a table, with the sliders that move it, moved in the browser.
 
-    figure: figure_json of the heatmap without its values; the browser puts the window's into its first trace.
+    figure: figure_json of the chart without its values; the browser puts the window's in: into the first
+        trace's z (a heatmap), or into each trace's y, column by column (lines).
     block: the table's rows and columns from `origin` on (block_bounds): while the window stays inside it, a
         move redraws the chart at once, with no rerun. Each move also sets the window's keys (one rerun, which
         brings the page's caption, downloads and link up to date), and a window outside the block waits for
         the block that rerun sends.
-    labels: the four sliders' labels, in TableWindow.keys' order.
+    labels: the sliders' labels, in TableWindow.keys' order.
+    Unlike live_chart, it has no st.plotly_chart to fall back on: it needs Streamlit's plotly chunk, which
+    tests/app/test_live_chart.py checks the pinned Streamlit ships.
     """
-    r0, rows, c0, cols = (st.session_state[k] for k in window.keys)
+    r0, rows, *columns = (st.session_state[k] for k in window.keys)
+    c0, cols = columns or (0, table[1])
     values = np.ascontiguousarray(block, dtype="<f4")
     data = dict(
         figure=figure,
@@ -110,6 +118,7 @@ def window_chart(
             spans=[list(s) for s in window.spans],
             labels=list(labels),
             max_cells=window.max_cells,
+            lines=window.lines,
             block=dict(origin=list(origin), shape=list(values.shape), bdata=base64.b64encode(values).decode()),
         ),
     )
@@ -131,6 +140,10 @@ def asked_window(asked, window: TableWindow) -> dict[str, int] | None:
     if len(values) != 4 or not all(type(v) is int for v in values):
         return None
     r0, c0, rows, cols = values
-    if r0 < 0 or c0 < 0 or rows not in window.spans[0] or cols not in window.spans[1]:
+    if r0 < 0 or rows not in window.spans[0]:
+        return None
+    if len(window.keys) == 2:  # a window over the rows alone
+        return dict(zip(window.keys, (r0, rows), strict=True))
+    if c0 < 0 or cols not in window.spans[1]:
         return None
     return dict(zip(window.keys, (r0, rows, c0, cols), strict=True))

@@ -24,15 +24,21 @@ def charts(at) -> list[dict]:
     return [json.loads(json.loads(c.proto.json)["figure"]) for c in live]
 
 
-def heatmap(at) -> dict:
-    """The table's heatmap as the browser draws it: its window cut from the block the page sent."""
-    live = [c for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
-    window = json.loads(live[0].proto.json)["window"]
+def shown(at) -> dict:
+    """The first window chart (ui.window_chart) as the browser draws it: the window cut from the block sent.
+
+    For the table, z is the heatmap's; for the curves, z's columns are the lines.
+    """
+    live = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
+    window = next(data["window"] for data in live if "window" in data)
     block = window["block"]
     values = np.frombuffer(base64.b64decode(block["bdata"]), "<f4").reshape(block["shape"])
     r0, r1, c0, c1 = shown_bounds(window["start"], window["span"], window["table"], window["max_cells"])
     (b0, bc0) = block["origin"]
     return dict(y0=r0, x0=c0, z=values[r0 - b0 : r1 - b0, c0 - bc0 : c1 - bc0])
+
+
+heatmap = shown  # on the table's chapter
 
 
 def move_window(at, **values) -> None:
@@ -70,6 +76,19 @@ def test_each_chapter_draws_its_figures_with_their_formulas_and_code(at, chapter
     assert len(charts(at)) == n_charts and len(at.metric) == metrics
     assert len(at.latex) == formulas and [e.label for e in at.expander] == ["Show the code"] * codes
     assert not at.error and not at.warning
+
+
+@pytest.mark.parametrize("max_len", [100, 100_000])  # the whole columns sent, or the window's rows alone
+def test_curves_show_the_chosen_columns_along_their_window(at, max_len):
+    at.number_input(key="pe_max_len").set_value(max_len).run()
+    open_chapter(at, "wavelengths")
+    at.text_input(key="pe_dims").input("0, 5, 127").run()
+    move_window(at, curve_span=50, curve_start=max_len - 70)
+    curves = shown(at)
+    expected = sinusoidal_encoding(max_len, 128).numpy()[max_len - 70 : max_len - 20, [0, 5, 127]]
+    assert curves["y0"] == max_len - 70
+    np.testing.assert_allclose(curves["z"], expected, atol=1e-6)
+    assert at.query_params["curve_start"] == str(max_len - 70) and not at.warning
 
 
 def test_wavelength_metrics_state_the_shortest_and_longest_in_plain_numbers(at):

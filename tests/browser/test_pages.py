@@ -132,6 +132,23 @@ def test_a_window_outside_the_block_is_drawn_from_the_block_the_server_sends(pag
     assert page.locator(EXCEPTION).count() == 0
 
 
+def test_the_curves_window_moves_in_the_browser_too(page, server_url):
+    page.goto(f"{server_url}/positional_encoding?chapter=wavelengths&max_len=1000")
+    lines = "(d => d.length + '|' + d[0].x0 + '|' + d[0].y.length)(document.querySelector('.live-chart').data)"
+    wait_for_plot(page, f"{lines} === '4|0|100'")
+    wait_until_idle(page)
+    start = page.get_by_role("slider", name="From position")
+    for _ in range(3):
+        start.press("ArrowRight")
+    wait_for_plot(page, f"{lines} === '4|3|100'")
+    page.wait_for_url("**curve_start=3")
+    page.get_by_role("slider", name="Positions plotted").press("End")  # 2,000 of 1,000: all of them, from 0
+    wait_for_plot(page, f"{lines} === '4|0|1000'")
+    page.wait_for_url(lambda url: "curve_span=2000" in url and "curve_start" not in url)
+    expect(start).to_have_count(0)
+    assert page.locator(EXCEPTION).count() == 0
+
+
 def test_live_charts_take_the_theme_and_go_full_screen_and_back(page, server_url):
     page.emulate_media(color_scheme="dark")  # Streamlit follows the system's theme: a learner's dark mode
     page.goto(f"{server_url}/positional_encoding?chapter=wavelengths")
