@@ -71,6 +71,14 @@ def test_moving_d_model_changes_the_heatmap_in_place(page, server_url):
     page.get_by_role("slider", name="Positions shown").press("ArrowLeft")
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 64'")
     wait_until_idle(page)
+    # another base: a table of the same shape, whose cells the heatmap shows
+    cell = "document.querySelector('.js-plotly-plot').data[0].z[5][10]"
+    assert abs(page.evaluate(cell) - np.sin(5 / 10000 ** (10 / 64))) < 1e-6
+    base = page.get_by_label("base", exact=True)
+    base.fill("500000")
+    base.press("Enter")
+    wait_for_plot(page, f"Math.abs({cell} - {np.sin(5 / 500000 ** (10 / 64))}) < 1e-6")
+    assert page.evaluate(HEATMAP_SHAPE) == "50, 64"
     # ui.live_chart redrew the chart it had, in place, rather than a new one
     assert page.evaluate("document.querySelector('.js-plotly-plot').dataset.first") == "yes"
     assert page.locator(EXCEPTION).count() == 0
