@@ -89,6 +89,7 @@ function moveWindow(parentElement, gd, data, setStateValue) {
     });
     parentElement.insertBefore(box, gd);
   }
+  box.label(w.labels);
   const s = box.state;
   // A window the server sends back is one this browser moved to (its echo): the sliders may be further on by
   // now. Any other window is the server's own (a link, a preset, a smaller table): the sliders take it.
@@ -178,9 +179,7 @@ function sliders(labels, moved, released) {
     // One axis: how many and the first, side by side.
     wrap.style.gridColumn = box.axes === 2 ? axis + 1 : span ? 1 : 2;
     wrap.innerHTML = '<span class="name"></span><output></output><input type="range" min="0" step="1"><span class="ends"><span></span><span></span></span>';
-    wrap.querySelector(".name").textContent = labels[label];
     const input = wrap.querySelector("input");
-    input.setAttribute("aria-label", labels[label]);
     const take = () => {
       const v = Number(input.value);
       if (span) state.span[axis] = state.spans[axis][v];
@@ -191,6 +190,12 @@ function sliders(labels, moved, released) {
     box.appendChild(wrap);
     return input;
   });
+  // The labels, on each run: another language brings other labels to the same sliders.
+  box.label = (texts) =>
+    kinds.forEach(({ label }, slot) => {
+      inputs[slot].parentElement.querySelector(".name").textContent = texts[label];
+      inputs[slot].setAttribute("aria-label", texts[label]);
+    });
   // A slider's range, value and the text shown for it (a span slider's value is the index of its choice).
   box.set = (slot, value, max, text) => {
     const input = inputs[slot];

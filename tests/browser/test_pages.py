@@ -484,6 +484,7 @@ def test_in_chinese_the_preset_box_radio_and_chapters_work(page, server_url):
     page.goto(f"{server_url}/positional_encoding?lang=zh")
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
     wait_until_idle(page)
+    expect(page.get_by_role("slider", name="显示的位置数")).to_be_visible()  # the table window's own sliders
     page.get_by_role("combobox", name="预设").click()
     page.get_by_role("option", name="Illustrated Transformer：512 × 20，先正弦后余弦").click()
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '20, 512'")
@@ -497,3 +498,6 @@ def test_in_chinese_the_preset_box_radio_and_chapters_work(page, server_url):
     page.wait_for_url("**chapter=wavelengths**")
     wait_until_idle(page)
     assert page.locator(".js-plotly-plot").count() == 2 and page.locator(EXCEPTION).count() == 0
+    page.get_by_text("English", exact=True).click()  # the same sliders, relabelled
+    expect(page.get_by_role("slider", name="Positions plotted")).to_be_visible()
+    expect(page.get_by_text("Positions plotted", exact=True)).to_be_visible()
