@@ -3,15 +3,16 @@
 Each sample: from a page at rest, press an arrow key on a slider (found before the clock starts), and time two
 things. "shown": until the page shows the move (the chart's data or the text changed). "run done": until the
 script run after the move has finished, and for the PE table until it has written the caption that names the
-window, and for the PE curves until the link is written. For a page that must rerun to show a move, the two
-are one time. The windows of the PE table and of its curves move in the browser (ui.live_chart.window_chart):
-the chart is redrawn from the block of the table the browser holds, and the move is sent once it is drawn; the
-rerun that follows updates the caption, the download and the link.
+window, and for the PE curves and similarity until the link is written. For a page that must rerun to show a
+move, the two are one time. The PE page's windows (table, curves, similarity) move in the browser
+(ui.live_chart.window_chart): the chart is redrawn from the block of the table the browser holds, and the move is
+sent once it is drawn; the rerun that follows updates the caption, the download, the link, and the similarity's
+offset chart.
 
 The trivial page (one slider, one line of text, benchmarks/trivial_page.py) is the floor: the round trip through
 Streamlit that no page can avoid. A page with one slider and the PE page's default heatmap alone
 (benchmarks/heatmap_page.py) shows what one chart costs when the server sends it, drawn with st.plotly_chart and
-with ui.live_chart. The similarity chapter of the PE page moves its window with Streamlit sliders and a rerun.
+with ui.live_chart: what each move of a Streamlit slider costs when the chart is the server's to draw.
 
 Every page is open in its own Chromium and the moves take turns, one per page, so that the floor and the pages are
 measured under the same load: on a 2-core machine the speed drifts by a third from one minute to the next, and
@@ -173,14 +174,14 @@ def main() -> None:
             CURVES,
             "location.search",
         ),
-        # the similarity's window: Streamlit sliders, whose moves rerun the section and redraw its two charts
+        # and the similarity's: the rerun after a move writes the link and redraws the offset chart
         (
             "PE similarity, 'Positions compared' 100 <-> 50",
             f"{app}?chapter=similarity",
             "Positions compared",
             back_and_forth,
             HEATMAP,
-            None,
+            "location.search",
         ),
     ]
     try:

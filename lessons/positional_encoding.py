@@ -18,7 +18,6 @@ from ui import (
     set_defaults,
     show_code,
     take_pick,
-    window_start,
 )
 from ui.exercises import try_this
 from ui.i18n import problem, t
@@ -60,6 +59,7 @@ TABLE_WINDOW = TableWindow(
     spans=(CHOICES["pos_span"], CHOICES["dim_span"]),
     max_cells=fig.HEATMAP_MAX_CELLS,
 )
+SIMILARITY_WINDOW = TableWindow(keys=("pe_sim_start", "pe_sim_span"), spans=(CHOICES["sim_span"],), tied=True)
 CURVES_WINDOW = TableWindow(keys=("pe_curve_start", "pe_curve_span"), spans=(CHOICES["curve_span"],), lines=True)
 PRESETS = {  # shown as t("pe.preset_<name>")
     "custom": {},
@@ -112,6 +112,12 @@ def curves_figure(dims: tuple[int, ...], titles: tuple[str, str, str]) -> str:
 @st.cache_data(max_entries=64)
 def similarity(cfg: PEConfig, p0: int, p1: int, metric: str) -> np.ndarray:
     return pe.position_similarity(pe.pe_window(cfg, p0, p1, device=device()), metric).cpu().numpy()
+
+
+# The similarity matrix without its values, which the browser takes from the block it holds (ui.window_chart).
+@st.cache_data(max_entries=8)
+def similarity_figure(metric: str, titles: tuple[str, str, str]) -> str:
+    return figure_json(fig.similarity_figure(np.zeros((0, 0)), 0, metric, titles))
 
 
 @st.cache_data(max_entries=64)
@@ -239,15 +245,21 @@ def wavelength_section(cfg: PEConfig) -> None:
     )
 
 
+# The similarity's window moves in the browser too: a square on the diagonal of the positions' matrix. The
+# offset chart, whose second reference is the first position, follows with the rerun after the move.
 @link.fragment
 def similarity_section(cfg: PEConfig) -> None:
-    c1, c2, c3 = st.columns([1, 1, 1])
+    c1, _ = st.columns([1, 2])
     metric = c1.radio(t("pe.similarity"), CHOICES["sim_metric"], key="pe_sim_metric", horizontal=True)
-    span = c2.select_slider(t("pe.sim_span"), CHOICES["sim_span"], key="pe_sim_span")
-    p0 = window_start("pe_sim_start", t("pe.from_position"), total=cfg.max_len, span=span, where=c3)
-    p1 = min(p0 + span, cfg.max_len)
+    span = st.session_state.pe_sim_span
+    keep_inside("pe_sim_start", t("pe.from_position"), total=cfg.max_len, span=span)
+    p0 = st.session_state.pe_sim_start
+    p1, table = min(p0 + span, cfg.max_len), (cfg.max_len, cfg.max_len)
+    b0, b1, _, _ = block_bounds(table, (p0, p1, p0, p1))  # all the positions' pairs, if at most 256 positions
     titles = (t("pe.sim_title", metric=metric), t("pe.ax_position") + " m", t("pe.ax_position") + " n")
-    live_chart(fig.similarity_figure(similarity(cfg, p0, p1, metric), p0, metric, titles), key="pe_sim_chart")
+    labels = (t("pe.from_position"), t("pe.sim_span"))
+    block = similarity(cfg, b0, b1, metric)
+    window_chart(similarity_figure(metric, titles), block, (b0, b0), table, SIMILARITY_WINDOW, labels, "pe_sim_chart")
     refs = (0, p0) if p0 else (0, cfg.max_len // 2)
     k_max = min(span, cfg.max_len - 1 - max(refs))
     if k_max >= 1:

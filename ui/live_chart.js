@@ -104,7 +104,8 @@ function moveWindow(parentElement, gd, data, setStateValue) {
     s.blockText = w.block.bdata;
     s.blocks = (s.blocks || 0) + 1; // a new block, even of the same shape (another base), is drawn anew
   }
-  Object.assign(s, { table: w.table, spans: w.spans, maxCells: w.max_cells, lines: w.lines, chunk: data.plotly_chunk });
+  Object.assign(s, { table: w.table, spans: w.spans, maxCells: w.max_cells, lines: w.lines, tied: w.tied });
+  s.chunk = data.plotly_chunk;
   if (s.figureText !== data.figure) {
     s.figure = JSON.parse(data.figure);
     s.figureText = data.figure;
@@ -129,6 +130,7 @@ function redraw(box, gd) {
     box.set(2 * axis, s.spans[axis].indexOf(s.span[axis]), s.spans[axis].length - 1, s.span[axis]);
     box.set(2 * axis + 1, s.start[axis], last, s.start[axis]);
   }
+  if (s.tied) [s.start[1], s.span[1]] = [s.start[0], s.span[0]]; // the columns are the rows
   // As ui.live_chart.shown_bounds: a wide window shows fewer rows.
   const [r0, c0] = s.start;
   const c1 = Math.min(c0 + s.span[1], s.table[1]);

@@ -63,12 +63,15 @@ class TableWindow:
     spans: the choices of rows shown (and of columns shown).
     max_cells: the most cells drawn, if any: a wide window shows fewer rows (shown_bounds).
     lines: draw each column as a line along the rows (the figure has a trace per column), not a heatmap.
+    tied: a window over the rows that takes the same columns: a square on the diagonal of a square table
+        (positions against positions).
     """
 
     keys: tuple[str, ...]
     spans: tuple[list[int], ...]
     max_cells: int | None = None
     lines: bool = False
+    tied: bool = False
 
 
 def shown_bounds(start: tuple[int, int], span: tuple[int, int], table: tuple[int, int], max_cells: int | None):
@@ -106,7 +109,7 @@ def window_chart(
     tests/app/test_live_chart.py checks the pinned Streamlit ships.
     """
     r0, rows, *columns = (st.session_state[k] for k in window.keys)
-    c0, cols = columns or (0, table[1])
+    c0, cols = columns or ((r0, rows) if window.tied else (0, table[1]))
     values = np.ascontiguousarray(block, dtype="<f4")
     data = dict(
         figure=figure,
@@ -119,6 +122,7 @@ def window_chart(
             labels=list(labels),
             max_cells=window.max_cells,
             lines=window.lines,
+            tied=window.tied,
             block=dict(origin=list(origin), shape=list(values.shape), bdata=base64.b64encode(values).decode()),
         ),
     )

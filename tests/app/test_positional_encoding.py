@@ -91,6 +91,20 @@ def test_curves_show_the_chosen_columns_along_their_window(at, max_len):
     assert at.query_params["curve_start"] == str(max_len - 70) and not at.warning
 
 
+@pytest.mark.parametrize("max_len", [200, 2000])  # every pair of positions sent, or the window's pairs alone
+def test_similarity_shows_the_window_of_positions_against_themselves(at, max_len):
+    at.number_input(key="pe_max_len").set_value(max_len).run()
+    open_chapter(at, "similarity")
+    at.radio(key="pe_sim_metric").set_value("cosine").run()
+    move_window(at, sim_span=50, sim_start=max_len - 60)
+    similarity = shown(at)
+    rows = sinusoidal_encoding(max_len, 128).double().numpy()[max_len - 60 : max_len - 10]
+    unit = rows / np.linalg.norm(rows, axis=1, keepdims=True)
+    assert similarity["y0"] == similarity["x0"] == max_len - 60
+    np.testing.assert_allclose(similarity["z"], unit @ unit.T, atol=1e-5)
+    assert at.query_params["sim_start"] == str(max_len - 60) and not at.warning
+
+
 def test_wavelength_metrics_state_the_shortest_and_longest_in_plain_numbers(at):
     open_chapter(at, "wavelengths")
     longest = 2 * math.pi * 10000 ** (126 / 128)  # d_model 128: pairs 0..63

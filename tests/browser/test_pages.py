@@ -157,6 +157,22 @@ def test_the_curves_window_moves_in_the_browser_too(page, server_url):
     assert page.locator(EXCEPTION).count() == 0
 
 
+def test_the_similarity_window_moves_in_the_browser_and_the_offsets_follow(page, server_url):
+    page.goto(f"{server_url}/positional_encoding?chapter=similarity")
+    square = "(d => [d.y0, d.x0, d.z.length, d.z[0].length].join())(document.querySelector('.live-chart').data[0])"
+    wait_for_plot(page, f"{square} === '0,0,100,100'")
+    wait_until_idle(page)
+    page.get_by_role("slider", name="Positions compared").press("ArrowLeft")
+    wait_for_plot(page, f"{square} === '0,0,50,50'")
+    for _ in range(2):
+        page.get_by_role("slider", name="From position").press("ArrowRight")
+    wait_for_plot(page, f"{square} === '2,2,50,50'")
+    page.wait_for_url("**sim_start=2")
+    # the offset chart, drawn by the rerun: its second reference is now the first position
+    wait_for_plot(page, "document.querySelectorAll('.live-chart')[1].data[1].name === 'n = 2'")
+    assert page.locator(EXCEPTION).count() == 0
+
+
 def test_live_charts_take_the_theme_and_go_full_screen_and_back(page, server_url):
     page.emulate_media(color_scheme="dark")  # Streamlit follows the system's theme: a learner's dark mode
     page.goto(f"{server_url}/positional_encoding?chapter=wavelengths")
