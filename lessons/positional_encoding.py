@@ -1,5 +1,7 @@
 """Positional encoding: the sinusoidal table, its wavelengths, and why it encodes relative position."""
 
+import functools
+
 import numpy as np
 import streamlit as st
 
@@ -11,7 +13,6 @@ from ui import (
     device,
     downloads,
     explain,
-    keep_inside,
     npy_bytes,
     parse_indices,
     parse_number,
@@ -21,7 +22,7 @@ from ui import (
 )
 from ui.exercises import try_this
 from ui.i18n import problem, t
-from ui.live_chart import TableWindow, block_bounds, figure_json, live_chart, shown_bounds, window_chart
+from ui.live_chart import TableWindow, figure_json, live_chart, window_chart
 
 DEFAULTS = dict(d_model=128, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7")
 # The lesson's chapters, shown one at a time: Streamlit redraws every element on the page after a fragment
@@ -181,16 +182,12 @@ elif cfg.d_model % 2:
 # sliders redraw the heatmap at once, and the fragment's rerun that follows updates the caption, download and link.
 @link.fragment
 def table_section(cfg: PEConfig) -> None:
-    pos_span, dim_span = st.session_state.pe_pos_span, st.session_state.pe_dim_span
-    keep_inside("pe_pos_start", t("pe.pos_start"), total=cfg.max_len, span=pos_span)
-    keep_inside("pe_dim_start", t("pe.dim_start"), total=cfg.d_model, span=dim_span)
-    start, table = (st.session_state.pe_pos_start, st.session_state.pe_dim_start), (cfg.max_len, cfg.d_model)
-    p0, p1, d0, d1 = shown_bounds(start, (pos_span, dim_span), table, fig.HEATMAP_MAX_CELLS)
-    b0, b1, c0, c1 = block_bounds(table, (p0, p1, d0, d1))
-    block = table_window(cfg, b0, b1, c0, c1)
     labels = (t("pe.pos_start"), t("pe.pos_span"), t("pe.dim_start"), t("pe.dim_span"))
-    axes = (t("pe.ax_dimension"), t("pe.ax_position"))
-    window_chart(table_figure(axes), block, (b0, c0), table, TABLE_WINDOW, labels, key="pe_table_chart")
+    figure = table_figure((t("pe.ax_dimension"), t("pe.ax_position")))
+    block = functools.partial(table_window, cfg)
+    table = (cfg.max_len, cfg.d_model)
+    (p0, p1, d0, d1), window = window_chart(figure, table, TABLE_WINDOW, labels, "pe_table_chart", block)
+    capped = p1 < min(p0 + st.session_state.pe_pos_span, cfg.max_len)  # a wide window shows fewer rows
     st.caption(
         t(
             "pe.table_caption",
@@ -202,9 +199,8 @@ def table_section(cfg: PEConfig) -> None:
             d_model=cfg.d_model,
             cells=(p1 - p0) * (d1 - d0),
         )
-        + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if p1 < min(p0 + pos_span, cfg.max_len) else "")
+        + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if capped else "")
     )
-    window = block[p0 - b0 : p1 - b0, d0 - c0 : d1 - c0]
     downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=window, key="pe_window")
 
 
@@ -215,19 +211,14 @@ def curves_section(cfg: PEConfig) -> None:
     dims, dropped = parse_indices(c1.text_input(t("pe.dims"), key="pe_dims"), cfg.d_model, most=8)
     if dropped:
         st.warning(t("pe.dims_dropped", dropped=", ".join(dropped), last=cfg.d_model - 1))
-    if not dims:
-        return
-    span = st.session_state.pe_curve_span
-    keep_inside("pe_curve_start", t("pe.from_position"), total=cfg.max_len, span=span)
-    table = (cfg.max_len, len(dims))
-    p0, p1, _, _ = shown_bounds((st.session_state.pe_curve_start, 0), (span, len(dims)), table, None)
-    b0, b1, _, _ = block_bounds(table, (p0, p1, 0, len(dims)))
-    titles = (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value"))
-    labels = (t("pe.from_position"), t("pe.curve_span"))
-    figure = curves_figure(tuple(dims), titles)
-    window_chart(
-        figure, table_columns(cfg, b0, b1, tuple(dims)), (b0, 0), table, CURVES_WINDOW, labels, "pe_curves_chart"
-    )
+    if dims:
+        figure = curves_figure(tuple(dims), (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value")))
+        labels = (t("pe.from_position"), t("pe.curve_span"))
+
+        def block(p0: int, p1: int, *_columns) -> np.ndarray:  # every chosen dimension
+            return table_columns(cfg, p0, p1, tuple(dims))
+
+        window_chart(figure, (cfg.max_len, len(dims)), CURVES_WINDOW, labels, "pe_curves_chart", block)
 
 
 def wavelength_section(cfg: PEConfig) -> None:
@@ -251,15 +242,18 @@ def wavelength_section(cfg: PEConfig) -> None:
 def similarity_section(cfg: PEConfig) -> None:
     c1, _ = st.columns([1, 2])
     metric = c1.radio(t("pe.similarity"), CHOICES["sim_metric"], key="pe_sim_metric", horizontal=True)
-    span = st.session_state.pe_sim_span
-    keep_inside("pe_sim_start", t("pe.from_position"), total=cfg.max_len, span=span)
-    p0 = st.session_state.pe_sim_start
-    p1, table = min(p0 + span, cfg.max_len), (cfg.max_len, cfg.max_len)
-    b0, b1, _, _ = block_bounds(table, (p0, p1, p0, p1))  # all the positions' pairs, if at most 256 positions
-    titles = (t("pe.sim_title", metric=metric), t("pe.ax_position") + " m", t("pe.ax_position") + " n")
+    position = t("pe.ax_position")
+    figure = similarity_figure(metric, (t("pe.sim_title", metric=metric), position + " m", position + " n"))
     labels = (t("pe.from_position"), t("pe.sim_span"))
-    block = similarity(cfg, b0, b1, metric)
-    window_chart(similarity_figure(metric, titles), block, (b0, b0), table, SIMILARITY_WINDOW, labels, "pe_sim_chart")
+
+    def block(p0: int, p1: int, *_columns) -> np.ndarray:  # the same positions along both axes
+        return similarity(cfg, p0, p1, metric)
+
+    # every pair of positions is sent when there are at most 256 of them
+    (p0, _, _, _), _ = window_chart(
+        figure, (cfg.max_len, cfg.max_len), SIMILARITY_WINDOW, labels, "pe_sim_chart", block
+    )
+    span = st.session_state.pe_sim_span
     refs = (0, p0) if p0 else (0, cfg.max_len // 2)
     k_max = min(span, cfg.max_len - 1 - max(refs))
     if k_max >= 1:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,8 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
+
+from ui import keep_inside
 
 # The chart chunk of the installed Streamlit frontend: importing it in the browser loads Streamlit's plotly.js.
 PLOTLY_CHUNK = next((Path(st.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"), None)
@@ -89,28 +92,37 @@ def block_bounds(table: tuple[int, int], shown: tuple[int, int, int, int], budge
 
 def window_chart(
     figure: str,
-    block: np.ndarray,
-    origin: tuple[int, int],
     table: tuple[int, int],
     window: TableWindow,
     labels: tuple[str, ...],
     key: str,
-) -> None:
+    block: Callable[[int, int, int, int], np.ndarray],
+) -> tuple[tuple[int, int, int, int], np.ndarray]:
     """A chart of a window on a table, with the sliders that move it, moved in the browser.
+
+    The window is the one in TableWindow.keys, moved back inside the table (with a notice) if it fell out.
+    The browser is sent a block of the table (block_bounds): while the window stays inside it, a move redraws
+    the chart at once, with no rerun. Each move also sets the window's keys (one rerun, which brings the page's
+    caption, downloads and link up to date), and a window outside the block waits for the block that rerun sends.
 
     figure: figure_json of the chart without its values; the browser puts the window's in: into the first
         trace's z (a heatmap), or into each trace's y, column by column (lines).
-    block: the table's rows and columns from `origin` on (block_bounds): while the window stays inside it, a
-        move redraws the chart at once, with no rerun. Each move also sets the window's keys (one rerun, which
-        brings the page's caption, downloads and link up to date), and a window outside the block waits for
-        the block that rerun sends.
     labels: the sliders' labels, in TableWindow.keys' order.
+    block: the table's cells in rows [r0, r1) and columns [c0, c1), from (r0, r1, c0, c1): a page's cached
+        computation.
+    Returns:
+        The rows and columns shown, (r0, r1, c0, c1), and their values.
     Unlike live_chart, it has no st.plotly_chart to fall back on: it needs Streamlit's plotly chunk, which
     tests/app/test_live_chart.py checks the pinned Streamlit ships.
     """
+    for axis in range(len(window.keys) // 2):
+        start_key, span_key = window.keys[2 * axis : 2 * axis + 2]
+        keep_inside(start_key, labels[2 * axis], total=table[axis], span=st.session_state[span_key])
     r0, rows, *columns = (st.session_state[k] for k in window.keys)
     c0, cols = columns or ((r0, rows) if window.tied else (0, table[1]))
-    values = np.ascontiguousarray(block, dtype="<f4")
+    shown = shown_bounds((r0, c0), (rows, cols), table, window.max_cells)
+    b0, b1, bc0, bc1 = block_bounds(table, shown)
+    values = np.ascontiguousarray(block(b0, b1, bc0, bc1), dtype="<f4")
     data = dict(
         figure=figure,
         plotly_chunk=PLOTLY_CHUNK.name,
@@ -123,10 +135,12 @@ def window_chart(
             max_cells=window.max_cells,
             lines=window.lines,
             tied=window.tied,
-            block=dict(origin=list(origin), shape=list(values.shape), bdata=base64.b64encode(values).decode()),
+            block=dict(origin=[b0, bc0], shape=list(values.shape), bdata=base64.b64encode(values).decode()),
         ),
     )
     _component(data=data, key=key, on_window_change=functools.partial(_keep_window, key, window))
+    r0, r1, c0, c1 = shown
+    return shown, values[r0 - b0 : r1 - b0, c0 - bc0 : c1 - bc0]
 
 
 def _keep_window(key: str, window: TableWindow) -> None:
