@@ -83,9 +83,9 @@ function moveWindow(parentElement, gd, data, setStateValue) {
   if (!box) {
     // The move is sent once the chart shows it: the rerun it starts would otherwise hold up the drawing.
     box = sliders(w.labels, () => redraw(box, gd), (s) => {
-      const window = { start: [...s.start], span: [...s.span] };
-      s.sent.push(JSON.stringify([window.start, window.span]));
-      gd.drawn.then(() => requestAnimationFrame(() => setTimeout(() => setStateValue("window", window))));
+      const asked = { start: [...s.start], span: [...s.span] };
+      s.sent.push(JSON.stringify([asked.start, asked.span]));
+      gd.drawn.then(() => requestAnimationFrame(() => setTimeout(() => setStateValue("window", asked))));
     });
     parentElement.insertBefore(box, gd);
   }
@@ -97,7 +97,7 @@ function moveWindow(parentElement, gd, data, setStateValue) {
   if (echo >= 0) {
     s.sent.splice(0, echo + 1);
   } else {
-    Object.assign(s, { start: w.start, span: w.span, sent: [] });
+    Object.assign(s, { start: [...w.start], span: [...w.span], sent: [] }); // copies: the sliders change them
   }
   if (s.blockText !== w.block.bdata) {
     s.block = { ...w.block, values: decode(w.block.bdata) };
