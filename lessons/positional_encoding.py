@@ -304,7 +304,7 @@ elif chapter == "wavelengths":
         r"\omega_i = base^{-2i/d_{model}}",
         t("pe.curves_caption"),
     )
-    show_code(pe.pe_window, pe.sinusoidal_rows)
+    show_code(pe.pe_columns, pe.inverse_frequencies)
     wavelength_section(cfg)
     show_code(pe.inverse_frequencies, pe.wavelengths)
 

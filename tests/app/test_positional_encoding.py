@@ -89,6 +89,9 @@ def test_curves_show_the_chosen_columns_along_their_window(at, max_len):
     assert curves["y0"] == max_len - 70
     np.testing.assert_allclose(curves["z"], expected, atol=1e-6)
     assert at.query_params["curve_start"] == str(max_len - 70) and not at.warning
+    at.session_state["code_pe_columns_inverse_frequencies"] = True  # open "Show the code"
+    at.run()
+    assert any("def pe_columns" in code.value for code in at.code)  # the code that made the curves
 
 
 @pytest.mark.parametrize("max_len", [200, 2000])  # every pair of positions sent, or the window's pairs alone
