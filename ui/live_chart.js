@@ -102,7 +102,6 @@ function moveWindow(parentElement, gd, data, setStateValue) {
   if (s.blockText !== w.block.bdata) {
     s.block = { ...w.block, values: decode(w.block.bdata) };
     s.blockText = w.block.bdata;
-    s.blocks = (s.blocks || 0) + 1; // a new block, even of the same shape (another base), is drawn anew
   }
   Object.assign(s, { table: w.table, spans: w.spans, maxCells: w.max_cells, lines: w.lines, tied: w.tied });
   s.chunk = data.plotly_chunk;
@@ -138,7 +137,8 @@ function redraw(box, gd) {
   const { origin: [b0, bc0], shape: [rows, cols], values } = s.block;
   const inside = b0 <= r0 && r1 <= b0 + rows && bc0 <= c0 && c1 <= bc0 + cols;
   gd.classList.toggle("waiting", !inside);
-  const shown = [r0, r1, c0, c1, s.blocks, s.figureText];
+  // a new block (even of the same shape: another base) or figure is a new object, and is drawn anew
+  const shown = [r0, r1, c0, c1, s.block, s.figure];
   if (!inside || (s.shown && shown.every((v, i) => v === s.shown[i]))) return;
   s.shown = shown;
   const at = (r, c) => (r - b0) * cols + (c - bc0); // where cell (r, c) of the table is in the block
