@@ -1,6 +1,7 @@
 """A second reference for rerun timing: one slider and the PE page's default heatmap (100 x 128), nothing else.
 
-Drawn with ui.live_chart as the PE page draws it; ?chart=plotly_chart draws it with st.plotly_chart instead.
+The server sends the chart's cells on every move, as it must for a Streamlit slider: drawn with ui.live_chart, or
+with st.plotly_chart given ?chart=plotly_chart. (The PE page's windows move in the browser: ui.live_chart.window_chart.)
 """
 
 import sys
