@@ -1,0 +1,136 @@
+"""N `streamlit run` replicas behind Debian's HAProxy on this host, with deploy/haproxy.cfg (the file that
+deploy/compose.yaml's proxy image serves): what the proxy test and the capacity benchmark run without Docker.
+
+    with start_replicas(2) as lab:
+        page.goto(lab.url + "/word_embeddings")
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.browser.harness import ROOT, free_port, start_server
+
+HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
+# The cookie deploy/haproxy.cfg inserts to keep a browser on its replica.
+STICKY_COOKIE = "EMBLAB_REPLICA"
+MAX_HOST_SERVERS = 8  # EMBLAB_SERVER_1 .. EMBLAB_SERVER_8 in deploy/haproxy.cfg
+
+
+def haproxy_binary() -> str:
+    """Debian's haproxy (scripts/test.sh installs it); EMBLAB_HAPROXY names another."""
+    path = os.environ.get("EMBLAB_HAPROXY") or shutil.which("haproxy") or "/usr/sbin/haproxy"
+    if not Path(path).exists():
+        raise RuntimeError(f"{path} is missing: install Debian's haproxy (scripts/test.sh does).")
+    return path
+
+
+def start_proxy(backends: list[str], port: int | None = None, log: Path | None = None) -> tuple[subprocess.Popen, str]:
+    """HAProxy with deploy/haproxy.cfg on 127.0.0.1:port in front of `backends` ("127.0.0.1:PORT" each).
+
+    Returns the process and the proxy's URL once it accepts connections. The backends need not be up: with
+    none healthy the proxy answers 503 with deploy/503.http.
+    """
+    if not 1 <= len(backends) <= MAX_HOST_SERVERS:
+        raise ValueError(f"deploy/haproxy.cfg takes 1 to {MAX_HOST_SERVERS} host servers, not {len(backends)}")
+    port = port or free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMBLAB_SERVER_")}
+    env["EMBLAB_PROXY_BIND"] = f"127.0.0.1:{port}"
+    env.update({f"EMBLAB_SERVER_{i}": b for i, b in enumerate(backends, start=1)})
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the process holds it)
+    proc = subprocess.Popen([haproxy_binary(), "-db", "-f", str(HAPROXY_CFG)], env=env, stdout=out, stderr=out)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"haproxy exited with {proc.returncode}: run haproxy -c -f {HAPROXY_CFG}")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).close()
+            break
+        except urllib.error.HTTPError:  # a 503 still means the proxy listens
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        raise RuntimeError("haproxy did not accept connections within 20 s")
+    return proc, f"http://127.0.0.1:{port}"
+
+
+@dataclass
+class Replicas:
+    """Running replicas and their proxy. `url` is what a browser opens; `stop()` ends every process."""
+
+    url: str
+    proxy: subprocess.Popen
+    servers: list[subprocess.Popen]
+    ports: list[int]
+    stopped: set[int] = field(default_factory=set)
+
+    def stop_replica(self, i: int) -> None:
+        """Stop replica i (0-based), as a crash would; the proxy's health check takes it out of rotation."""
+        _stop(self.servers[i])
+        self.stopped.add(i)
+
+    def stop(self) -> None:
+        for i, proc in enumerate(self.servers):
+            if i not in self.stopped:
+                _stop(proc)
+        self.stopped = set(range(len(self.servers)))
+        _stop(self.proxy)
+
+    def __enter__(self) -> Replicas:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def start_replicas(n: int = 2, env: dict | None = None, proxy_port: int | None = None) -> Replicas:
+    """Start n `streamlit run app.py` replicas (tests.browser.harness.start_server, each with `env` added to
+    its environment) on free 127.0.0.1 ports, and HAProxy with deploy/haproxy.cfg in front of them.
+
+    Returns once every replica answers /_stcore/health and the proxy listens on proxy_port (a free port if
+    None). The caller stops everything with `stop()` or a `with` block.
+    """
+    ports: list[int] = []
+    while len(ports) < n:  # free_port() may hand out a port twice before any server binds it
+        if (p := free_port()) not in ports and p != proxy_port:
+            ports.append(p)
+    with ThreadPoolExecutor(n) as pool:
+        futures = [pool.submit(start_server, p, env) for p in ports]
+    servers = []
+    errors = []
+    for f in futures:
+        try:
+            servers.append(f.result())
+        except RuntimeError as err:
+            errors.append(err)
+    if errors:
+        for proc in servers:
+            _stop(proc)
+        raise errors[0]
+    try:
+        proxy, url = start_proxy([f"127.0.0.1:{p}" for p in ports], proxy_port)
+    except Exception:
+        for proc in servers:
+            _stop(proc)
+        raise
+    return Replicas(url=url, proxy=proxy, servers=servers, ports=ports)
