@@ -1,0 +1,155 @@
+"""Simulated learners for Locust: each opens one page the way the browser does and moves one control on it.
+
+One user class per control that issue 27 names: the PE page's d_model (PEDModel) and its table window
+(PEWindow, moved through the state the chart component sends, as ui/live_chart.js does), the word page's k
+(WordK), the rotary page's base (RotaryBase) and the input layer's sentence (InputSentence). A learner opens
+its page, reads the widget ids from the elements the server sent, then moves its control, thinking
+EMBLAB_THINK_S seconds (3 by default, between 2/3 and 4/3 of it) between moves.
+
+Each rerun is reported to Locust as a request (type "rerun", name "<page>:<control>", its time from the
+BackMsg to script_finished); a closed socket, an exception element or no script_finished within 30 s is a
+failure. Opening the page is reported as type "open". After a closed socket the learner opens its page again,
+as the browser reconnects.
+
+    .venv/bin/locust -f loadtest/locustfile.py --headless -u 20 -r 5 -t 60s -H http://127.0.0.1:8600
+    .venv/bin/locust -f loadtest/locustfile.py ... PEDModel WordK      # only those classes
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from typing import Any, ClassVar
+
+from locust import User, between, task  # locust first: it monkey-patches sockets for gevent
+
+from loadtest.protocol import Element, ProtocolError, RerunResult, Session
+
+THINK_S = float(os.environ.get("EMBLAB_THINK_S", "3"))
+WORDS = "the cat sat on a mat while king and queen walked to paris from london with three small dogs".split()
+
+
+class Learner(User):
+    """One learner on one page. A subclass names the page, the control and how it moves (`next_value`)."""
+
+    abstract = True
+    wait_time = between(THINK_S * 2 / 3, THINK_S * 4 / 3)
+    page: ClassVar[str] = ""
+    control: ClassVar[str] = ""  # the widget's user key
+    query: ClassVar[str] = ""
+
+    def __init__(self, environment: Any) -> None:
+        super().__init__(environment)
+        self.session: Session | None = None
+        self.rng = random.Random()
+
+    @property
+    def request_name(self) -> str:
+        return f"{self.page}:{self.control}"
+
+    def on_start(self) -> None:
+        self._open()
+
+    def on_stop(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    def _open(self) -> None:
+        started = time.perf_counter()
+        try:
+            self.session = Session.open(self.host, self.page, self.query)
+            errors = self.session.last_open.errors if self.session.last_open else []
+            if errors:
+                raise ProtocolError("; ".join(errors))
+            self.session.widget(self.control)  # its id must be on the page
+        except Exception as err:  # any failure to open is the learner's failure, reported, never a crash
+            self._report("open", self.page, time.perf_counter() - started, err)
+            self.on_stop()
+            return
+        self._report("open", self.page, time.perf_counter() - started, None)
+
+    def _report(self, kind: str, name: str, seconds: float, error: Exception | None) -> None:
+        self.environment.events.request.fire(
+            request_type=kind,
+            name=name,
+            response_time=seconds * 1000,
+            response_length=0,
+            exception=error,
+            context={},
+        )
+
+    @task
+    def move(self) -> None:
+        if self.session is None or self.session.closed_reason:
+            self.on_stop()
+            self._open()
+            return
+        widget = self.session.widget(self.control)
+        result: RerunResult = self.session.set(widget, self.next_value(widget))
+        error = ProtocolError("; ".join(result.errors)) if result.errors else None
+        self._report("rerun", self.request_name, result.seconds, error)
+
+    def next_value(self, widget: Element) -> Any:
+        raise NotImplementedError
+
+
+class PEDModel(Learner):
+    """The PE page's d_model, stepped up or down a few units at a time, as the number box's buttons do."""
+
+    page = "positional_encoding"
+    control = "pe_d_model"
+
+    def next_value(self, widget: Element) -> Any:
+        low, high = max(int(widget.proto.min), 8), min(int(widget.proto.max), 512)
+        return min(max(int(widget.value) + self.rng.choice([-8, -4, -2, 2, 4, 8]), low), high)
+
+
+class PEWindow(Learner):
+    """The PE table's window, moved by the chart's sliders: the component sends {"window": {start, span}}."""
+
+    page = "positional_encoding"
+    control = "pe_table_chart"
+
+    def next_value(self, widget: Element) -> Any:
+        window = json.loads(widget.proto.json)["window"]
+        (rows, cols), (row_spans, col_spans) = window["table"], window["spans"]
+        span = [self.rng.choice(row_spans), self.rng.choice(col_spans)]
+        start = [self.rng.randrange(max(rows - span[0], 0) + 1), self.rng.randrange(max(cols - span[1], 0) + 1)]
+        return {"window": {"start": start, "span": span}}
+
+
+class WordK(Learner):
+    """The word page's k (nearest neighbours), anywhere in its range."""
+
+    page = "word_embeddings"
+    control = "we_nn_k"
+
+    def next_value(self, widget: Element) -> Any:
+        return self.rng.randint(int(widget.proto.min), int(widget.proto.max))
+
+
+class RotaryBase(Learner):
+    """The rotary page's base, typed: a well-known one or any number from 100 to a million."""
+
+    page = "rotary"
+    control = "rp_base"
+
+    def next_value(self, widget: Element) -> Any:
+        known = ["10000", "500000", "1000000", "50000"]
+        return self.rng.choice(known) if self.rng.random() < 0.5 else str(self.rng.randint(100, 1_000_000))
+
+
+class InputSentence(Learner):
+    """The input layer's sentence, typed anew: three to ten words."""
+
+    page = "input_layer"
+    control = "il_sentence"
+
+    def next_value(self, widget: Element) -> Any:
+        return " ".join(self.rng.choices(WORDS, k=self.rng.randint(3, 10)))
+
+
+USER_CLASSES = {cls.__name__: cls for cls in (PEDModel, PEWindow, WordK, RotaryBase, InputSentence)}
