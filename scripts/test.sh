@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Install everything the tests need (dev packages into .venv, Debian's chromium) and run every test.
+# Install everything the tests need (dev packages into .venv, Debian's chromium and haproxy) and run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x /usr/bin/chromium ]; then
+# Debian's chromium (browser tests) and haproxy (tests/browser/test_proxy.py, tests/deploy/)
+missing=""
+[ -x /usr/bin/chromium ] || missing="chromium"
+[ -x /usr/sbin/haproxy ] || missing="$missing haproxy"
+if [ -n "$missing" ]; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
 [ -x .venv/bin/python ] || "${PYTHON:-python3}" -m venv .venv
 .venv/bin/python -m pip install -q -r requirements-dev.txt

@@ -22,6 +22,8 @@ from tests.browser.harness import ROOT, free_port, start_server
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 # The cookie deploy/haproxy.cfg inserts to keep a browser on its replica.
 STICKY_COOKIE = "EMBLAB_REPLICA"
+# The response header naming the replica that answered: app1 is the first of start_replicas's servers.
+REPLICA_HEADER = "x-emblab-replica"
 MAX_HOST_SERVERS = 8  # EMBLAB_SERVER_1 .. EMBLAB_SERVER_8 in deploy/haproxy.cfg
 
 
