@@ -1,0 +1,1 @@
+"""Simulated learners (loadtest/) against a real server."""

@@ -1,0 +1,93 @@
+"""The simulated learner against a real server: it gets the page an AppTest gets for the same widget values.
+
+That shows loadtest.protocol sends the requests a browser sends (the handshake with XSRF on, the page, the
+widget states in the fields the frontend uses), so the load it makes is the load learners make.
+"""
+
+import json
+
+import pytest
+from streamlit.proto.Element_pb2 import Element as ElementProto
+from streamlit.testing.v1 import AppTest
+
+from loadtest.protocol import Session, main_value
+from tests.app import APP
+from tests.browser.harness import free_port, start_server
+
+# An element's message type -> its kind (the Element oneof's field name), for AppTest's nodes, which keep the
+# inner message only. Kinds that share a message type (none on these pages) take the first.
+KINDS: dict[str, str] = {}
+for _field in ElementProto.DESCRIPTOR.oneofs_by_name["type"].fields:
+    KINDS.setdefault(_field.message_type.name, _field.name)
+# Widgets whose value AppTest gives as the script sees it (an option's value, not its label): their options
+# are compared instead.
+OPTION_WIDGETS = {"selectbox", "radio", "multiselect", "button_group"}
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    port = free_port()
+    proc = start_server(port)
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def described(kind: str, proto, value) -> tuple:
+    """What the comparison looks at: the kind and the main value (options for a choice, the data for a chart)."""
+    if kind in OPTION_WIDGETS:
+        return kind, tuple(getattr(o, "content", o) for o in proto.options)
+    if kind == "bidi_component":
+        return kind, proto.component_name, json.loads(proto.json) if proto.json else None
+    return kind, value
+
+
+def apptest_page(at: AppTest) -> list[tuple]:
+    """The main column's elements in order, as `described` tuples."""
+    out = []
+
+    def walk(node) -> None:
+        children = getattr(node, "children", None)
+        if children is not None and not hasattr(node, "value"):
+            for index in sorted(children):
+                walk(children[index])
+            return
+        proto = node.proto
+        if isinstance(proto, ElementProto):  # an element AppTest has no class for keeps the whole Element
+            kind = proto.WhichOneof("type")
+            proto = getattr(proto, kind)
+        else:
+            kind = KINDS[type(proto).DESCRIPTOR.name]
+        value = node.value if kind in ("number_input", "slider", "text_input", "text_area", "checkbox") else None
+        out.append(described(kind, proto, value if value is not None else main_value(kind, proto)))
+
+    walk(at.main)
+    return out
+
+
+def session_page(session: Session) -> list[tuple]:
+    return [described(e.kind, e.proto, e.value) for e in session.page_elements() if e.path[0] == 0 and e.proto]
+
+
+@pytest.mark.parametrize(
+    ("page", "script", "moves"),
+    [
+        ("positional_encoding", "lessons/positional_encoding.py", [("pe_d_model", 64), ("pe_d_model", 96)]),
+        ("rotary", "lessons/rotary.py", [("rp_base", "500000")]),
+    ],
+)
+def test_a_simulated_rerun_gets_the_page_an_apptest_gets(server_url, page, script, moves):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page(script).run()
+    with Session.open(server_url, page) as session:
+        assert session.last_open.ok, session.last_open.errors
+        assert session_page(session) == apptest_page(at)
+        for key, value in moves:
+            result = session.set(key, value)
+            widget = next(w for w in at.get(session.widget(key).kind) if w.key == key)
+            widget.set_value(value).run()
+            assert result.ok, result.errors
+            assert not at.exception
+            assert session.widget(key).value == value
+            assert session_page(session) == apptest_page(at)
