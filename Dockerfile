@@ -3,6 +3,8 @@
 #   docker build -t emblab --build-arg TORCH_INDEX=https://download.pytorch.org/whl/cu128 .   # CUDA torch
 #   docker build -t emblab --build-arg OFFLINE=1 .   # only the wheels in ./wheels (scripts/docker_smoke.sh)
 #   docker run -p 8501:8501 emblab
+#   docker run -p 9000:9000 emblab --server.port=9000   # another port (or -e STREAMLIT_SERVER_PORT=9000)
+# Layers are ordered so that a change to a page rebuilds only the last one.
 ARG BASE=python:3.11-slim
 
 FROM ${BASE} AS build
@@ -21,35 +23,41 @@ RUN python3 -m venv /opt/venv \
     && $pip --no-deps -r /tmp/requirements-nodeps.txt \
     && find /opt/venv -name __pycache__ -prune -exec rm -rf {} +
 
-# The sources, gathered in a stage of their own so the final image gets them in one layer.
-FROM ${BASE} AS source
-WORKDIR /app
-COPY app.py ./
-COPY .streamlit/ .streamlit/
-COPY core/ core/
-COPY figures/ figures/
-COPY lessons/ lessons/
-COPY locales/ locales/
-COPY ui/ ui/
-COPY data/ data/
+# The sources, gathered in a stage of their own so the final image gets them in one layer. FROM scratch: under
+# the vfs storage driver each layer is a full copy of the ones below, so these stay the size of the sources.
+FROM scratch AS source
+COPY app.py /app/
+COPY .streamlit/ /app/.streamlit/
+COPY core/ /app/core/
+COPY figures/ /app/figures/
+COPY lessons/ /app/lessons/
+COPY locales/ /app/locales/
+COPY ui/ /app/ui/
+COPY data/ /app/data/
 
 FROM ${BASE}
 # MALLOC_ARENA_MAX: two malloc arenas for all session threads; OMP_NUM_THREADS: one CPU thread per torch op
-# (see scripts/run.sh)
+# (see scripts/run.sh). STREAMLIT_SERVER_PORT: the port the entry point serves on and the health check asks.
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     NUMBA_CACHE_DIR=/tmp/numba \
     EMBLAB_VECTORS_DIR=/data/vectors \
     MALLOC_ARENA_MAX=2 \
-    OMP_NUM_THREADS=1
+    OMP_NUM_THREADS=1 \
+    STREAMLIT_SERVER_PORT=8501
 RUN useradd --create-home --uid 10001 emblab && mkdir -p /data/vectors && chown emblab /data/vectors
-COPY --from=build /opt/venv /opt/venv
-COPY --from=source /app /app
-COPY scripts/docker_entrypoint.sh /usr/local/bin/emblab
+# Metadata before any COPY: these lines never rebuild when the sources change.
 WORKDIR /app
 USER 10001
 EXPOSE 8501
-HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4)"]
+# emblab-health asks the port the server was started with (--server.port or STREAMLIT_SERVER_PORT).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 CMD ["emblab-health"]
 ENTRYPOINT ["/usr/local/bin/emblab"]
+COPY scripts/docker_entrypoint.sh /usr/local/bin/emblab
+COPY scripts/docker_healthcheck.py /usr/local/bin/emblab-health
+COPY --from=build /opt/venv /opt/venv
+# Build-time work that needs only the packages (compiling UMAP's numba code) belongs here, above the sources,
+# so that a page change does not redo it.
+# The sources last: a one-line page change rebuilds this layer alone.
+COPY --from=source /app /app

@@ -1,0 +1,84 @@
+"""deploy/k8s/ against the Kubernetes schemas kubernetes-validate carries (offline), and against each other:
+the probes, the Service, Ingress and autoscaler name the Deployment's pods, port and health endpoint."""
+
+from pathlib import Path
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from tests.browser.harness import ROOT
+
+K8S = ROOT / "deploy" / "k8s"
+HEALTH = "/_stcore/health"
+
+
+def manifests() -> dict[str, dict]:
+    """Every resource in deploy/k8s/, by kind."""
+    found = {}
+    for path in sorted(K8S.glob("*.yaml")):
+        for resource in yaml.safe_load_all(path.read_text()):
+            found[resource["kind"]] = resource
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(K8S.glob("*.yaml")), ids=lambda p: p.name)
+def test_each_manifest_passes_the_kubernetes_schema_strictly(path: Path):
+    for resource in yaml.safe_load_all(path.read_text()):
+        kubernetes_validate.validate(resource, kubernetes_validate.latest_version(), strict=True)
+
+
+def test_the_validator_rejects_a_misspelt_field():
+    deployment = manifests()["Deployment"]
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    broken = {**deployment, "spec": {**deployment["spec"], "replicaz": 2}}
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(broken, kubernetes_validate.latest_version(), strict=True)
+    assert container["name"] == "emblab"
+
+
+def test_every_probe_asks_the_health_endpoint_on_the_served_port():
+    pod = manifests()["Deployment"]["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert ports["http"] == int(env["STREAMLIT_SERVER_PORT"])
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert container[probe]["httpGet"] == {"path": HEALTH, "port": "http"}, probe
+    resources = container["resources"]
+    assert set(resources["requests"]) == set(resources["limits"]) == {"cpu", "memory"}
+
+
+def test_the_pod_runs_as_the_images_non_root_user_without_privileges():
+    pod = manifests()["Deployment"]["spec"]["template"]["spec"]
+    container = pod["containers"][0]["securityContext"]
+    assert pod["securityContext"]["runAsNonRoot"] and pod["securityContext"]["runAsUser"] == 10001
+    assert "useradd --create-home --uid 10001 emblab" in (ROOT / "Dockerfile").read_text()
+    assert container["allowPrivilegeEscalation"] is False
+    assert container["capabilities"]["drop"] == ["ALL"]
+    if container.get("readOnlyRootFilesystem"):
+        mounts = {m["mountPath"] for m in pod["containers"][0]["volumeMounts"]}
+        assert "/tmp" in mounts  # numba's cache (NUMBA_CACHE_DIR) lives there
+
+
+def test_service_ingress_and_autoscaler_name_the_deployment():
+    found = manifests()
+    labels = found["Deployment"]["spec"]["template"]["metadata"]["labels"]
+    assert found["Deployment"]["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    service = found["Service"]
+    assert service["spec"]["selector"].items() <= labels.items()
+    assert service["spec"]["ports"][0]["targetPort"] == "http"
+    backend = found["Ingress"]["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    assert backend == {"name": service["metadata"]["name"], "port": {"name": service["spec"]["ports"][0]["name"]}}
+    target = found["HorizontalPodAutoscaler"]["spec"]["scaleTargetRef"]
+    assert (target["kind"], target["name"]) == ("Deployment", found["Deployment"]["metadata"]["name"])
+    assert found["HorizontalPodAutoscaler"]["spec"]["metrics"][0]["resource"]["name"] == "cpu"
+    assert found["PodDisruptionBudget"]["spec"]["selector"]["matchLabels"].items() <= labels.items()
+
+
+def test_the_ingress_keeps_a_browser_on_one_pod_with_a_cookie():
+    annotations = manifests()["Ingress"]["metadata"]["annotations"]
+    assert annotations["nginx.ingress.kubernetes.io/affinity"] == "cookie"
+    assert int(annotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 3600  # an idle learner's websocket
+    upload_cap = (ROOT / ".streamlit" / "config.toml").read_text().split("maxUploadSize = ")[1].split()[0]
+    assert annotations["nginx.ingress.kubernetes.io/proxy-body-size"] == f"{upload_cap}m"
