@@ -1,0 +1,259 @@
+"""How many learners one machine holds: simulated learners (loadtest/locustfile.py) against the real server.
+
+What it compares: the rerun times learners see as their number grows (10 -> 200 by default), against the target
+of issue 27 (p95 <= 500 ms with 0 errors), for 1 replica (`streamlit run`, as the README starts it) and for 2
+replicas behind HAProxy with deploy/haproxy.cfg (tests/browser/replicas.py); and the server CPU each page's
+main control costs per rerun, each control alone.
+
+Each learner is a Locust user speaking Streamlit's websocket protocol (loadtest/protocol.py, no browser): it
+opens its page, then moves its control with a think time (3 s by default, 2-4 s). The ramp's learners are
+spread evenly over the five controls (--mix to choose). At each step the users are started, left to settle
+(opening a page is a full run), the statistics reset, and the step held --hold seconds. Printed per step:
+learners, reruns/s, p50 and p95 of the rerun time (BackMsg to script_finished), errors (closed socket,
+exception element, no answer within 30 s), server CPU per run (reruns and the few page opens in the hold) and in cores (all replicas; /proc/<pid>/stat),
+the proxy's CPU, server RSS (summed over replicas), and this generator's own CPU in cores: it shares the
+2 cores with the server, so a busy generator also slows the reruns it times. "held" is the largest step with
+p95 <= 500 ms and no error. The ramp stops after a step whose p95 passes --stop-p95.
+
+Run: flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/capacity.py --csv capacity.csv
+     [--replicas 1 2] [--steps 10,25,50,75,100,125,150,200] [--hold 30] [--think 3] [--controls-only | --no-controls]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import gevent
+from locust import between  # Locust monkey-patches the standard library for gevent on import
+from locust.env import Environment
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from loadtest.locustfile import USER_CLASSES  # noqa: E402
+from tests.browser.harness import free_port, start_server  # noqa: E402
+
+TARGET_P95_S = 0.5
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (its threads included)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def own_cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+@dataclass
+class Step:
+    """One step of a ramp (or one control alone), measured over its hold."""
+
+    setup: str  # "1 replica", "2 replicas"
+    mix: str  # the user classes
+    learners: int
+    seconds: float
+    reruns: int
+    reruns_per_s: float
+    p50_ms: float
+    p95_ms: float
+    errors: int
+    server_cpu_ms_per_rerun: float
+    server_cores: float
+    proxy_cores: float
+    server_rss_mib: float
+    generator_cores: float
+    opens: int
+    open_errors: int
+    error_sample: str
+
+
+@dataclass
+class Lab:
+    """The servers under test: a URL, the server processes' ids, the proxy's (if any), and how to stop them."""
+
+    name: str
+    url: str
+    server_pids: list[int]
+    proxy_pid: int | None
+    stop: Callable[[], None]
+
+
+def start_lab(replicas: int) -> Lab:
+    if replicas == 1:
+        proc = start_server(free_port())
+        port = proc.args[proc.args.index("--server.port") + 1]
+
+        def stop() -> None:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+        return Lab("1 replica", f"http://127.0.0.1:{port}", [proc.pid], None, stop)
+    from tests.browser.replicas import start_replicas  # H2's: N servers behind deploy/haproxy.cfg
+
+    lab = start_replicas(replicas)
+    return Lab(f"{replicas} replicas", lab.url, [p.pid for p in lab.servers], lab.proxy.pid, lab.stop)
+
+
+def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, hold: float) -> Step:
+    """Run `learners` users (already started) for settle + hold seconds; the figures over the hold."""
+    gevent.sleep(settle)
+    env.stats.reset_all()
+    server0 = sum(cpu_seconds(p) for p in lab.server_pids)
+    proxy0 = cpu_seconds(lab.proxy_pid) if lab.proxy_pid else 0.0
+    own0, t0 = own_cpu_seconds(), time.monotonic()
+    gevent.sleep(hold)
+    seconds = time.monotonic() - t0
+    server = sum(cpu_seconds(p) for p in lab.server_pids) - server0
+    proxy = (cpu_seconds(lab.proxy_pid) - proxy0) if lab.proxy_pid else 0.0
+    own = own_cpu_seconds() - own0
+    reruns = opens = 0
+    failures = open_failures = 0
+    times: dict[int, int] = {}
+    for (_name, kind), entry in env.stats.entries.items():
+        if kind == "rerun":
+            reruns += entry.num_requests
+            failures += entry.num_failures
+            for bucket, count in entry.response_times.items():
+                times[bucket] = times.get(bucket, 0) + count
+        elif kind == "open":
+            opens += entry.num_requests
+            open_failures += entry.num_failures
+    sample = next(iter(env.stats.errors.values())).error if env.stats.errors else ""
+    return Step(
+        setup=lab.name,
+        mix=mix,
+        learners=learners,
+        seconds=round(seconds, 1),
+        reruns=reruns,
+        reruns_per_s=round(reruns / seconds, 2),
+        p50_ms=percentile(times, 0.5),
+        p95_ms=percentile(times, 0.95),
+        errors=failures + open_failures,
+        server_cpu_ms_per_rerun=round(1000 * server / (reruns + opens), 1) if reruns + opens else float("nan"),
+        server_cores=round(server / seconds, 2),
+        proxy_cores=round(proxy / seconds, 3),
+        server_rss_mib=round(sum(rss_mib(p) for p in lab.server_pids)),
+        generator_cores=round(own / seconds, 2),
+        opens=opens,
+        open_errors=open_failures,
+        error_sample=str(sample)[:200],
+    )
+
+
+def percentile(times: dict[int, int], q: float) -> float:
+    """The q-quantile of Locust's rounded response times (ms)."""
+    total = sum(times.values())
+    if not total:
+        return float("nan")
+    seen = 0
+    for bucket in sorted(times):
+        seen += times[bucket]
+        if seen >= q * total:
+            return float(bucket)
+    return float(max(times))
+
+
+def run_users(lab: Lab, classes: list[type], steps: list[int], settle: float, hold: float, stop_p95: float, out):
+    """A ramp over `steps` learners of `classes` on `lab`; each Step is printed and handed to `out`."""
+    env = Environment(user_classes=classes, host=lab.url)
+    runner = env.create_local_runner()
+    mix = "+".join(c.__name__ for c in classes)
+    try:
+        for n in steps:
+            runner.start(n, spawn_rate=max(n / 5, 2), wait=False)
+            while runner.user_count < n:  # spawning takes about 5 s; a page open is a full run
+                gevent.sleep(0.5)
+            step = measure(env, lab, n, mix, settle, hold)
+            out(step)
+            if step.p95_ms > stop_p95 * 1000 or step.errors > n:
+                break
+    finally:
+        runner.quit()
+
+
+def print_step(step: Step) -> None:
+    print(
+        f"{step.setup:>10} {step.learners:>4} learners  {step.reruns_per_s:6.1f} reruns/s  "
+        f"p50 {step.p50_ms:6.0f} ms  p95 {step.p95_ms:6.0f} ms  errors {step.errors:3d}  "
+        f"server {step.server_cpu_ms_per_rerun:5.1f} ms CPU/rerun ({step.server_cores:.2f} cores)  "
+        f"proxy {step.proxy_cores:.3f} cores  RSS {step.server_rss_mib:5.0f} MiB  "
+        f"generator {step.generator_cores:.2f} cores  [{step.mix}]",
+        flush=True,
+    )
+    if step.error_sample:
+        print(f"           first error: {step.error_sample}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--csv", type=Path, default=None, help="write every step here")
+    parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--steps", default="10,25,50,75,100,125,150,200")
+    parser.add_argument("--hold", type=float, default=30.0, help="seconds each step is measured")
+    parser.add_argument("--settle", type=float, default=8.0, help="seconds after spawning before measuring")
+    parser.add_argument("--think", type=float, default=3.0, help="mean think time between moves, seconds")
+    parser.add_argument("--stop-p95", type=float, default=2.0, help="stop a ramp after a step with a p95 above this")
+    parser.add_argument("--mix", default=",".join(USER_CLASSES), help="user classes of the ramp")
+    parser.add_argument("--control-users", type=int, default=20, help="learners for each control alone")
+    parser.add_argument("--control-hold", type=float, default=20.0)
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--controls-only", action="store_true", help="only the CPU per rerun of each control")
+    which.add_argument("--no-controls", action="store_true", help="only the ramps")
+    args = parser.parse_args()
+    for cls in USER_CLASSES.values():  # the same spread as the locustfile's, around --think
+        cls.wait_time = between(args.think * 2 / 3, args.think * 4 / 3)
+    steps = [int(s) for s in args.steps.split(",")]
+    rows: list[Step] = []
+
+    def out(step: Step) -> None:
+        print_step(step)
+        rows.append(step)
+
+    if not args.no_controls:
+        print(f"Server CPU per rerun, each control alone ({args.control_users} learners, 1 replica):", flush=True)
+        lab = start_lab(1)
+        try:
+            for cls in USER_CLASSES.values():
+                run_users(lab, [cls], [args.control_users], args.settle, args.control_hold, 1e9, out)
+        finally:
+            lab.stop()
+    if not args.controls_only:
+        classes = [USER_CLASSES[name] for name in args.mix.split(",")]
+        for replicas in args.replicas:
+            print(f"\nRamp, {replicas} replica(s), think time {args.think:g} s:", flush=True)
+            lab = start_lab(replicas)
+            try:
+                run_users(lab, classes, [1], args.settle, 10.0, 1e9, out)  # RSS with one learner
+                run_users(lab, classes, steps, args.settle, args.hold, args.stop_p95, out)
+            finally:
+                lab.stop()
+            mix = "+".join(c.__name__ for c in classes)
+            ramp = [s for s in rows if s.setup == lab.name and s.mix == mix]
+            ok = [s.learners for s in ramp if s.p95_ms <= TARGET_P95_S * 1000 and s.errors == 0]
+            print(f"held with {lab.name}: {max(ok) if ok else 0} learners (p95 <= 500 ms, 0 errors)", flush=True)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(asdict(rows[0])))
+            writer.writeheader()
+            writer.writerows(asdict(s) for s in rows)
+        print(f"wrote {args.csv}")
+
+
+if __name__ == "__main__":
+    main()
