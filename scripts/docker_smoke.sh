@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # Build the image and run it, on a machine like the project's (Debian, no registry reachable):
-#   1. start dockerd (vfs storage driver) when none answers;
-#   2. a base image: $BASE if given, else python:3.11-slim if it can be pulled, else a local Debian
-#      bookworm made with debootstrap and `docker import` (emblab-base:bookworm);
-#   3. the wheels: `pip download` of requirements.txt and requirements-nodeps.txt into ./wheels with this
-#      machine's pip (its CPU torch wheel included), then an OFFLINE=1 build that uses nothing else;
-#   4. run it, wait for the health check, open two pages in Chromium, check that root is refused.
+#   1-3. scripts/docker_prepare.sh: dockerd (vfs) when none answers, a base image (a debootstrap Debian when no
+#      registry answers), ./wheels from this machine's pip (its CPU torch wheel included);
+#   4. an OFFLINE=1 build that uses nothing else; run it on another port than 8501, wait until Docker's health
+#      check says healthy (it follows --server.port), open two pages in Chromium, check that root is refused.
 # Prints the build time and the image size. Run as root: bash scripts/docker_smoke.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,34 +11,8 @@ IMAGE=${IMAGE:-emblab:smoke}
 PORT=${PORT:-8599}
 PY=${PY:-.venv/bin/python}
 
-if ! docker info >/dev/null 2>&1; then
-    command -v dockerd >/dev/null || apt-get install -y docker.io
-    (dockerd --storage-driver vfs >/tmp/emblab-dockerd.log 2>&1 &)
-    for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
-fi
-
-if [ -z "${BASE:-}" ]; then
-    if docker pull python:3.11-slim >/dev/null 2>&1; then
-        BASE=python:3.11-slim
-    else
-        BASE=emblab-base:bookworm
-        if ! docker image inspect "$BASE" >/dev/null 2>&1; then
-            echo "No registry: making $BASE with debootstrap"
-            command -v debootstrap >/dev/null || apt-get install -y debootstrap
-            root=$(mktemp -d)
-            chmod 755 "$root"  # mktemp makes it 0700: the image's / would shut out the non-root user
-            debootstrap --variant=minbase --include=python3,python3-venv,ca-certificates bookworm "$root" \
-                http://deb.debian.org/debian >/tmp/emblab-debootstrap.log
-            rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
-            tar -C "$root" -c . | docker import - "$BASE"
-            rm -rf "$root"
-        fi
-    fi
-fi
-echo "Base image: $BASE"
-
-pip download --quiet --only-binary=:all: -r requirements.txt -d wheels
-pip download --quiet --only-binary=:all: --no-deps -r requirements-nodeps.txt -d wheels
+# shellcheck source=scripts/docker_prepare.sh
+. scripts/docker_prepare.sh
 start=$(date +%s)
 docker build --network host --build-arg BASE="$BASE" --build-arg OFFLINE=1 -t "$IMAGE" .
 build_s=$(( $(date +%s) - start ))
@@ -50,9 +22,10 @@ docker run -d --name "$name" --network host "$IMAGE" --server.port="$PORT" >/dev
 trap 'docker rm -f "$name" >/dev/null 2>&1 || true' EXIT
 for _ in $(seq 120); do
     [ "$(docker inspect -f '{{.State.Health.Status}}' "$name")" = healthy ] && break
-    curl -fs "http://127.0.0.1:$PORT/_stcore/health" >/dev/null 2>&1 && break
     sleep 2
 done
+health=$(docker inspect -f '{{.State.Health.Status}}' "$name")
+[ "$health" = healthy ] || { docker logs "$name"; echo "FAIL: Docker says $health on port $PORT"; exit 1; }
 curl -fs "http://127.0.0.1:$PORT/_stcore/health" >/dev/null || { docker logs "$name"; echo "FAIL: no health"; exit 1; }
 echo "Health check: ok"
 

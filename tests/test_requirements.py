@@ -12,7 +12,7 @@ from importlib.metadata import packages_distributions
 from tests.browser.harness import ROOT
 
 PACKAGES = ["core", "figures", "lessons", "ui"]  # the app's own, beside app.py
-INSTALLERS = ["scripts/run.sh", "scripts/test.sh", "Dockerfile", "scripts/docker_smoke.sh"]
+INSTALLERS = ["scripts/run.sh", "scripts/test.sh", "Dockerfile", "scripts/docker_prepare.sh"]
 
 
 def requirement_names(file: str) -> set[str]:
