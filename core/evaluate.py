@@ -49,20 +49,8 @@ def read_questions(text: str) -> list[Question]:
     return questions
 
 
-BLOCK = 128
-
-
-def first_argmax(scores: torch.Tensor, block: int = BLOCK) -> torch.Tensor:
-    """scores.argmax(dim=1), the first index of each row's maximum, for rows whose length is a multiple of `block`.
-
-    On CPU, torch's argmax along a long row is ~5x slower than its max (amax): the blocks' maxima find
-    the first block holding the maximum, and an argmax over that one block the index inside it.
-    """
-    rows, n = scores.shape
-    blocks = scores.view(rows, n // block, block)
-    which = blocks.amax(dim=2).argmax(dim=1)  # (rows,)
-    inside = blocks[torch.arange(rows, device=scores.device), which].argmax(dim=1)  # (rows,)
-    return which * block + inside
+TILE_ROWS = 512  # questions per batch
+TILE_COLS = 512  # vocabulary columns per score tile on the CPU: one (TILE_ROWS, TILE_COLS) float32 tile fits in L2
 
 
 def evaluate_analogies(
@@ -71,10 +59,19 @@ def evaluate_analogies(
     *,
     restrict: int = 300_000,
     case_insensitive: bool = False,
-    batch_size: int = 256,
+    batch_size: int = TILE_ROWS,
+    tile_cols: int | None = None,
     on_batch: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Accuracy of 3CosAdd on the questions, gensim's rules, batched on wv's device.
+
+    The answer to a question is the first index of the largest cosine with b - a + c among the `restrict` most
+    frequent words, a, b and c excluded (with every other spelling of theirs when case_insensitive).
+
+    Args:
+        batch_size: questions scored at once.
+        tile_cols: vocabulary columns scored at once; default TILE_COLS on the CPU, the whole vocabulary elsewhere.
+        on_batch: called with (questions done, questions asked) after each batch.
 
     Returns:
         {"accuracy", "correct", "total", "skipped", "sections": [{"section", "correct", "total", "accuracy"}],
@@ -82,48 +79,52 @@ def evaluate_analogies(
     """
     n = min(restrict, len(wv))
     ok_vocab = wv.itos[:n]
-    key = str.upper if case_insensitive else str
-    index: dict[str, int] = {}
-    for i, w in enumerate(ok_vocab):
-        index.setdefault(key(w), i)  # the most frequent spelling wins, as in gensim
-    canon = [index[key(w)] for w in ok_vocab]  # each word -> the row of its key's most frequent spelling
-    spellings: dict[int, list[int]] = {}
-    for i, ci in enumerate(canon):
-        spellings.setdefault(ci, []).append(i)  # every row sharing a key: all are excluded with it
-    width = max(len(rows) for rows in spellings.values())
+    keys = list(map(str.upper, ok_vocab)) if case_insensitive else ok_vocab
+    # key -> its first row, so the most frequent spelling wins (as in gensim): later rows are written first
+    index = dict(zip(reversed(keys), range(n - 1, -1, -1), strict=True))
+    others: dict[int, list[int]] = {}  # a key's first row -> its other rows, excluded with it
+    if len(index) < n:
+        for i, k in enumerate(keys):
+            if index[k] != i:
+                others.setdefault(index[k], []).append(i)
+    width = 1 + max(map(len, others.values()), default=0)
 
-    word_ids = ([index.get(key(w)) for w in (q.a, q.b, q.c, q.expected)] for q in questions)
-    kept = [(qi, q, ids) for qi, (q, ids) in enumerate(zip(questions, word_ids, strict=True)) if None not in ids]
+    kept, abcd, excluded = [], [], []
+    for qi, q in enumerate(questions):
+        ids = [index.get(w.upper() if case_insensitive else w) for w in (q.a, q.b, q.c, q.expected)]
+        if None in ids:
+            continue
+        kept.append((qi, q))
+        abcd.append(ids)
+        row = []
+        for i in ids[:3]:
+            spelled = [i, *others.get(i, ())]
+            row += spelled + [i] * (width - len(spelled))  # padded with a repeat: excluding twice changes nothing
+        excluded.append(row)
     device = wv.vectors.device
-    abcd = torch.tensor([ids for _, _, ids in kept], dtype=torch.long, device=device).view(-1, 4)
-    abc, expected = abcd[:, :3], abcd[:, 3]  # (Q, 3), (Q,)
-    same_key = torch.arange(n, device=device).unsqueeze(1).repeat(1, width)  # (n, width): rows spelled like row i
-    for ci, rows in spellings.items():
-        if len(rows) > 1:
-            same_key[ci, : len(rows)] = torch.tensor(rows)
-    excluded = same_key[abc].view(-1, 3 * width)  # (Q, 3 * width): a, b, c and their other spellings
+    abcd_t = torch.tensor(abcd, dtype=torch.long, device=device).view(-1, 4)  # (Q, 4)
+    excluded_t = torch.tensor(excluded, dtype=torch.long, device=device).view(-1, 3 * width)  # (Q, 3 * width)
     unit = wv.unit[:n]  # (n, dim)
-    # (dim, n rounded up to BLOCK): contiguous, which makes the matmul ~1.6x faster; the padding scores -inf below
-    unit_t = torch.nn.functional.pad(unit.T, (0, -n % BLOCK)).contiguous()
+    unit_t = unit.T.contiguous()  # (dim, n): contiguous rows make each tile's matmul faster
+    cols = tile_cols or (TILE_COLS if device.type == "cpu" else n)
     best = torch.empty(len(kept), dtype=torch.long, device=device)  # (Q,)
     for start in range(0, len(kept), batch_size):
         stop = min(start + batch_size, len(kept))
-        q = abc[start:stop]
-        scores = (unit[q[:, 1]] - unit[q[:, 0]] + unit[q[:, 2]]) @ unit_t  # (B, n)
-        scores[:, n:] = -torch.inf
-        scores.scatter_(1, excluded[start:stop], -torch.inf)
-        best[start:stop] = first_argmax(scores)
+        q = abcd_t[start:stop]
+        query = unit[q[:, 1]] - unit[q[:, 0]] + unit[q[:, 2]]  # (B, dim)
+        best[start:stop] = _first_best(query, unit_t, excluded_t[start:stop], cols)
         if on_batch:
             on_batch(stop, len(kept))
-    correct_flags = (torch.tensor(canon, device=device)[best] == expected).cpu().numpy()  # (Q,)
-    predictions = [(qi, ok_vocab[i]) for (qi, _, _), i in zip(kept, best.tolist(), strict=True)]
+    predicted = best.tolist()
+    correct_flags = [index[keys[p]] == ids[3] for p, ids in zip(predicted, abcd, strict=True)]
+    predictions = [(qi, ok_vocab[p]) for (qi, _), p in zip(kept, predicted, strict=True)]
 
     sections: dict[str, list[int]] = {}
-    for flag, (_, q, _) in zip(correct_flags, kept, strict=True):
+    for flag, (_, q) in zip(correct_flags, kept, strict=True):
         sections.setdefault(q.section, [0, 0])
         sections[q.section][0] += int(flag)
         sections[q.section][1] += 1
-    total, correct = len(kept), int(correct_flags.sum())
+    total, correct = len(kept), sum(correct_flags)
     return {
         "accuracy": correct / total if total else float("nan"),
         "correct": correct,
@@ -132,6 +133,40 @@ def evaluate_analogies(
         "sections": [{"section": s, "correct": c, "total": t, "accuracy": c / t} for s, (c, t) in sections.items()],
         "predictions": predictions,
     }
+
+
+def _first_best(query: torch.Tensor, unit_t: torch.Tensor, excluded: torch.Tensor, cols: int) -> torch.Tensor:
+    """Per row of query (B, dim), the first column of query @ unit_t (dim, n) holding its largest score, the
+    columns in excluded (B, k) left out.
+
+    The scores are made `cols` columns at a time, so that each tile stays in cache: its maximum per row is one
+    cheap pass, and only the rows whose maximum grew (all of them in the first tile, few after) look for
+    where it is. A later tile must beat the best so far strictly, so the first index of a tie wins.
+    """
+    rows, n = len(query), unit_t.shape[1]
+    ex_rows = torch.arange(rows, device=query.device).repeat_interleave(excluded.shape[1])  # (B * k,)
+    ex_cols, order = excluded.reshape(-1).sort()
+    ex_rows = ex_rows[order]
+    starts = torch.arange(0, n + cols, cols, device=query.device)
+    bounds = torch.searchsorted(ex_cols, starts).tolist()  # excluded pairs [bounds[t], bounds[t + 1]) are in tile t
+    top = torch.full((rows,), -torch.inf, device=query.device)  # (B,)
+    at = torch.zeros(rows, dtype=torch.long, device=query.device)  # (B,)
+    tile = torch.empty(rows, cols, device=query.device)
+    for t, c0 in enumerate(range(0, n, cols)):
+        c1 = min(c0 + cols, n)
+        if c1 - c0 == cols:
+            scores = torch.mm(query, unit_t[:, c0:c1], out=tile)  # (B, cols)
+        else:
+            scores = query @ unit_t[:, c0:c1]  # (B, c1 - c0)
+        lo, hi = bounds[t], bounds[t + 1]
+        if lo < hi:
+            scores[ex_rows[lo:hi], ex_cols[lo:hi] - c0] = -torch.inf
+        tile_top = scores.amax(dim=1)  # (B,)
+        grew = (tile_top > top).nonzero().squeeze(1)
+        if len(grew):
+            top[grew] = tile_top[grew]
+            at[grew] = c0 + scores[grew].argmax(dim=1)
+    return at
 
 
 def read_pairs(text: str) -> list[tuple[str, str, float]]:

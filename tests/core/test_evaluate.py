@@ -7,8 +7,8 @@ import pytest
 import torch
 from scipy.stats import spearmanr
 
-from core.evaluate import evaluate_analogies, first_argmax, main, read_pairs, read_questions
-from core.glove import load_glove
+from core.evaluate import Question, evaluate_analogies, main, read_pairs, read_questions
+from core.glove import WordVectors, load_glove
 from tests.fixtures import FIXTURES
 
 
@@ -65,9 +65,63 @@ def test_bad_lines_are_named():
         read_pairs("a b notanumber\n")
 
 
-@pytest.mark.parametrize("block", [1, 4, 128])
-def test_first_argmax_equals_torch_argmax_including_ties(block):
-    scores = torch.randint(0, 5, (64, 256)).float()  # many ties: the first maximum must win
-    scores[3] = -torch.inf
-    scores[3, 200] = 1.0
-    assert torch.equal(first_argmax(scores, block), scores.argmax(dim=1))
+def brute_force(itos, vectors, questions, restrict, case_insensitive):
+    """Each question answered one at a time in float64 numpy: every row scored, every spelling of a, b and c
+    excluded, the first row of the maximum taken. Returns the predictions and the smallest gap between a
+    question's best score and the best score of a row with another vector (0 would make the test ambiguous)."""
+    key = str.upper if case_insensitive else str
+    ok = itos[:restrict]
+    unit = vectors[:restrict].astype(np.float64)
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    first = {}
+    for i, w in enumerate(ok):
+        first.setdefault(key(w), i)
+    predictions, gap = [], np.inf
+    for qi, q in enumerate(questions):
+        words = [key(w) for w in (q.a, q.b, q.c, q.expected)]
+        if any(w not in first for w in words):
+            continue
+        a, b, c = (unit[first[w]] for w in words[:3])
+        scores = unit @ (b - a + c)
+        scores[[i for i, w in enumerate(ok) if key(w) in words[:3]]] = -np.inf
+        best = int(np.argmax(scores))  # numpy: the first index of the maximum
+        predictions.append((qi, ok[best]))
+        different = ~np.all(vectors[:restrict] == vectors[best], axis=1)
+        gap = min(gap, scores[best] - scores[different].max())
+    return predictions, gap
+
+
+@pytest.mark.parametrize("case_insensitive", [False, True])
+@pytest.mark.parametrize("tile_cols", [None, 1, 7, 64])
+def test_analogies_equal_a_brute_force_reference_with_ties_and_other_spellings(case_insensitive, tile_cols):
+    rng = np.random.default_rng(0)
+    base = [f"w{i}" for i in range(40)]
+    itos = base + ["W3", "w5", "W7", "W7", "w20x", "w21x", "w22x"]  # other spellings of w3, w5, w7 (w5 twice)
+    vectors = rng.normal(size=(len(itos), 6)).astype(np.float32)
+    vectors[43] = vectors[7]  # W7 twice, the same vector: a tie
+    vectors[44:47] = vectors[20:23]  # copies after their originals: exact ties the first row must win
+    vectors[30] = vectors[2]  # a copy of a frequent word
+    wv = WordVectors(itos, torch.from_numpy(vectors), "random")
+    words = base + ["W3", "W7", "w20x", "missing"]
+    questions = [
+        Question("s", *rng.choice(words, 4, replace=False)) if i % 5 else Question("s", "w3", "w5", "w7", "w20")
+        for i in range(300)
+    ]
+    for restrict in (len(itos), 45):
+        expected, gap = brute_force(itos, vectors, questions, restrict, case_insensitive)
+        assert gap > 1e-5  # no near-ties but the exact ones the copies make
+        out = evaluate_analogies(
+            wv, questions, restrict=restrict, case_insensitive=case_insensitive, batch_size=32, tile_cols=tile_cols
+        )
+        assert out["predictions"] == expected
+        key = str.upper if case_insensitive else str
+        right = sum(key(p) == key(questions[qi].expected) for qi, p in expected)
+        assert (out["correct"], out["total"], out["skipped"]) == (right, len(expected), len(questions) - len(expected))
+
+
+def test_progress_is_reported_after_each_batch(folder):
+    wv = load_glove("tiny.txt")
+    questions = read_questions((FIXTURES / "analogies_tiny.txt").read_text()) * 3
+    calls = []
+    out = evaluate_analogies(wv, questions, case_insensitive=True, batch_size=4, on_batch=lambda *a: calls.append(a))
+    assert out["total"] == 15 and calls == [(4, 15), (8, 15), (12, 15), (15, 15)]
