@@ -1,5 +1,6 @@
 """Word embeddings: GloVe in nn.Embedding.from_pretrained, PCA, analogies, neighbours, evaluation (seed 003)."""
 
+import hashlib
 from pathlib import Path
 
 import pandas as pd
@@ -8,16 +9,19 @@ import torch
 
 from core import evaluate, glove, projection
 from core.glove import WordVectors
+from core.jobs import JobRunner
 from figures.words import word_scatter_figure
-from ui import Between, choose_vectors, downloads, explain, set_defaults, show_code, table
+from ui import Between, choose_vectors, downloads, explain, set_defaults, show_code, submit, table
 from ui.exercises import try_this
 from ui.i18n import problem, t
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
-# gensim's questions-words.txt has 19,544 questions in 0.6 MB; at the largest vocabulary it takes about 80 s on
-# one core. More would hold a shared server's core for minutes, so the rest of a file is left out, with a notice.
+# gensim's questions-words.txt has 19,544 questions in 0.6 MB. Evaluations share one queue per server, so a file
+# with many more would hold everyone's evaluations behind it: the rest of a file is left out, with a notice.
 MAX_QUESTIONS = 20_000
 QUESTIONS_MB = 2
+EVAL_QUEUE = 6  # evaluations waiting in all
+ASKED = "we_eval_asked"  # this session's last evaluation: its job key and what it was asked with
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
 DEFAULTS = dict(
     words=SEED_WORDS,
@@ -55,33 +59,83 @@ def pca_coords(_wv: WordVectors, source: str, words: tuple[str, ...], dims: int,
     return projection.pca(x, dims, fit_on=fit_on)
 
 
-def evaluation(wv: WordVectors, text: str | None, restrict: int) -> None:
-    """The accuracy on a questions-words text (None: no file yet) and its table per section, or a message that
-    says what to change."""
+@st.cache_resource
+def eval_runner() -> JobRunner:
+    """One evaluation queue per server process: one at a time, results kept per (vectors, questions, words) and
+    shared by every learner; one evaluation waiting or running per learner, at most EVAL_QUEUE waiting in all."""
+    return JobRunner(workers=1, keep=32, per_owner=1, max_waiting=EVAL_QUEUE)
+
+
+def read_questions_or_say_why(text: str | None) -> list[evaluate.Question] | None:
+    """The questions of a questions-words text, or None after a message that says what to change."""
     if text is None:
         st.warning(t("we.no_questions_file"))
-        return
+        return None
     try:
         questions = evaluate.read_questions(text)
     except ValueError as err:
         st.error(t("we.not_questions", problem=problem(err)))
-        return
+        return None
     if not questions:
         st.warning(t("we.no_questions"))
+        return None
+    return questions
+
+
+def start_evaluation(wv: WordVectors, text: str | None, asked: dict) -> None:
+    """Queue the evaluation of a questions-words text (None: no file yet); this session remembers it in
+    state[ASKED], so the page shows it while it runs and after, across reruns and pages."""
+    st.session_state.pop(ASKED, None)
+    st.session_state.pop("we_eval_refused", None)
+    questions = read_questions_or_say_why(text)
+    if questions is None:
         return
-    if len(questions) > MAX_QUESTIONS:
-        st.warning(t("we.questions_cut", n=len(questions), most=MAX_QUESTIONS))
-        questions = questions[:MAX_QUESTIONS]
-    bar = st.progress(0.0)
-    result = evaluate.evaluate_analogies(
-        wv,
-        questions,
-        restrict=restrict,
-        case_insensitive=True,
-        on_batch=lambda done, total: bar.progress(done / max(total, 1)),
-    )
+    key = (asked["source"], hashlib.sha256(text.encode()).hexdigest(), asked["restrict"])
+    kept = questions[:MAX_QUESTIONS]
+
+    def work(progress) -> dict:
+        result = evaluate.evaluate_analogies(
+            wv,
+            kept,
+            restrict=asked["restrict"],
+            case_insensitive=True,
+            on_batch=lambda done, total: progress(100 * done // total, 0.0),
+        )
+        del result["predictions"]  # kept per key for everyone: only what the page shows
+        return result
+
+    submit(eval_runner(), key, work, 100, "we_eval_refused")
+    st.session_state[ASKED] = asked | dict(key=key, n=len(questions))
+
+
+@st.fragment(run_every=1.0)
+def eval_progress(key: tuple, n: int, restrict: int) -> None:
+    """The evaluation's progress while it waits or runs; a full rerun shows its result once it is done."""
+    job = eval_runner().get(key)
+    if job is None or job.done:
+        st.rerun()
+    if not job.started:
+        st.progress(0.0, text=t("we.eval_waiting", n=eval_runner().waiting() - 1))
+    else:
+        st.progress(job.step / job.total, text=t("we.eval_running", n=n, restrict=restrict, percent=job.step))
+
+
+def show_evaluation(wv: WordVectors, asked: dict) -> None:
+    """The remembered evaluation: its progress, or its accuracy and table per section, or a message."""
+    job = eval_runner().get(asked["key"])
+    if job is None:  # refused (the page says why), or dropped from the kept results long ago
+        return
+    if asked["n"] > MAX_QUESTIONS:
+        st.warning(t("we.questions_cut", n=asked["n"], most=MAX_QUESTIONS))
+    if not job.done:
+        eval_progress(asked["key"], min(asked["n"], MAX_QUESTIONS), min(asked["restrict"], len(wv)))
+        return
+    if job.error:
+        st.error(t("we.eval_failed", error=job.error))
+        return
+    result = job.result
     if not result["total"]:
-        st.warning(t("we.all_skipped", skipped=result["skipped"], restrict=min(restrict, len(wv))))
+        st.warning(t("we.all_skipped", skipped=result["skipped"], restrict=min(asked["restrict"], len(wv))))
         return
     st.metric(
         t("we.accuracy"),
@@ -223,13 +277,19 @@ restrict = c2.select_slider(t("we.restrict"), CHOICES["eval_restrict"], key="we_
 upload = None
 if which != "ours":
     upload = st.file_uploader(t("we.questions_file"), type=["txt"], key="we_eval_file", max_upload_size=QUESTIONS_MB)
+asked = dict(source=source_key, which=which, restrict=restrict)
 if st.button(t("we.evaluate"), key="we_eval_go"):  # the file is read only now, not on every rerun of the page
     if which == "ours":
         text = OUR_SET.read_text(encoding="utf-8")
     else:
         text = upload.getvalue().decode("utf-8", errors="replace") if upload else None
-    evaluation(wv, text, restrict)
-st.caption(t("we.eval_caption"))
+    start_evaluation(wv, text, asked)
+if refused := st.session_state.get("we_eval_refused"):
+    st.warning(refused)
+last = st.session_state.get(ASKED)
+if last is not None and {k: last[k] for k in asked} == asked:  # shown while the settings it was asked with stay
+    show_evaluation(wv, last)
+st.caption(t("we.eval_caption") + " " + t("we.eval_policy", waiting=eval_runner().waiting(), queue=EVAL_QUEUE))
 
 # --- Try this ---------------------------------------------------------------------------------------
 try_this("we", wv)

@@ -1,8 +1,12 @@
 """The word-embedding page in AppTest: every control, and every bad input the issue names."""
 
+import time
+
 import pytest
 
 from core.glove import load_glove
+from core.jobs import JobRunner
+from core.problems import Problem
 
 PAGE = "lessons/word_embeddings.py"
 
@@ -90,12 +94,48 @@ def test_a_pasted_article_shows_its_first_100_words_and_says_how_many_were_left_
         assert len(at.dataframe[0].value) == 100 and "Shown once" in at.info[0].value
 
 
-def test_evaluation_on_our_set(at):
-    at.select_slider(key="we_eval_restrict").set_value(10_000).run()
+def evaluate_and_wait(at):
+    """Press Evaluate, then rerun (as the progress fragment does in a browser) until the result or a message shows."""
     at.button(key="we_eval_go").click().run()
+    deadline = time.monotonic() + 60
+    while not (at.metric or at.error or at.warning) and time.monotonic() < deadline:
+        assert at.get("progress") or at.metric, "neither the job's progress nor its result is shown"
+        time.sleep(0.25)
+        at.run()
     assert not at.exception
-    assert at.metric[0].value.endswith("%")
+
+
+def test_evaluation_on_our_set_runs_as_a_job_and_survives_leaving_the_page(at):
+    at.select_slider(key="we_eval_restrict").set_value(10_000).run()
+    evaluate_and_wait(at)
+    assert at.metric[0].value.endswith("%") and not at.warning
     assert "family" in list(at.dataframe[1].value["section"])
+    shown = at.metric[0].value
+    at.slider(key="we_nn_k").set_value(5).run()  # another widget: the result stays
+    assert at.metric[0].value == shown
+    at.switch_page("lessons/overview.py").run()
+    at.switch_page(PAGE).run()
+    assert at.metric[0].value == shown and not at.exception
+    at.select_slider(key="we_eval_restrict").set_value(30_000).run()  # asked with other settings: not shown
+    assert not at.metric
+
+
+def test_the_same_evaluation_from_another_learner_comes_back_at_once(at, open_page):
+    at.select_slider(key="we_eval_restrict").set_value(100_000).run()
+    evaluate_and_wait(at)
+    other = open_page(PAGE)
+    other.select_slider(key="we_eval_restrict").set_value(100_000).run()
+    other.button(key="we_eval_go").click().run()
+    assert [m.value for m in other.metric] == [m.value for m in at.metric]  # this run: nothing computed again
+
+
+def test_a_refused_evaluation_says_why(at, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise Problem("queue_full", n=6)
+
+    monkeypatch.setattr(JobRunner, "submit", refuse)
+    at.button(key="we_eval_go").click().run()
+    assert not at.exception and "6 runs are already waiting" in at.warning[0].value and not at.metric
 
 
 def test_evaluate_without_a_questions_file_says_to_upload_one(at):
