@@ -9,7 +9,8 @@
 #             the same with a read-only root filesystem (--read-only, tmpfs on /tmp and the home directory, as
 #             deploy/k8s/ runs it), two pages in Chromium;
 #   compose   docker-compose up: 2 replicas and the proxy; two browsers land on two replicas; a page in Chromium;
-#   failover  a load run through the proxy (scripts/deploy_failover.py); one replica killed partway through;
+#   failover  a load run through the proxy (scripts/deploy_failover.py); one replica's process killed partway
+#             through (a crash: Docker restarts it; `docker kill` would count as a stop and leave it stopped);
 #             then every replica stopped: the proxy's answer (503 and its page) and how long it took;
 #   swarm     a one-node swarm: docker stack deploy of the same file; a page through the proxy; then removed.
 # Leaves the images; removes its containers, stack and (when it made it) the swarm.
@@ -125,7 +126,7 @@ fi
 if has failover; then
     victim=$(compose ps -q emblab | head -1)
     "$PY" scripts/deploy_failover.py --url "http://127.0.0.1:$p" --learners "${LEARNERS:-24}" --seconds 90 \
-        --kill-at 30 --kill "docker kill $victim" --healthy "docker inspect -f {{.State.Health.Status}} $victim"
+        --kill-at 30 --kill "kill -9 $(docker inspect -f '{{.State.Pid}}' "$victim")" --healthy "docker inspect -f {{.State.Health.Status}} $victim"
     compose stop -t 5 emblab >/dev/null
     sleep 5  # the proxy's health checks (every 2 s, two failures) and DNS hold (5 s) see them go
     "$PY" - "http://127.0.0.1:$p/word_embeddings" <<'PY'

@@ -2,7 +2,7 @@
 
 Simulated learners (loadtest.protocol.Session, no browser) move the PE page's d_model through the proxy, each
 keeping its cookies as a browser does, the proxy's sticky one included. Partway through, `--kill` runs (e.g.
-`docker kill <container>`). A learner whose socket closes reopens the page at the URL it showed (the settings
+`kill -9 <the container's main process>`, a crash: after `docker kill` Docker does not restart a container). A learner whose socket closes reopens the page at the URL it showed (the settings
 live in the URL), with its cookies, as the frontend does when it reconnects, until a rerun succeeds.
 
 It prints, for the learners whose replica stayed up (their sticky cookie never changed) and for the ones that
@@ -11,7 +11,7 @@ first good rerun and whether the reopened page showed their view. With `--health
 killed container's health, also the time from the kill until Docker had restarted it and it was healthy again.
 Run by scripts/deploy_check.sh; traffic only to the proxy's address.
 
-    python scripts/deploy_failover.py --url http://127.0.0.1:8600 --kill "docker kill X" \
+    python scripts/deploy_failover.py --url http://127.0.0.1:8600 --kill "kill -9 PID" \
         --healthy "docker inspect -f {{.State.Health.Status}} X"
 """
 
@@ -40,6 +40,7 @@ class Learner:
     replicas: list[str] = field(default_factory=list)  # each sticky cookie it had, in order
     reruns: int = 0
     errors: list[str] = field(default_factory=list)
+    failed_s: float | None = None  # from the kill to its first failed move (it notices at its next move)
     recovered_s: float | None = None  # from the kill to the first good rerun after its socket closed
     same_view: bool | None = None
 
@@ -79,6 +80,8 @@ def run_learner(learner: Learner, url: str, think: float, stop_at: float, killed
             shown = target
             continue
         learner.errors.extend(errors)
+        if killed.is_set() and learner.failed_s is None:
+            learner.failed_s = time.monotonic() - kill_t[0]
         session.close()
         session = None
         while session is None and time.monotonic() < stop_at:
@@ -150,12 +153,16 @@ def main() -> None:
             for err in lr.errors[:2]:
                 print(f"    {err[:160]}")
     if moved:
-        times = sorted(lr.recovered_s for lr in moved if lr.recovered_s is not None)
-        if times:
-            print(
-                f"time from the kill to a good rerun on another replica: median {statistics.median(times):.1f} s, "
-                f"max {times[-1]:.1f} s ({len(times)} of {len(moved)} learners)"
-            )
+        done = [lr for lr in moved if lr.recovered_s is not None and lr.failed_s is not None]
+        for name, times in (
+            ("the kill to a good rerun on another replica", sorted(lr.recovered_s for lr in done)),
+            ("the failed move to a good rerun", sorted(lr.recovered_s - lr.failed_s for lr in done)),
+        ):
+            if times:
+                print(
+                    f"time from {name}: median {statistics.median(times):.1f} s, max {times[-1]:.1f} s "
+                    f"({len(times)} of {len(moved)} learners)"
+                )
         print(f"reopened on the view their URL held: {sum(bool(lr.same_view) for lr in moved)} of {len(moved)}")
     if lost:
         print(f"{len(lost)} learners never opened the page")
