@@ -118,7 +118,8 @@ if has compose || has failover; then
     start=$(date +%s)
     compose up -d --no-build
     for c in $(compose ps -q emblab); do wait_healthy "$c" 300 >/dev/null; done
-    echo "compose up to every replica healthy: $(since "$start") s; replicas: $(compose ps -q emblab | wc -l)"
+    echo "compose up to every replica healthy: $(since "$start") s; replicas: $(compose ps -q emblab | wc -l)," \
+        "restart policy: $(docker inspect -f '{{.HostConfig.RestartPolicy.Name}}' "$(compose ps -q emblab | head -1)")"
     for _ in $(seq 60); do curl -fs "http://127.0.0.1:$p/_stcore/health" >/dev/null && break; sleep 1; done
     browse "http://127.0.0.1:$p"
 fi
