@@ -5,6 +5,7 @@ import streamlit as st
 from ui import LESSONS, device_choice, history_navigation, keep_settings
 from ui.exercises import PRESENT_KEY, presenting
 from ui.i18n import LANG_KEY, LANGUAGES, problem, t
+from ui.sessions import start_reaper
 
 # Presenter mode: everything in the main column a third larger, charts included, for a projector.
 PRESENTER_CSS = """<style>
@@ -12,6 +13,7 @@ PRESENTER_CSS = """<style>
 </style>"""
 
 st.set_page_config(page_title="Transformer Embedding Lab", page_icon="🧭", layout="wide")
+start_reaper()  # once per process: closed tabs' sessions are let go of when Streamlit's reconnect window ends
 back = history_navigation()  # the browser's Back or Forward: its address says the language and presenter mode
 if LANG_KEY not in st.session_state or back:  # a link's ?lang=zh opens the app in Chinese
     st.session_state[LANG_KEY] = st.query_params.get(LANG_KEY) if st.query_params.get(LANG_KEY) in LANGUAGES else "en"

@@ -1,0 +1,75 @@
+"""ui.sessions: a closed tab's session is shut down and forgotten once Streamlit's reconnect window is over."""
+
+import time
+
+from streamlit.runtime.memory_session_storage import MemorySessionStorage
+from streamlit.runtime.session_manager import SessionInfo
+from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+
+from ui.sessions import SessionReaper, release_free_memory
+
+TTL = 120
+
+
+class FakeSession:
+    """What the storage and the reaper use of an AppSession."""
+
+    def __init__(self, session_id: str) -> None:
+        self.id = session_id
+        self.shut_down = False
+
+    def shutdown(self) -> None:
+        self.shut_down = True
+
+
+def stored(storage: MemorySessionStorage, session_id: str) -> FakeSession:
+    session = FakeSession(session_id)
+    storage.save(SessionInfo(client=None, session=session))
+    return session
+
+
+def test_sessions_past_the_window_are_shut_down_and_forgotten_with_no_other_traffic():
+    storage = MemorySessionStorage(ttl_seconds=TTL)
+    released = []
+    reaper = SessionReaper(storage._cache, release=lambda: released.append(True))
+    sessions = [stored(storage, f"s{i}") for i in range(3)]
+    assert reaper.reap() == 0 and not any(s.shut_down for s in sessions) and not released  # within the window
+    assert reaper.reap(at_time=time.monotonic() + TTL + 1) == 3
+    assert all(s.shut_down for s in sessions) and storage.list() == [] and released == [True]
+    assert reaper.reap(at_time=time.monotonic() + TTL + 1) == 0 and released == [True] and reaper.reaped == 3
+
+
+def test_a_session_whose_window_is_not_over_is_kept_for_its_reconnect():
+    storage = MemorySessionStorage(ttl_seconds=TTL)
+    reaper = SessionReaper(storage._cache, release=lambda: None)
+    early = stored(storage, "early")
+    between = time.monotonic() + TTL
+    while time.monotonic() + TTL <= between:  # the second session is saved strictly later
+        time.sleep(0.001)
+    late = stored(storage, "late")
+    assert reaper.reap(at_time=between) == 1
+    assert early.shut_down and not late.shut_down
+    assert storage.get("late") is not None and storage.get("early") is None
+
+
+def test_the_pinned_streamlit_keeps_sessions_where_the_reaper_looks():
+    """start_reaper reads these private attributes; it does nothing where they are missing, so check them here."""
+    from streamlit.runtime.runtime import Runtime
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    manager = WebsocketSessionManager(
+        session_storage=MemorySessionStorage(ttl_seconds=TTL),
+        uploaded_file_manager=None,
+        script_cache=ScriptCache(),
+        message_enqueued_callback=None,
+    )
+    assert callable(manager._session_storage._cache.expire)
+    assert callable(Runtime._get_async_objs)
+
+
+def test_free_memory_is_given_back_or_skipped():
+    assert release_free_memory() in (True, False)
+
+
+def test_the_app_runs_without_a_server_to_reap_in(open_page):
+    open_page("lessons/overview.py")  # AppTest: no Runtime with a session storage; start_reaper does nothing
