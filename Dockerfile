@@ -34,6 +34,15 @@ COPY lessons/ /app/lessons/
 COPY locales/ /app/locales/
 COPY ui/ /app/ui/
 COPY data/ /app/data/
+COPY scripts/warm_up.py /app/scripts/
+
+# UMAP's numba code compiled once, for a generic x86-64 CPU so that the cache serves on any machine, not only the
+# builder's (scripts/warm_up.py --core; the entry point copies it to $NUMBA_CACHE_DIR, which numba needs writable).
+# Its own stage, from the packages and core/ alone: a page change does not redo it.
+FROM build AS numba
+COPY core/ /app/core/
+COPY scripts/warm_up.py /app/scripts/
+RUN NUMBA_CACHE_DIR=/opt/numba-cache NUMBA_CPU_NAME=generic OMP_NUM_THREADS=1 /opt/venv/bin/python /app/scripts/warm_up.py --core
 
 FROM ${BASE}
 # MALLOC_ARENA_MAX: two malloc arenas for all session threads; OMP_NUM_THREADS: one CPU thread per torch op
@@ -42,6 +51,7 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     NUMBA_CACHE_DIR=/tmp/numba \
+    NUMBA_CPU_NAME=generic \
     EMBLAB_VECTORS_DIR=/data/vectors \
     MALLOC_ARENA_MAX=2 \
     OMP_NUM_THREADS=1 \
@@ -59,5 +69,6 @@ COPY scripts/docker_healthcheck.py /usr/local/bin/emblab-health
 COPY --from=build /opt/venv /opt/venv
 # Build-time work that needs only the packages (compiling UMAP's numba code) belongs here, above the sources,
 # so that a page change does not redo it.
+COPY --from=numba /opt/numba-cache /opt/numba-cache
 # The sources last: a one-line page change rebuilds this layer alone.
 COPY --from=source /app /app

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import difflib
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 from core import projection
 from core.glove import WordVectors, resolve_word
@@ -167,9 +169,17 @@ class _EpochsFile:
 
 
 def _umap(x: np.ndarray, cfg: CloudConfig, progress: Progress | None) -> np.ndarray:
-    """umap-learn. Its first run in a process compiles numba code (about a minute here) before epoch 1."""
+    """umap-learn on the exact nearest neighbours (`exact_neighbours`), never pynndescent's approximate ones.
+
+    pynndescent's search cannot be kept in numba's on-disk cache (it asks numba for its thread count, which the
+    cache refuses), so every process compiled it again before its first UMAP; UMAP's own functions can be cached
+    (core.warmup.cache_numba_functions).
+    """
     import umap
 
+    from core.warmup import cache_numba_functions
+
+    cache_numba_functions()
     model = umap.UMAP(
         n_components=cfg.dims,
         n_neighbors=cfg.n_neighbors,
@@ -177,9 +187,34 @@ def _umap(x: np.ndarray, cfg: CloudConfig, progress: Progress | None) -> np.ndar
         n_epochs=umap_epochs(len(x)),
         random_state=cfg.seed,
         n_jobs=1,  # a seed makes UMAP single-threaded anyway: deterministic
+        precomputed_knn=exact_neighbours(x, cfg.n_neighbors),
         tqdm_kwds={"disable": False, "file": _EpochsFile(progress), "bar_format": "{n}/{total}", "mininterval": 0.5},
     )
-    return model.fit_transform(x)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "precomputed_knn", UserWarning)  # no search index: we never transform
+        return model.fit_transform(x)
+
+
+def exact_neighbours(x: np.ndarray, k: int, *, block: int = 1024) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's k nearest rows by euclidean distance, the row itself first (UMAP's `precomputed_knn`).
+
+    Args:
+        x: (n, dim); block: rows compared with all n at a time.
+
+    Returns:
+        (indices (n, k) int32, distances (n, k) float32), nearest first.
+    """
+    t = torch.from_numpy(np.asarray(x, np.float32))
+    sq = (t * t).sum(1)  # (n,)
+    indices, distances = [], []
+    for start in range(0, len(t), block):
+        rows = t[start : start + block]  # (b, dim)
+        d2 = sq[start : start + block, None] + sq[None, :] - 2 * rows @ t.T  # (b, n) squared distances
+        d2[torch.arange(len(rows)), torch.arange(start, start + len(rows))] = -1.0  # itself first
+        near, at = torch.topk(d2, k, dim=1, largest=False)  # (b, k), nearest first
+        indices.append(at.to(torch.int32))
+        distances.append(near.clamp_min(0).sqrt())
+    return torch.cat(indices).numpy(), torch.cat(distances).numpy()
 
 
 def neighbours(wv: WordVectors, word: str, k: int) -> list[tuple[str, float]]:

@@ -13,6 +13,7 @@ from figures.training import lines_figure
 from ui import Between, bundled_vectors, device, downloads, explain, set_defaults, show_code, table
 from ui.exercises import try_this
 from ui.i18n import problem, t
+from ui.resources import minilm_input
 
 MODES = ("glove", "random", "minilm")  # shown as t("il.mode_<mode>")
 DEFAULTS = dict(
@@ -44,11 +45,6 @@ CHOICES = dict(
 def key_text(name: str) -> str:
     """A name core uses as a dict key ("+ position", "input embedding"), in the reader's language."""
     return t("il.k_" + "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_"))
-
-
-@st.cache_resource(show_spinner=False)  # a 90 MB read, once per server
-def minilm() -> pretrained.MiniLMInput:
-    return pretrained.MiniLMInput(device=device())
 
 
 def show_stages(stages: dict[str, torch.Tensor], tokens: list[str]) -> None:
@@ -99,7 +95,7 @@ if not sentence.strip():
     st.error(t("il.no_sentence"))
 elif mode == "minilm":
     try:
-        real = minilm()
+        real = minilm_input()
     except pretrained.PretrainedMissing as err:
         st.info(t("il.minilm_missing", problem=problem(err)))
     else:

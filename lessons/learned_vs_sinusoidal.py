@@ -16,6 +16,7 @@ from figures.training import lines_figure, positions_pca_figure
 from ui import Between, device, downloads, explain, parse_number, set_defaults, show_code, submit
 from ui.exercises import try_this
 from ui.i18n import problem, t
+from ui.resources import minilm_positions
 
 DEFAULTS = dict(task="copy-back", shift=3, d_model=64, train_len=16, steps=200, lr="3e-3", seed=0, test_len=32)
 QUEUE = 12  # jobs waiting in all; one Train press is three jobs
@@ -32,11 +33,6 @@ def runner() -> JobRunner:
     """One training queue per server process: one job at a time, results shared by every learner; one Train
     press (three models) per learner in the queue, at most QUEUE jobs waiting in all."""
     return JobRunner(workers=1, per_owner=3, max_waiting=QUEUE)
-
-
-@st.cache_resource(show_spinner=False)  # a 0.8 MB read
-def minilm_table() -> np.ndarray:
-    return pretrained.minilm_position_table().numpy()
 
 
 @st.cache_data
@@ -186,7 +182,7 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
 # --- 4. A real learned table ------------------------------------------------------------------------
 st.header(t("lv.h_real"))
 try:
-    real = minilm_table()
+    real = minilm_positions()
 except pretrained.PretrainedMissing as err:
     st.info(problem(err))
 else:

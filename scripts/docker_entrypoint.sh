@@ -1,9 +1,21 @@
 #!/bin/sh
-# The image's entry point: refuses to run as root unless EMBLAB_ALLOW_ROOT=1, then serves on 0.0.0.0, port
-# $STREAMLIT_SERVER_PORT (8501; `--server.port=N` after the image name overrides it, and the HEALTHCHECK follows).
+# The image's entry point: refuses to run as root unless EMBLAB_ALLOW_ROOT=1, warms the process up, then serves on
+# 0.0.0.0, port $STREAMLIT_SERVER_PORT (8501; `--server.port=N` after the image name overrides it, and the
+# HEALTHCHECK follows).
 set -eu
 if [ "$(id -u)" = 0 ] && [ "${EMBLAB_ALLOW_ROOT:-0}" != 1 ]; then
     echo "emblab: refusing to run as root. Drop --user root (the image runs as 'emblab'), or set EMBLAB_ALLOW_ROOT=1." >&2
     exit 1
+fi
+# UMAP's numba code, compiled when the image was built. numba ignores a cache folder it cannot write to, so the
+# image's copy goes to $NUMBA_CACHE_DIR; if that fails, the warm-up compiles it instead.
+if [ -d /opt/numba-cache ] && [ -n "${NUMBA_CACHE_DIR:-}" ]; then
+    mkdir -p "$NUMBA_CACHE_DIR" && cp -R /opt/numba-cache/. "$NUMBA_CACHE_DIR"/ || true
+fi
+# scripts/warm_up.py loads GloVe and the MiniLM tables and runs UMAP, t-SNE and Train once in this process, then
+# serves from it: the port opens, and the health check answers, only once no learner would wait for a cold start.
+# EMBLAB_WARM_UP=0 serves at once instead.
+if [ "${EMBLAB_WARM_UP:-1}" = 1 ]; then
+    exec python3 scripts/warm_up.py streamlit run app.py --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"
 fi
 exec streamlit run app.py --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"

@@ -101,3 +101,15 @@ def test_the_figure_draws_every_point_once_and_isolate_only_the_neighbourhood():
     isolated = cloud_figure(coords, words, **roles, isolate=True)
     assert sorted(w for t in isolated.data for w in t.hovertext) == ["w2", "w5", "w6"]
     assert cloud_figure(np.zeros((40, 3), np.float32), words).data[0].type == "scatter3d"
+
+
+def test_umaps_exact_neighbours_match_scikit_learns_brute_force_search():
+    from sklearn.neighbors import NearestNeighbors
+
+    x = np.random.default_rng(2).normal(size=(700, 12))
+    indices, distances = cloud.exact_neighbours(x, 9, block=256)  # blocks that do not divide the rows
+    ref_dist, ref_idx = NearestNeighbors(n_neighbors=9, algorithm="brute").fit(x).kneighbors(x)
+    assert indices.dtype == np.int32 and distances.dtype == np.float32 and indices.shape == (700, 9)
+    np.testing.assert_array_equal(indices[:, 0], np.arange(700))  # each point first, as UMAP expects
+    np.testing.assert_array_equal(indices, ref_idx)
+    np.testing.assert_allclose(distances, ref_dist, atol=1e-4)

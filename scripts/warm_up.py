@@ -1,0 +1,61 @@
+"""Warm this process before it serves: UMAP's numba code, t-SNE, Train, GloVe and the MiniLM tables.
+
+    python scripts/warm_up.py            # warm up and print each step's time (fills numba's on-disk cache)
+    python scripts/warm_up.py --core     # core.warmup alone: the image's build step, to fill NUMBA_CACHE_DIR
+    python scripts/warm_up.py streamlit run app.py [ARGS]   # warm up, then serve from this same process
+
+Serving this way, the server opens its port only once the warm-up is done, so `/_stcore/health` (Docker's
+HEALTHCHECK, a Kubernetes readiness probe, the proxy's check) answers only from a warm process: the tables are in
+the caches the pages read (st.cache_resource is per process, so they must be loaded in the serving process), and
+UMAP's code is compiled. The Docker image's entry point serves this way; `streamlit run` stays in the command
+line, where the image's health check looks for the server's port.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def log(what: str, seconds: float) -> None:
+    print(f"emblab warm-up: {what}: {seconds:.1f} s", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str]) -> int:
+    serve = argv[:2] == ["streamlit", "run"]
+    core_only = argv[:1] == ["--core"]
+    if not (serve or core_only or not argv):
+        print(__doc__, file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    from core.warmup import warm_up
+
+    warm_up(report=log)
+    if not core_only:
+        from ui.resources import preload
+
+        # Loading outside a script run is what this is for: Streamlit's warning that there is none is noise here.
+        quiet = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)
+        try:
+            preload(report=log)
+        finally:
+            quiet.setLevel(level)
+    log("all", time.perf_counter() - start)
+    if not serve:
+        return 0
+    from streamlit.web import cli
+
+    os.chdir(ROOT)
+    return cli.main(argv[1:], prog_name="streamlit")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

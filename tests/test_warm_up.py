@@ -1,0 +1,135 @@
+"""scripts/warm_up.py and core.warmup: the server is warm when it first answers, and numba's cache covers UMAP."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+import numpy as np
+import pytest
+
+from core import warmup
+from tests.browser.harness import ROOT, SERVER_ENV, free_port
+
+# Counts the numba compiles a UMAP makes in a fresh process once UMAP is imported (and its eager, explicitly typed
+# functions compiled): with the warm-up's cache, none.
+COUNT_COMPILES = """
+import sys
+sys.path.insert(0, {root!r})
+import numpy as np
+from numba.core import event
+from core import cloud, warmup
+
+warmup.import_umap()
+compiled = []
+class Listener(event.Listener):
+    def on_start(self, e):
+        pass
+    def on_end(self, e):
+        compiled.append(e.data["dispatcher"].py_func.__qualname__)
+event.register("numba:compile", Listener())
+x = np.random.default_rng(1).standard_normal((150, 8))
+coords = cloud.project(x, cloud.CloudConfig("UMAP", 3, n_neighbors=10, seed=5))
+assert coords.shape == (150, 3) and np.isfinite(coords).all()
+print("compiled:", ",".join(compiled))
+"""
+
+
+def test_umaps_own_numba_functions_get_a_disk_cache_once():
+    import umap.layouts
+    import umap.umap_
+    from numba.core.caching import NullCache
+
+    warmup.cache_numba_functions()
+    for function in (
+        umap.umap_.smooth_knn_dist,
+        umap.umap_.compute_membership_strengths,
+        umap.layouts._nb_optimize_layout_euclidean_single_epoch,
+    ):
+        assert not isinstance(function._cache, NullCache), function
+    # the parallel twin of the layout's epoch shares its Python function, so numba's cache key: it stays uncached
+    assert isinstance(umap.layouts._nb_optimize_layout_euclidean_single_epoch_parallel._cache, NullCache)
+    assert warmup.cache_numba_functions() == 0
+
+
+def test_preload_fills_the_caches_the_pages_read():
+    from ui import _bundled_vectors
+    from ui.resources import minilm_input, minilm_positions, preload
+
+    steps = []
+    preload(report=lambda what, seconds: steps.append(what))
+    assert steps == ["imports", "device", "GloVe", "MiniLM input layer", "MiniLM positions"]
+    assert minilm_input() is minilm_input() and minilm_positions().shape == (512, 384)
+    assert "unit" in vars(_bundled_vectors())  # GloVe's unit rows are built, not left to the first search
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """`scripts/warm_up.py streamlit run app.py` on a free port with an empty numba cache; its URL, log and cache."""
+    cache = tmp_path_factory.mktemp("numba")
+    log = cache.parent / "served.log"
+    port = free_port()
+    env = {**os.environ, **SERVER_ENV, "NUMBA_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "scripts/warm_up.py", "streamlit", "run", "app.py", "--server.port", str(port)]
+    cmd += ["--server.address", "127.0.0.1", "--server.headless", "true"]
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 600  # compiling UMAP's code on a busy 2-core machine
+        while proc.poll() is None and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise AssertionError(f"no health answer; the log:\n{log.read_text()}")
+        answered = log.read_text()  # what the process had printed when its health first answered
+        yield url, answered, cache
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_the_served_process_answers_health_only_once_warm(served):
+    _, answered, _ = served
+    for step in ("import umap", "UMAP of", "t-SNE of", "Train (", "GloVe", "MiniLM input layer", "all"):
+        assert f"emblab warm-up: {step}" in answered
+    assert "skipped" not in answered
+
+
+def test_the_warm_server_serves_the_pages_that_use_the_preloaded_tables(served):
+    from loadtest.protocol import Session
+
+    url, _, _ = served
+    for page, query in (("input_layer", "mode=minilm"), ("learned_vs_sinusoidal", ""), ("word_embeddings", "")):
+        with Session.open(url, page, query) as session:
+            assert not session.exceptions(), (page, session.exceptions())
+            assert session.page_elements()
+
+
+def test_after_the_warm_up_a_fresh_process_compiles_nothing_for_umap(served):
+    _, _, cache = served
+    assert list(cache.glob("umap_*/umap_.smooth_knn_dist-*.nbi"))
+    env = {**os.environ, **SERVER_ENV, "NUMBA_CACHE_DIR": str(cache)}
+    out = subprocess.run(
+        [sys.executable, "-c", COUNT_COMPILES.format(root=str(ROOT))],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    assert "compiled: \n" in out.stdout, out.stdout
+
+
+def test_warm_up_runs_on_small_inputs_and_reports_each_step():
+    steps = {}
+    seconds = warmup.warm_up(umap_size=60, tsne_size=0, train_steps=1, report=steps.__setitem__)
+    assert list(seconds) == ["import umap", "UMAP of 60 points", "Train (1 steps)"] == list(steps)
+    assert all(np.isfinite(s) and s >= 0 for s in seconds.values())

@@ -1,0 +1,69 @@
+"""The large read-only tables every learner shares, loaded once per server process; `preload` loads them all.
+
+GloVe's loader is ui.bundled_vectors (every vectors picker uses it); the MiniLM tables are here. `preload` runs
+before the server serves (scripts/warm_up.py), so that no learner's first page waits for a load.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import time
+from collections.abc import Callable
+
+import numpy as np
+import streamlit as st
+
+import core
+import figures
+from core import pretrained
+from core.glove import VectorsError
+from ui import _bundled_vectors, device, device_choice
+
+
+@st.cache_resource(show_spinner=False)  # a 90 MB read, once per server
+def minilm_input() -> pretrained.MiniLMInput:
+    """all-MiniLM-L6-v2's input layer (word, position and token-type tables, LayerNorm, tokenizer).
+
+    Raises PretrainedMissing when its package is not installed.
+    """
+    return pretrained.MiniLMInput(device=device())
+
+
+@st.cache_resource(show_spinner=False)  # a 0.8 MB read
+def minilm_positions() -> np.ndarray:
+    """all-MiniLM-L6-v2's learned position table, (512, 384). Raises PretrainedMissing without its package."""
+    return pretrained.minilm_position_table().numpy()
+
+
+def preload(report: Callable[[str, float], None] | None = None) -> None:
+    """Import every module the pages use and fill the caches above and GloVe's (with its unit rows and word index);
+    skip a table whose package is missing.
+
+    Args:
+        report: called as report(what, seconds) after each step.
+    """
+    steps: list[tuple[str, Callable[[], object]]] = [
+        ("imports", lambda: [importlib.import_module(m.name) for p in (core, figures) for m in _modules(p)]),
+        ("device", device_choice),
+        ("GloVe", _glove),
+        ("MiniLM input layer", minilm_input),
+        ("MiniLM positions", minilm_positions),
+    ]
+    for what, load in steps:
+        start = time.perf_counter()
+        try:
+            load()
+        except (VectorsError, pretrained.PretrainedMissing) as err:  # the page says what to install
+            what = f"{what} skipped ({err})"
+        if report:
+            report(what, time.perf_counter() - start)
+
+
+def _glove() -> object:
+    wv = _bundled_vectors()
+    return wv.unit, wv.stoi  # each built on its first use: cosine searches, word lookups
+
+
+def _modules(package) -> list[pkgutil.ModuleInfo]:
+    return list(pkgutil.iter_modules(package.__path__, package.__name__ + "."))
