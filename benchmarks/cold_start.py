@@ -52,7 +52,7 @@ def child(mode: str) -> dict[str, list[float]]:
 
         cfg = cloud.CloudConfig("UMAP", seed=seed)
         args = dict(n_neighbors=cfg.n_neighbors, min_dist=cfg.min_dist, n_epochs=cloud.umap_epochs(SIZE))
-        return umap.UMAP(random_state=seed, n_jobs=1, **args).fit_transform(x)
+        return umap.UMAP(random_state=seed, n_jobs=1, **args).fit_transform(np.asarray(x, np.float64))
 
     questions = evaluate.read_questions((ROOT / "data" / "analogies_small.txt").read_text())
     calls = {"UMAP": lambda seed: cloud.project(x, cloud.CloudConfig("UMAP", seed=seed))}
