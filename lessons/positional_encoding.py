@@ -20,6 +20,7 @@ from ui import (
     show_code,
     take_pick,
 )
+from ui.caching import page_cache_data
 from ui.exercises import try_this
 from ui.i18n import problem, t
 from ui.live_chart import TableWindow, figure_json, live_chart, window_chart
@@ -88,45 +89,45 @@ def pick_base() -> None:
     mark_custom()
 
 
-@st.cache_data(max_entries=64)
+@page_cache_data(max_entries=64)
 def table_window(cfg: PEConfig, p0: int, p1: int, d0: int, d1: int) -> np.ndarray:
     return pe.pe_window(cfg, p0, p1, d0, d1, device=device()).cpu().numpy()
 
 
 # The heatmap without its values, which the browser takes from the block it holds (ui.window_chart).
-@st.cache_data(max_entries=8)
+@page_cache_data(max_entries=8)
 def table_figure(axes: tuple[str, str]) -> str:
     return figure_json(fig.pe_heatmap_figure(np.zeros((0, 0)), axis_titles=axes))
 
 
-@st.cache_data(max_entries=64)
+@page_cache_data(max_entries=64)
 def table_columns(cfg: PEConfig, p0: int, p1: int, dims: tuple[int, ...]) -> np.ndarray:
     return pe.pe_columns(cfg, p0, p1, list(dims), device=device()).cpu().numpy()
 
 
 # The curves without their values, which the browser takes from the columns it holds (ui.window_chart).
-@st.cache_data(max_entries=8)
+@page_cache_data(max_entries=8)
 def curves_figure(dims: tuple[int, ...], titles: tuple[str, str, str]) -> str:
     return figure_json(fig.pe_curves_figure(np.zeros((0, len(dims))), 0, list(dims), titles))
 
 
-@st.cache_data(max_entries=64)
+@page_cache_data(max_entries=64)
 def similarity(cfg: PEConfig, p0: int, p1: int, metric: str) -> np.ndarray:
     return pe.position_similarity(pe.pe_window(cfg, p0, p1, device=device()), metric).cpu().numpy()
 
 
 # The similarity matrix without its values, which the browser takes from the block it holds (ui.window_chart).
-@st.cache_data(max_entries=8)
+@page_cache_data(max_entries=8)
 def similarity_figure(metric: str, titles: tuple[str, str, str]) -> str:
     return figure_json(fig.similarity_figure(np.zeros((0, 0)), 0, metric, titles))
 
 
-@st.cache_data(max_entries=64)
+@page_cache_data(max_entries=64)
 def offset_curves(cfg: PEConfig, refs: tuple[int, ...], k: int) -> np.ndarray:
     return pe.dot_by_offset(cfg, list(refs), k, device=device()).cpu().numpy()
 
 
-@st.cache_data(max_entries=64)
+@page_cache_data(max_entries=64)
 def checks(cfg: PEConfig, k: int) -> tuple[float, float]:
     first = pe.shift_error(cfg, k, 0, CHECKED_ROWS, device=device())
     last = pe.shift_error(cfg, k, max(cfg.max_len - k - CHECKED_ROWS, 0), cfg.max_len, device=device())
