@@ -210,6 +210,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=3.0, help="mean think time between moves, seconds")
     parser.add_argument("--stop-p95", type=float, default=2.0, help="stop a ramp after a step with a p95 above this")
     parser.add_argument("--mix", default=",".join(USER_CLASSES), help="user classes of the ramp")
+    parser.add_argument("--controls", default=",".join(USER_CLASSES), help="the controls measured alone")
     parser.add_argument("--control-users", type=int, default=20, help="learners for each control alone")
     parser.add_argument("--control-hold", type=float, default=20.0)
     which = parser.add_mutually_exclusive_group()
@@ -229,8 +230,8 @@ def main() -> None:
         print(f"Server CPU per rerun, each control alone ({args.control_users} learners, 1 replica):", flush=True)
         lab = start_lab(1)
         try:
-            for cls in USER_CLASSES.values():
-                run_users(lab, [cls], [args.control_users], args.settle, args.control_hold, 1e9, out)
+            for name in args.controls.split(","):
+                run_users(lab, [USER_CLASSES[name]], [args.control_users], args.settle, args.control_hold, 1e9, out)
         finally:
             lab.stop()
     if not args.controls_only:
