@@ -12,7 +12,8 @@
 #   failover  a load run through the proxy (scripts/deploy_failover.py); one replica's process killed partway
 #             through (a crash: Docker restarts it; `docker kill` would count as a stop and leave it stopped);
 #             then every replica stopped: the proxy's answer (503 and its page) and how long it took;
-#   swarm     a one-node swarm: docker stack deploy of the same file; a page through the proxy; then removed.
+#   swarm     a one-node swarm: docker stack deploy of the same file (its port published on the node, mode: host,
+#             since the routing mesh needs IPVS); two browsers through the proxy; then removed.
 # Leaves the images; removes its containers, stack and (when it made it) the swarm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -160,7 +161,16 @@ if has swarm; then
     trap cleanup EXIT
     p=$(port)
     start=$(date +%s)
-    EMBLAB_PORT=$p docker stack deploy -c deploy/compose.yaml "$PROJECT"
+    # Swarm's routing mesh (the default, "ingress" publishing) needs the kernel's IPVS, which this machine lacks:
+    # the check publishes the proxy's port on the node that runs it instead (mode: host), in a copy of the file.
+    stackfile=$(mktemp --suffix=.yaml)
+    "$PY" - "$p" "$stackfile" <<'PY'
+import sys, yaml
+compose = yaml.safe_load(open("deploy/compose.yaml"))
+compose["services"]["proxy"]["ports"] = [{"target": 8501, "published": int(sys.argv[1]), "mode": "host"}]
+yaml.safe_dump(compose, open(sys.argv[2], "w"))
+PY
+    docker stack deploy -c "$stackfile" "$PROJECT"
     for _ in $(seq 300); do
         [ "$(docker service ls --filter name="${PROJECT}_emblab" --format '{{.Replicas}}')" = 2/2 ] \
             && curl -fs "http://127.0.0.1:$p/_stcore/health" >/dev/null 2>&1 && break
