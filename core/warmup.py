@@ -65,12 +65,15 @@ def import_umap() -> None:
     cache_numba_functions()
 
 
-def warm_up(*, umap_size: int = 300, tsne_size: int = 200, train_steps: int = 2, report: Report | None = None) -> dict:
-    """Compile (or load from numba's cache) UMAP's code, and run t-SNE and Train once, on small inputs.
+def warm_up(*, umap_size: int = 300, train_steps: int = 2, report: Report | None = None) -> dict:
+    """Compile (or load from numba's cache) UMAP's code, and run Train once, on small inputs.
+
+    t-SNE is left out: openTSNE compiles nothing, and its first run in a process is as fast as the next
+    (benchmarks/cold_start.py).
 
     Args:
-        umap_size, tsne_size: points for one UMAP and one short t-SNE (0 skips it); the compiled code does not
-            depend on the size, since UMAP always gets exact neighbours (core.cloud._umap).
+        umap_size: points for one UMAP (0 skips it); the compiled code does not depend on the size, since UMAP
+            always gets exact neighbours (core.cloud._umap).
         train_steps: steps of the learned-vs-sinusoidal model, once per position kind (torch's first backward
             pass and Adam step); 0 skips it.
         report: called as report(what, seconds) after each step.
@@ -94,10 +97,6 @@ def warm_up(*, umap_size: int = 300, tsne_size: int = 200, train_steps: int = 2,
     if umap_size:
         x = rng.standard_normal((umap_size, 50)).astype(np.float32)  # (n, 50): GloVe 6B 50d's width
         step(f"UMAP of {umap_size} points", lambda: cloud.project(x, cloud.CloudConfig("UMAP")))
-    if tsne_size:
-        y = rng.standard_normal((tsne_size, 50)).astype(np.float32)
-        cfg = cloud.CloudConfig("t-SNE", perplexity=tsne_size / 4, iterations=cloud.EXAGGERATION_ITERS + 10)
-        step(f"t-SNE of {tsne_size} points", lambda: cloud.project(y, cfg))
     if train_steps:
         cfgs = [training.TrainConfig(position=p, steps=train_steps) for p in training.POSITIONS]
         step(f"Train ({train_steps} steps)", lambda: [training.train(c) for c in cfgs])

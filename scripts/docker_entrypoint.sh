@@ -12,7 +12,7 @@ fi
 if [ -d /opt/numba-cache ] && [ -n "${NUMBA_CACHE_DIR:-}" ]; then
     mkdir -p "$NUMBA_CACHE_DIR" && cp -R /opt/numba-cache/. "$NUMBA_CACHE_DIR"/ || true
 fi
-# scripts/warm_up.py loads GloVe and the MiniLM tables and runs UMAP, t-SNE and Train once in this process, then
+# scripts/warm_up.py loads GloVe and the MiniLM tables and runs UMAP and Train once in this process, then
 # serves from it: the port opens, and the health check answers, only once no learner would wait for a cold start.
 # EMBLAB_WARM_UP=0 serves at once instead.
 if [ "${EMBLAB_WARM_UP:-1}" = 1 ]; then

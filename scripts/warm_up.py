@@ -1,4 +1,4 @@
-"""Warm this process before it serves: UMAP's numba code, t-SNE, Train, GloVe and the MiniLM tables.
+"""Warm this process before it serves: UMAP's numba code, Train, GloVe and the MiniLM tables.
 
     python scripts/warm_up.py            # warm up and print each step's time (fills numba's on-disk cache)
     python scripts/warm_up.py --core     # core.warmup alone: the image's build step, to fill NUMBA_CACHE_DIR

@@ -97,7 +97,7 @@ def served(tmp_path_factory):
 
 def test_the_served_process_answers_health_only_once_warm(served):
     _, answered, _ = served
-    for step in ("import umap", "UMAP of", "t-SNE of", "Train (", "GloVe", "MiniLM input layer", "all"):
+    for step in ("import umap", "UMAP of", "Train (", "GloVe", "MiniLM input layer", "all"):
         assert f"emblab warm-up: {step}" in answered
     assert "skipped" not in answered
 
@@ -130,6 +130,6 @@ def test_after_the_warm_up_a_fresh_process_compiles_nothing_for_umap(served):
 
 def test_warm_up_runs_on_small_inputs_and_reports_each_step():
     steps = {}
-    seconds = warmup.warm_up(umap_size=60, tsne_size=0, train_steps=1, report=steps.__setitem__)
+    seconds = warmup.warm_up(umap_size=60, train_steps=1, report=steps.__setitem__)
     assert list(seconds) == ["import umap", "UMAP of 60 points", "Train (1 steps)"] == list(steps)
     assert all(np.isfinite(s) and s >= 0 for s in seconds.values())
