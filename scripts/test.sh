@@ -16,5 +16,5 @@ fi
 .venv/bin/python -m pip install -q -r requirements-dev.txt
 .venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
-.venv/bin/hadolint --failure-threshold error Dockerfile
+.venv/bin/hadolint --failure-threshold error Dockerfile deploy/proxy.Dockerfile
 exec .venv/bin/python -m pytest "$@"
