@@ -43,6 +43,9 @@ FROM build AS numba
 COPY core/ /app/core/
 COPY scripts/warm_up.py /app/scripts/
 RUN NUMBA_CACHE_DIR=/opt/numba-cache NUMBA_CPU_NAME=generic OMP_NUM_THREADS=1 /opt/venv/bin/python /app/scripts/warm_up.py --core
+# The bundled GloVe's unit rows, written once here (core.glove.shared_unit): every container on a machine then maps
+# the same file from the image instead of writing its own.
+RUN PYTHONPATH=/app EMBLAB_CACHE_DIR=/opt/emblab-cache /opt/venv/bin/python -c "from core.glove import load_bundled; load_bundled().unit"
 
 FROM ${BASE}
 # MALLOC_ARENA_MAX: two malloc arenas for all session threads; OMP_NUM_THREADS: one CPU thread per torch op
@@ -52,6 +55,7 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     NUMBA_CACHE_DIR=/tmp/numba \
     NUMBA_CPU_NAME=generic \
+    EMBLAB_CACHE_DIR=/opt/emblab-cache \
     EMBLAB_VECTORS_DIR=/data/vectors \
     MALLOC_ARENA_MAX=2 \
     OMP_NUM_THREADS=1 \
@@ -70,5 +74,6 @@ COPY --from=build /opt/venv /opt/venv
 # Build-time work that needs only the packages (compiling UMAP's numba code) belongs here, above the sources,
 # so that a page change does not redo it.
 COPY --from=numba /opt/numba-cache /opt/numba-cache
+COPY --from=numba /opt/emblab-cache /opt/emblab-cache
 # The sources last: a one-line page change rebuilds this layer alone.
 COPY --from=source /app /app
