@@ -38,140 +38,156 @@ CHOICES = dict(
 )
 
 
-set_defaults("rp", DEFAULTS, CHOICES)
+link = set_defaults("rp", DEFAULTS, CHOICES)
 st.title(t("rp.title"))
 st.markdown(t("rp.intro"))
 
-# --- Settings ---------------------------------------------------------------------------------------
-c1, c2, c3 = st.columns(3)
-head_dim = int(c1.number_input("head_dim", step=2, key="rp_head_dim"))
-base_text = c2.text_input("base", key="rp_base", help=t("rp.base_help"))
-c2.pills(
-    t("pe.common_bases"),
-    ["10000", "500000"],
-    key="rp_base_pick",
-    wrap=True,  # in a column they would stay on one row and scroll: presenter mode cut off 500000
-    on_change=take_pick,
-    args=("rp_base_pick", "rp_base"),
-    label_visibility="collapsed",
-)
-original = int(c3.number_input(t("rp.original"), step=1024, key="rp_original"))
-target = int(c3.number_input(t("rp.target"), step=1024, key="rp_target"))
-c1, c2, c3 = st.columns(3)
-factor = c1.number_input(t("rp.factor"), step=0.5, key="rp_factor", help=t("rp.factor_help"))
-low_freq = c2.number_input("llama3 low_freq_factor", step=0.5, key="rp_low_freq")
-high_freq = c3.number_input("llama3 high_freq_factor", step=0.5, key="rp_high_freq")
 
-scalings = {
-    t("rp.none"): None,
-    "linear (PI)": {"rope_type": "linear", "factor": factor},
-    "dynamic NTK": {"rope_type": "dynamic", "factor": factor, "original_max_position_embeddings": original},
-    "YaRN": {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": original},
-    "llama3": {
-        "rope_type": "llama3",
-        "factor": factor,
-        "low_freq_factor": low_freq,
-        "high_freq_factor": high_freq,
-        "original_max_position_embeddings": original,
-    },
-}
-try:
-    base = parse_number(base_text, "base", "10000")
-    rotary.check_extension(original, target)
-    inv_freqs = {
-        name: rotary.rope_inv_freq(head_dim, base, cfg, seq_len=target, device=device())
-        for name, cfg in scalings.items()
+# The settings change sections 1 to 3 alone, so they and those sections are a fragment: a move reruns that part
+# alone and writes the URL. With settings it cannot use, it says why and shows none of its sections; ALiBi and the
+# rest of the page do not use them, so they stay (a stop there would leave them out until the next full run).
+@link.fragment
+def rope_sections() -> None:
+    # --- Settings ---------------------------------------------------------------------------------------
+    c1, c2, c3 = st.columns(3)
+    head_dim = int(c1.number_input("head_dim", step=2, key="rp_head_dim"))
+    base_text = c2.text_input("base", key="rp_base", help=t("rp.base_help"))
+    c2.pills(
+        t("pe.common_bases"),
+        ["10000", "500000"],
+        key="rp_base_pick",
+        wrap=True,  # in a column they would stay on one row and scroll: presenter mode cut off 500000
+        on_change=take_pick,
+        args=("rp_base_pick", "rp_base"),
+        label_visibility="collapsed",
+    )
+    original = int(c3.number_input(t("rp.original"), step=1024, key="rp_original"))
+    target = int(c3.number_input(t("rp.target"), step=1024, key="rp_target"))
+    c1, c2, c3 = st.columns(3)
+    factor = c1.number_input(t("rp.factor"), step=0.5, key="rp_factor", help=t("rp.factor_help"))
+    low_freq = c2.number_input("llama3 low_freq_factor", step=0.5, key="rp_low_freq")
+    high_freq = c3.number_input("llama3 high_freq_factor", step=0.5, key="rp_high_freq")
+
+    scalings = {
+        t("rp.none"): None,
+        "linear (PI)": {"rope_type": "linear", "factor": factor},
+        "dynamic NTK": {"rope_type": "dynamic", "factor": factor, "original_max_position_embeddings": original},
+        "YaRN": {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": original},
+        "llama3": {
+            "rope_type": "llama3",
+            "factor": factor,
+            "low_freq_factor": low_freq,
+            "high_freq_factor": high_freq,
+            "original_max_position_embeddings": original,
+        },
     }
-except ValueError as err:
-    st.error(t("rp.invalid", problem=problem(err)))
-    st.stop()
-plain = next(iter(inv_freqs.values()))  # (head_dim // 2,) no scaling
+    try:
+        base = parse_number(base_text, "base", "10000")
+        rotary.check_extension(original, target)
+        inv_freqs = {
+            name: rotary.rope_inv_freq(head_dim, base, cfg, seq_len=target, device=device())
+            for name, cfg in scalings.items()
+        }
+    except ValueError as err:
+        st.error(t("rp.invalid", problem=problem(err)))
+        return
+    plain = next(iter(inv_freqs.values()))  # (head_dim // 2,) no scaling
 
-# --- 1. One pair, rotating ----------------------------------------------------------------------------
-st.header(t("rp.h_pair"))
-c1, c2 = st.columns(2)
-pair = window_start("rp_pair", t("rp.pair"), total=head_dim // 2, span=1, where=c1)
-count = c2.slider(t("rp.positions"), *CHOICES["positions"], key="rp_positions")
-theta = plain[pair].item()
-st.plotly_chart(rotation_figure(np.arange(count) * theta, t("rp.rotation_title", pair=pair), t("rp.position_m")))
-st.caption(t("rp.theta_caption", pair=pair, theta=f"{theta:.3g}", turn=f"{2 * math.pi / theta:,.1f}"))
-explain(
-    r"\begin{pmatrix} q'_i \\ q'_{i+d/2} \end{pmatrix} = \begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ "
-    r"\sin m\theta_i & \cos m\theta_i\end{pmatrix} \begin{pmatrix} q_i \\ q_{i+d/2} \end{pmatrix},\quad "
-    r"\theta_i = base^{-2i/d}",
-    t("rp.pair_notice"),
-)
-show_code(rotary.apply_rope)
-
-# --- 2. Context extension -------------------------------------------------------------------------------
-st.header(t("rp.h_scaling"))
-wavelengths = {name: (2 * math.pi / f).cpu().numpy() for name, f in inv_freqs.items()}
-st.plotly_chart(
-    lines_figure(
-        wavelengths,
-        t("rp.wl_title"),
-        t("rp.ax_pair"),
-        t("rp.ax_wavelength"),
-        log_y=True,
-        hlines={t("rp.original_line", n=f"{original:,}"): original, t("rp.target_line", n=f"{target:,}"): target},
+    # --- 1. One pair, rotating ----------------------------------------------------------------------------
+    st.header(t("rp.h_pair"))
+    c1, c2 = st.columns(2)
+    pair = window_start("rp_pair", t("rp.pair"), total=head_dim // 2, span=1, where=c1)
+    count = c2.slider(t("rp.positions"), *CHOICES["positions"], key="rp_positions")
+    theta = plain[pair].item()
+    st.plotly_chart(rotation_figure(np.arange(count) * theta, t("rp.rotation_title", pair=pair), t("rp.position_m")))
+    st.caption(t("rp.theta_caption", pair=pair, theta=f"{theta:.3g}", turn=f"{2 * math.pi / theta:,.1f}"))
+    explain(
+        r"\begin{pmatrix} q'_i \\ q'_{i+d/2} \end{pmatrix} = \begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ "
+        r"\sin m\theta_i & \cos m\theta_i\end{pmatrix} \begin{pmatrix} q_i \\ q_{i+d/2} \end{pmatrix},\quad "
+        r"\theta_i = base^{-2i/d}",
+        t("rp.pair_notice"),
     )
-)
-yarn_scale = rotary.attention_scaling(scalings["YaRN"])
-st.caption(t("rp.scaling_caption", factor=f"{factor:g}", target=f"{target:,}", yarn=f"{yarn_scale:.3f}"))
-explain(
-    r"\theta_i' = \theta_i / s \;\text{(linear)},\qquad b' = b\,\big(\tfrac{sL'}{L} - (s-1)\big)^{d/(d-2)}"
-    r"\;\text{(NTK)},\qquad \theta_i' = (1-\gamma_i)\,\tfrac{\theta_i}{s} + \gamma_i\,\theta_i \;\text{(YaRN, llama3)}",
-    t("rp.scaling_notice"),
-)
-show_code(rotary.rope_inv_freq)
+    show_code(rotary.apply_rope)
 
-# --- 3. Attention and distance --------------------------------------------------------------------------
-st.header(t("rp.h_distance"))
-c1, c2 = st.columns(2)
-distance = c1.slider(t("rp.distance"), *CHOICES["distance"], key="rp_distance")
-seed = int(c2.number_input(t("rp.seed"), step=1, key="rp_seed"))
-generator = torch.Generator().manual_seed(seed)  # drawn on the cpu: the same q and k on every device
-q, k = torch.randn(2, head_dim, generator=generator, dtype=torch.float64).to(plain)
-scores = {
-    "q = k": rotary.scores_by_distance(q, q, plain, distance).cpu().numpy(),
-    t("rp.random_qk"): rotary.scores_by_distance(q, k, plain, distance).cpu().numpy(),
-}
-st.plotly_chart(lines_figure(scores, t("rp.score_title"), t("rp.ax_distance") + " m − n", t("rp.ax_score")))
-st.plotly_chart(
-    lines_figure(
-        {t("rp.bound"): rotary.long_term_decay(head_dim, base, distance, device=device()).cpu().numpy()},
-        t("rp.decay_title"),
-        t("rp.ax_distance"),
-        t("rp.ax_bound"),
+    # --- 2. Context extension -------------------------------------------------------------------------------
+    st.header(t("rp.h_scaling"))
+    wavelengths = {name: (2 * math.pi / f).cpu().numpy() for name, f in inv_freqs.items()}
+    st.plotly_chart(
+        lines_figure(
+            wavelengths,
+            t("rp.wl_title"),
+            t("rp.ax_pair"),
+            t("rp.ax_wavelength"),
+            log_y=True,
+            hlines={t("rp.original_line", n=f"{original:,}"): original, t("rp.target_line", n=f"{target:,}"): target},
+        )
     )
-)
-explain(
-    r"q_m^\top k_n = \mathrm{Re}\Big[\sum_j h_j\, e^{i(m-n)\theta_j}\Big],\qquad "
-    r"\big|\ldots\big| \le \max_j |h_{j+1} - h_j| \sum_j |S_j|",
-    t("rp.distance_notice"),
-)
-show_code(rotary.scores_by_distance, rotary.long_term_decay)
+    yarn_scale = rotary.attention_scaling(scalings["YaRN"])
+    st.caption(t("rp.scaling_caption", factor=f"{factor:g}", target=f"{target:,}", yarn=f"{yarn_scale:.3f}"))
+    explain(
+        r"\theta_i' = \theta_i / s \;\text{(linear)},\qquad b' = b\,\big(\tfrac{sL'}{L} - (s-1)\big)^{d/(d-2)}"
+        r"\;\text{(NTK)},\qquad \theta_i' = (1-\gamma_i)\,\tfrac{\theta_i}{s} + \gamma_i\,\theta_i \;\text{(YaRN, llama3)}",
+        t("rp.scaling_notice"),
+    )
+    show_code(rotary.rope_inv_freq)
+
+    # --- 3. Attention and distance --------------------------------------------------------------------------
+    st.header(t("rp.h_distance"))
+    c1, c2 = st.columns(2)
+    distance = c1.slider(t("rp.distance"), *CHOICES["distance"], key="rp_distance")
+    seed = int(c2.number_input(t("rp.seed"), step=1, key="rp_seed"))
+    generator = torch.Generator().manual_seed(seed)  # drawn on the cpu: the same q and k on every device
+    q, k = torch.randn(2, head_dim, generator=generator, dtype=torch.float64).to(plain)
+    scores = {
+        "q = k": rotary.scores_by_distance(q, q, plain, distance).cpu().numpy(),
+        t("rp.random_qk"): rotary.scores_by_distance(q, k, plain, distance).cpu().numpy(),
+    }
+    st.plotly_chart(lines_figure(scores, t("rp.score_title"), t("rp.ax_distance") + " m − n", t("rp.ax_score")))
+    st.plotly_chart(
+        lines_figure(
+            {t("rp.bound"): rotary.long_term_decay(head_dim, base, distance, device=device()).cpu().numpy()},
+            t("rp.decay_title"),
+            t("rp.ax_distance"),
+            t("rp.ax_bound"),
+        )
+    )
+    explain(
+        r"q_m^\top k_n = \mathrm{Re}\Big[\sum_j h_j\, e^{i(m-n)\theta_j}\Big],\qquad "
+        r"\big|\ldots\big| \le \max_j |h_{j+1} - h_j| \sum_j |S_j|",
+        t("rp.distance_notice"),
+    )
+    show_code(rotary.scores_by_distance, rotary.long_term_decay)
+
+
+rope_sections()
 
 # --- 4. ALiBi -------------------------------------------------------------------------------------------
 st.header(t("rp.h_alibi"))
-c1, c2, c3 = st.columns(3)
-heads = int(c1.number_input(t("rp.heads"), step=1, key="rp_heads"))
-try:
-    slopes = rotary.alibi_slopes(heads)
-except ValueError as err:
-    st.error(t("rp.heads_invalid", problem=problem(err)))
-else:
-    head = window_start("rp_head", t("rp.head"), total=heads, span=1, where=c2)
-    length = c3.slider(t("rp.alibi_len"), *CHOICES["alibi_len"], key="rp_alibi_len")
-    bias = rotary.alibi_bias(slopes[head], length, device=device()).cpu().numpy()
-    titles = (t("rp.ax_key"), t("rp.ax_query"))
-    st.plotly_chart(alibi_figure(bias, t("rp.alibi_title", slope=f"{slopes[head]:.4g}"), titles))
-    st.caption(t("rp.slopes", slopes=", ".join(f"{s:.4g}" for s in slopes)))
-    explain(
-        r"\mathrm{score}(i, j) = q_i^\top k_j - m_h\,(i - j),\qquad m_h = 2^{-8h/n}",
-        t("rp.alibi_notice"),
-    )
-    show_code(rotary.alibi_slopes)
+
+
+@link.fragment
+def alibi_section() -> None:
+    c1, c2, c3 = st.columns(3)
+    heads = int(c1.number_input(t("rp.heads"), step=1, key="rp_heads"))
+    try:
+        slopes = rotary.alibi_slopes(heads)
+    except ValueError as err:
+        st.error(t("rp.heads_invalid", problem=problem(err)))
+    else:
+        head = window_start("rp_head", t("rp.head"), total=heads, span=1, where=c2)
+        length = c3.slider(t("rp.alibi_len"), *CHOICES["alibi_len"], key="rp_alibi_len")
+        bias = rotary.alibi_bias(slopes[head], length, device=device()).cpu().numpy()
+        titles = (t("rp.ax_key"), t("rp.ax_query"))
+        st.plotly_chart(alibi_figure(bias, t("rp.alibi_title", slope=f"{slopes[head]:.4g}"), titles))
+        st.caption(t("rp.slopes", slopes=", ".join(f"{s:.4g}" for s in slopes)))
+        explain(
+            r"\mathrm{score}(i, j) = q_i^\top k_j - m_h\,(i - j),\qquad m_h = 2^{-8h/n}",
+            t("rp.alibi_notice"),
+        )
+        show_code(rotary.alibi_slopes)
+
+
+alibi_section()
 
 # --- 5. The seeds' question -----------------------------------------------------------------------------
 st.header(t("rp.h_past"))
