@@ -402,6 +402,49 @@ def test_a_section_slider_keeps_the_link_and_its_share_control_current(page, ser
     assert page.locator(EXCEPTION).count() == 0
 
 
+def test_sections_that_rerun_alone_keep_the_link_and_back_brings_the_view_back(page, server_url):
+    # the word page's neighbours and the input layer's and rotary page's settings rerun their part alone (a fragment)
+    page.goto(f"{server_url}/word_embeddings")
+    neighbours = page.locator('[data-testid="stTable"]').nth(1).locator("tbody tr")  # the analogy's table is first
+    neighbours.first.wait_for()
+    wait_until_idle(page)
+    expect(neighbours).to_have_count(10)
+    page.locator('[data-testid="stSlider"] input[aria-label="k"]').press("ArrowRight")
+    page.wait_for_url("**/word_embeddings?nn_k=11")
+    expect(neighbours).to_have_count(11)
+    wait_until_idle(page)
+    page.go_back()
+    page.wait_for_url("**/word_embeddings")
+    expect(neighbours).to_have_count(10)
+    wait_until_idle(page)
+
+    page.goto(f"{server_url}/input_layer")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    box = page.get_by_label("Sentence (segment A)", exact=True)
+    box.fill("I love you")
+    box.press("Enter")
+    page.wait_for_url(lambda url: "sentence=I" in url)
+    wait_for_plot(page, "document.querySelector('.js-plotly-plot').data[0].y.includes('2: you')")
+    wait_until_idle(page)
+
+    page.goto(f"{server_url}/rotary")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    base = page.get_by_role("textbox", name="base", exact=True)
+    base.fill("abc")
+    base.press("Enter")
+    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(1)
+    page.wait_for_url("**/rotary?base=abc")
+    expect(page.get_by_role("heading", name="4. ALiBi", exact=False)).to_be_visible()  # it does not use the base
+    base.fill("500000")
+    base.press("Enter")
+    page.wait_for_url("**/rotary?base=500000")
+    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(0)
+    wait_until_idle(page)
+    assert page.locator(EXCEPTION).count() == 0
+
+
 def test_the_share_button_copies_without_the_clipboard_api(page, server_url):
     # plain http on a workshop's network is not a secure context: Chromium has no navigator.clipboard there
     page.add_init_script("Object.defineProperty(window, 'isSecureContext', { value: false })")
