@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 .venv/bin/python -m pip install -q -r requirements.txt
 .venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt
 # Two malloc arenas, not glibc's 8 per core: every session's script thread otherwise keeps its own arena's
-# freed memory (20 learners: +115 MiB against +41 MiB, benchmarks/load.py).
+# freed memory (20 learners: +115 MiB against +41 MiB in a browser load test, see the README).
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 # One CPU thread per torch op, not one per core: the pages' tensors are small, and waiting for a second thread
 # while the browser or other learners use the cores made a PE slider move 6-7% slower (README, Deploy with Docker).

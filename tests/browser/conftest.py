@@ -5,16 +5,9 @@ import tempfile
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.browser.harness import free_port, launch_chromium, start_server
+from tests.browser.harness import launch_chromium
 
-
-@pytest.fixture(scope="session")
-def server_url():
-    port = free_port()
-    proc = start_server(port)
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=20)
+# server_url, the real server, is in tests/conftest.py.
 
 
 @pytest.fixture(scope="session")

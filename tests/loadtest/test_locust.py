@@ -10,43 +10,37 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.browser.harness import ROOT, free_port, start_server
+from tests.browser.harness import ROOT
 
 CLASSES = ["PEDModel", "PEWindow", "RotaryBase"]  # three learners, one each; the pages that open fastest
 
 
-def test_three_learners_rerun_without_failures(tmp_path):
-    port = free_port()
-    proc = start_server(port)
-    try:
-        run = subprocess.run(
-            [
-                str(Path(sys.executable).with_name("locust")),
-                "-f",
-                "loadtest/locustfile.py",
-                "--headless",
-                "--users",
-                "3",
-                "--spawn-rate",
-                "3",
-                "--run-time",
-                "25s",
-                "--host",
-                f"http://127.0.0.1:{port}",
-                "--csv",
-                str(tmp_path / "run"),
-                "--only-summary",
-                *CLASSES,
-            ],
-            cwd=ROOT,
-            env={**os.environ, "EMBLAB_THINK_S": "1.5"},
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+def test_three_learners_rerun_without_failures(server_url, tmp_path):
+    run = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("locust")),
+            "-f",
+            "loadtest/locustfile.py",
+            "--headless",
+            "--users",
+            "3",
+            "--spawn-rate",
+            "3",
+            "--run-time",
+            "25s",
+            "--host",
+            server_url,
+            "--csv",
+            str(tmp_path / "run"),
+            "--only-summary",
+            *CLASSES,
+        ],
+        cwd=ROOT,
+        env={**os.environ, "EMBLAB_THINK_S": "1.5"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     with open(tmp_path / "run_stats.csv") as f:
         rows = {(r["Type"], r["Name"]): r for r in csv.DictReader(f)}

@@ -12,7 +12,6 @@ from streamlit.testing.v1 import AppTest
 
 from loadtest.protocol import Session, main_value
 from tests.app import APP
-from tests.browser.harness import free_port, start_server
 
 # An element's message type -> its kind (the Element oneof's field name), for AppTest's nodes, which keep the
 # inner message only. Kinds that share a message type (none on these pages) take the first.
@@ -22,15 +21,6 @@ for _field in ElementProto.DESCRIPTOR.oneofs_by_name["type"].fields:
 # Widgets whose value AppTest gives as the script sees it (an option's value, not its label): their options
 # are compared instead.
 OPTION_WIDGETS = {"selectbox", "radio", "multiselect", "button_group"}
-
-
-@pytest.fixture(scope="module")
-def server_url():
-    port = free_port()
-    proc = start_server(port)
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=20)
 
 
 def described(kind: str, proto, value) -> tuple:
