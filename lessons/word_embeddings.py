@@ -145,7 +145,7 @@ def show_evaluation(wv: WordVectors, asked: dict) -> None:
     table(pd.DataFrame(result["sections"]), "evaluation", hide_index=True)
 
 
-link = set_defaults("we", DEFAULTS, CHOICES)
+set_defaults("we", DEFAULTS, CHOICES)
 
 st.title(t("we.title"))
 st.markdown(t("we.intro"))
@@ -233,25 +233,17 @@ show_code(projection.analogy, projection.nearest)
 
 # --- 4. Neighbours --------------------------------------------------------------------------------------
 st.header(t("we.h_neighbours"))
-
-
-# The neighbours' word, k and metric change this section alone: a move reruns it alone and writes the URL.
-@link.fragment
-def neighbours_section(wv: WordVectors) -> None:
-    c1, c2, c3 = st.columns(3)
-    typed_word = c1.text_input(t("we.word"), key="we_nn_word")
-    k = c2.slider("k", *CHOICES["nn_k"], key="we_nn_k")
-    metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True)
-    word = glove.resolve_word(wv, typed_word)
-    if word is None:
-        st.warning(t("we.not_in_vocabulary", word=repr(typed_word.strip())))
-    else:
-        found = projection.nearest(wv, wv.vectors[wv.stoi[word]], k, metric=metric, exclude=[wv.stoi[word]])
-        neighbours = pd.DataFrame(found, columns=["word", "cosine" if metric == "cosine" else "distance"])
-        table(neighbours.set_index("word"), "neighbours", plain=True)
-
-
-neighbours_section(wv)
+c1, c2, c3 = st.columns(3)
+typed_word = c1.text_input(t("we.word"), key="we_nn_word")
+k = c2.slider("k", *CHOICES["nn_k"], key="we_nn_k")
+metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True)
+word = glove.resolve_word(wv, typed_word)
+if word is None:
+    st.warning(t("we.not_in_vocabulary", word=repr(typed_word.strip())))
+else:
+    found = projection.nearest(wv, wv.vectors[wv.stoi[word]], k, metric=metric, exclude=[wv.stoi[word]])
+    neighbours = pd.DataFrame(found, columns=["word", "cosine" if metric == "cosine" else "distance"])
+    table(neighbours.set_index("word"), "neighbours", plain=True)
 
 # --- 5. Axes from word differences ----------------------------------------------------------------------
 st.header(t("we.h_axes"))

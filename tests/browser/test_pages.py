@@ -403,7 +403,7 @@ def test_a_section_slider_keeps_the_link_and_its_share_control_current(page, ser
 
 
 def test_sections_that_rerun_alone_keep_the_link_and_back_brings_the_view_back(page, server_url):
-    # the word page's neighbours and the input layer's and rotary page's settings rerun their part alone (a fragment)
+    # the input layer's and rotary page's settings rerun their part alone (a fragment); the word page's k a full run
     page.goto(f"{server_url}/word_embeddings")
     neighbours = page.locator('[data-testid="stTable"]').nth(1).locator("tbody tr")  # the analogy's table is first
     neighbours.first.wait_for()
