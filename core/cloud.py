@@ -175,11 +175,9 @@ def _umap(x: np.ndarray, cfg: CloudConfig, progress: Progress | None) -> np.ndar
     cache refuses), so every process compiled it again before its first UMAP; UMAP's own functions can be cached
     (core.warmup.cache_numba_functions).
     """
-    import umap
+    from core.warmup import import_umap
 
-    from core.warmup import cache_numba_functions
-
-    cache_numba_functions()
+    umap = import_umap()
     model = umap.UMAP(
         n_components=cfg.dims,
         n_neighbors=cfg.n_neighbors,

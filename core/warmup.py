@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
 
@@ -57,12 +58,13 @@ def cache_numba_functions(packages: tuple[str, ...] = PACKAGES) -> int:
     return enabled
 
 
-def import_umap() -> None:
-    """Import umap-learn (and pynndescent) with every numba function cached on disk."""
+def import_umap() -> ModuleType:
+    """umap-learn's module, imported (with pynndescent) with every numba function cached on disk."""
     import pynndescent  # noqa: F401
-    import umap  # noqa: F401
+    import umap
 
     cache_numba_functions()
+    return umap
 
 
 def warm_up(*, umap_size: int = 300, train_steps: int = 2, report: Report | None = None) -> dict:
