@@ -22,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core import embeddings, projection, rotary  # noqa: E402
 from core.device import choose_device  # noqa: E402
 from core.evaluate import Question, evaluate_analogies  # noqa: E402
-from core.glove import WordVectors  # noqa: E402
 from core.positional import (  # noqa: E402
     PEConfig,
     dot_by_offset,
@@ -32,6 +31,7 @@ from core.positional import (  # noqa: E402
     sinusoidal_encoding,
     wavelengths,
 )
+from core.vectors import WordVectors  # noqa: E402
 
 Check = Callable[[torch.device], torch.Tensor]
 CFG = PEConfig(4096, 100_000)  # the PE page's largest table

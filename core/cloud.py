@@ -18,8 +18,8 @@ import numpy as np
 import torch
 
 from core import projection
-from core.glove import WordVectors, resolve_word
 from core.problems import Problem
+from core.vectors import WordVectors, resolve_word
 
 METHODS = ("PCA", "t-SNE", "UMAP")
 SIZES = (500, 1000, 2000, 5000, 10_000, 20_000)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
-from core.glove import WordVectors
 from core.positional import sinusoidal_encoding
+from core.vectors import WordVectors
 
 PAD, UNK = "<pad>", "<unk>"
 STAGES = ("token", "scaled", "+ position", "+ segment", "LayerNorm", "dropout")

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import torch
 
-from core.glove import WordVectors
 from core.problems import Problem
+from core.vectors import WordVectors
 
 
 @dataclass(frozen=True)

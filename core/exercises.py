@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core import cloud, embeddings, positional, pretrained, projection, rotary, training
-from core.glove import WordVectors
+from core.vectors import WordVectors
 
 
 @dataclass(frozen=True)

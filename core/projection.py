@@ -8,7 +8,7 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from core.glove import WordVectors
+from core.vectors import WordVectors
 
 METRICS = ("cosine", "euclidean")
 

@@ -6,8 +6,8 @@ import streamlit as st
 
 from core import cloud
 from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
-from core.glove import WordVectors, lookup_words, resolve_word
 from core.jobs import JobRunner
+from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.cloud import cloud_figure
 from ui import Between, choose_vectors, downloads, set_defaults, show_code, submit, table
 from ui.exercises import try_this

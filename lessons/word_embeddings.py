@@ -8,8 +8,8 @@ import streamlit as st
 import torch
 
 from core import evaluate, glove, projection
-from core.glove import WordVectors
 from core.jobs import JobRunner
+from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.words import word_scatter_figure
 from ui import Between, choose_vectors, downloads, explain, set_defaults, show_code, submit, table
 from ui.exercises import try_this
@@ -155,7 +155,7 @@ st.caption(t("we.source_caption", name=wv.name, n=len(wv), dim=wv.dim, device=wv
 
 # --- 1. Words -> ids -> vectors -----------------------------------------------------------------------
 st.header(t("we.h_lookup"))
-look = glove.lookup_words(wv, st.text_input(t("we.words"), key="we_words"))
+look = lookup_words(wv, st.text_input(t("we.words"), key="we_words"))
 if look.lowered:
     st.info(t("we.lowered", words=", ".join(look.lowered)))
 if look.duplicates:
@@ -178,7 +178,7 @@ explain(
     r"\text{embedding}(i) = W[i],\quad W \in \mathbb{R}^{|V| \times d}",
     t("we.lookup_notice"),
 )
-show_code(glove.WordVectors.embedding, glove.load_bundled)
+show_code(WordVectors.embedding, glove.load_bundled)
 
 # --- 2. PCA -------------------------------------------------------------------------------------------
 st.header(t("we.h_pca"))
@@ -187,7 +187,7 @@ dims = 3 if c1.radio(t("we.dims"), CHOICES["pca_dims"], key="we_pca_dims", horiz
 fit = c2.radio(t("we.fit"), CHOICES["pca_fit"], format_func=lambda v: t(f"we.fit_{v}"), key="we_pca_fit")
 background = c3.select_slider(t("we.background"), CHOICES["background"], key="we_background", disabled=fit == "chosen")
 typed = [st.session_state[f"we_{k}"] for k in "abc"]  # the analogy boxes of section 3
-a, b, c = (glove.resolve_word(wv, t) for t in typed)
+a, b, c = (resolve_word(wv, t) for t in typed)
 ranked = projection.analogy(wv, a, b, c, 5) if None not in (a, b, c) and len({a, b, c}) == 3 else None
 answer = ranked[0][0] if ranked else None
 arrows_words = [w for w in (a, b, c) if w not in words] if answer else []
@@ -237,7 +237,7 @@ c1, c2, c3 = st.columns(3)
 typed_word = c1.text_input(t("we.word"), key="we_nn_word")
 k = c2.slider("k", *CHOICES["nn_k"], key="we_nn_k")
 metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True)
-word = glove.resolve_word(wv, typed_word)
+word = resolve_word(wv, typed_word)
 if word is None:
     st.warning(t("we.not_in_vocabulary", word=repr(typed_word.strip())))
 else:
@@ -254,7 +254,7 @@ typed_axes = [
     c3.text_input(t("we.y_from"), key="we_y_from"),
     c4.text_input(t("we.y_to"), key="we_y_to"),
 ]
-resolved = [glove.resolve_word(wv, typed_word) for typed_word in typed_axes]
+resolved = [resolve_word(wv, typed_word) for typed_word in typed_axes]
 missing = [typed_word for typed_word, w in zip(typed_axes, resolved, strict=True) if w is None]
 if missing:
     st.warning(t("we.unknown", words=", ".join(missing)))

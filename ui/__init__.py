@@ -17,8 +17,9 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from core import glove
 from core.device import DeviceChoice, choose_device
-from core.glove import VectorsError, WordVectors, load_glove
+from core.glove import VectorsError, load_glove
 from core.problems import Problem
+from core.vectors import WordVectors
 from ui.i18n import LANG_KEY, Message, catalog, language, problem, shown, t
 from ui.share_link import share_link
 

@@ -7,7 +7,7 @@ import functools
 import streamlit as st
 
 from core.exercises import EXERCISES, Exercise, formatted, matches
-from core.glove import WordVectors
+from core.vectors import WordVectors
 from ui.i18n import t
 
 PRESENT_KEY = "present"

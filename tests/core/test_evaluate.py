@@ -8,7 +8,8 @@ import torch
 from scipy.stats import spearmanr
 
 from core.evaluate import Question, evaluate_analogies, main, read_pairs, read_questions
-from core.glove import WordVectors, load_glove
+from core.glove import load_glove
+from core.vectors import WordVectors
 from tests.fixtures import FIXTURES
 
 

