@@ -37,6 +37,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
 }
 
 Progress = Callable[[int, float], None]  # (step done, 0.0): jobs.Job.report's signature
+Snapshot = Callable[[int, np.ndarray], None]  # (t-SNE iteration, (n, dims) layout so far)
 
 
 @dataclass(frozen=True)
@@ -104,11 +105,14 @@ def cloud_rows(wv: WordVectors, size: int, extra: list[str]) -> tuple[list[int],
     return rows + added, len(added)
 
 
-def project(x: np.ndarray, cfg: CloudConfig, progress: Progress | None = None) -> np.ndarray:
+def project(
+    x: np.ndarray, cfg: CloudConfig, progress: Progress | None = None, snapshot: Snapshot | None = None
+) -> np.ndarray:
     """(n, dim) vectors -> (n, cfg.dims) coordinates by cfg.method; deterministic for cfg.seed.
 
     Args:
         progress: called as progress(step, 0.0) while t-SNE iterates and UMAP runs its epochs.
+        snapshot: called as snapshot(iteration, (n, dims) layout) every 10 t-SNE iterations (intermediate layouts).
     """
     problem = check(cfg, len(x))
     if problem:
@@ -117,7 +121,7 @@ def project(x: np.ndarray, cfg: CloudConfig, progress: Progress | None = None) -
     if cfg.method == "PCA":
         coords = projection.pca(x, cfg.dims).coords
     elif cfg.method == "t-SNE":
-        coords = _tsne(x, cfg, progress)
+        coords = _tsne(x, cfg, progress, snapshot)
     else:
         coords = _umap(x, cfg, progress)
     if progress:
@@ -125,7 +129,7 @@ def project(x: np.ndarray, cfg: CloudConfig, progress: Progress | None = None) -
     return coords.astype(np.float32)
 
 
-def _tsne(x: np.ndarray, cfg: CloudConfig, progress: Progress | None) -> np.ndarray:
+def _tsne(x: np.ndarray, cfg: CloudConfig, progress: Progress | None, snapshot: Snapshot | None = None) -> np.ndarray:
     """openTSNE: as fast as scikit-learn's TSNE here (benchmarks/cloud.py), but it reports progress and can resume."""
     from openTSNE import TSNEEmbedding, affinity, initialization
 
@@ -136,6 +140,8 @@ def _tsne(x: np.ndarray, cfg: CloudConfig, progress: Progress | None) -> np.ndar
     def report(iteration: int, error: float, embedding) -> None:
         if progress:
             progress(done + iteration, 0.0)
+        if snapshot:  # a copy: openTSNE goes on moving the points in place
+            snapshot(done + iteration, np.array(embedding, np.float32))
 
     embedding = TSNEEmbedding(
         init,
