@@ -82,6 +82,12 @@ def launch_chromium(playwright, profile_dir: str, **kwargs):
     )
 
 
+EXCEPTION = '[data-testid="stException"]'  # a traceback drawn on the page
+# the PE table's window, which the browser cuts from its block: rows of a Float32Array
+HEATMAP_SHAPE = "(z => z.length + ', ' + z[0].length)(document.querySelector('.js-plotly-plot').data[0].z)"
+HEATMAP_Y0 = "document.querySelector('.js-plotly-plot').data[0].y0"
+
+
 def wait_until_idle(page) -> None:
     """Wait for the script run to finish."""
     page.wait_for_timeout(200)

@@ -11,12 +11,9 @@ import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.harness import free_port, wait_for_plot, wait_until_idle
+from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, free_port, wait_for_plot, wait_until_idle
 from tests.browser.replicas import REPLICA_HEADER, STICKY_COOKIE, start_proxy, start_replicas
 from tests.fixtures import FIXTURES
-
-EXCEPTION = '[data-testid="stException"]'
-HEATMAP_SHAPE = "(z => z.length + ', ' + z[0].length)(document.querySelector('.js-plotly-plot').data[0].z)"
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,150 @@
+"""Tests that span pages in a real Chromium: every page renders offline, downloads on two pages, links
+and Back/Forward across pages and the sections that rerun alone."""
+
+import numpy as np
+import pandas as pd
+from playwright.sync_api import expect
+
+from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, wait_for_plot, wait_until_idle
+
+
+def page_links(page, server_url) -> list[str]:
+    page.goto(server_url)
+    page.wait_for_selector('[data-testid="stSidebarNav"] a')
+    links = page.locator('[data-testid="stSidebarNav"] a')
+    return [links.nth(i).get_attribute("href") for i in range(links.count())]
+
+
+def test_every_page_renders_without_exception_and_asks_nothing_of_the_internet(page, server_url):
+    elsewhere = []  # e.g. a ":material/...:" page icon makes Streamlit fetch the favicon from fonts.gstatic.com
+    page.on("request", lambda r: None if r.url.startswith((server_url, "data:", "blob:")) else elsewhere.append(r.url))
+    links = page_links(page, server_url)
+    assert len(links) == 7
+    for href in links[1:]:  # the lesson pages; the overview has no chart
+        page.goto(href)
+        page.wait_for_selector('[data-testid="stMain"] h1')
+        page.wait_for_selector(".js-plotly-plot")  # a chart rendered (fails after the timeout otherwise)
+        wait_until_idle(page)
+        assert page.locator(EXCEPTION).count() == 0, href
+    assert elsewhere == []
+
+
+def test_downloads_hold_the_window_shown_and_every_dimension(page, server_url):
+    page.goto(f"{server_url}/positional_encoding")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    wait_until_idle(page)
+    with page.expect_download() as npy:
+        page.get_by_role("button", name="Download (NPY)").click()
+    assert npy.value.suggested_filename == "pe_rows0-99_dims0-127.npy"
+    window = np.load(npy.value.path())
+    position, i = np.arange(100)[:, None], np.arange(64)[None, :]
+    angle = position / 10000 ** (2 * i / 128)
+    np.testing.assert_allclose(window[:, 0::2], np.sin(angle), atol=1e-5)
+    np.testing.assert_allclose(window[:, 1::2], np.cos(angle), atol=1e-5)
+    page.get_by_role("slider", name="Positions shown").press("ArrowLeft")  # the same button, the new window's file
+    page.get_by_role("slider", name="First position").press("End")
+    page.wait_for_url("**pos_start=50")
+    wait_until_idle(page)
+    with page.expect_download() as npy:
+        page.get_by_role("button", name="Download (NPY)").click()
+    assert npy.value.suggested_filename == "pe_rows50-99_dims0-127.npy"
+    np.testing.assert_array_equal(np.load(npy.value.path()), window[50:])
+
+    page.goto(f"{server_url}/word_embeddings")
+    page.wait_for_selector('[data-testid="stDataFrame"]')
+    wait_until_idle(page)
+    with page.expect_download() as csv:
+        page.get_by_role("button", name="Download (CSV)").first.click()
+    frame = pd.read_csv(csv.value.path())
+    assert list(frame.columns) == ["word", "index", *(f"v{j}" for j in range(50))]  # the table shows 8 of them
+    assert list(frame.word) == ["man", "woman", "king", "queen", "cat", "dog", "mother", "father"]
+    with page.expect_download() as csv:
+        page.get_by_role("button", name="Download (CSV)").nth(1).click()  # the PCA plot's coordinates
+    assert csv.value.suggested_filename == "pca_coordinates.csv"
+    coordinates = pd.read_csv(csv.value.path())
+    assert list(coordinates.columns) == ["word", "pc1", "pc2"] and list(coordinates.word) == list(frame.word)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_sections_that_rerun_alone_keep_the_link_and_back_brings_the_view_back(page, server_url):
+    # the input layer's and rotary page's settings rerun their part alone (a fragment); the word page's k a full run
+    page.goto(f"{server_url}/word_embeddings")
+    neighbours = page.locator('[data-testid="stTable"]').nth(1).locator("tbody tr")  # the analogy's table is first
+    neighbours.first.wait_for()
+    wait_until_idle(page)
+    expect(neighbours).to_have_count(10)
+    page.locator('[data-testid="stSlider"] input[aria-label="k"]').press("ArrowRight")
+    page.wait_for_url("**/word_embeddings?nn_k=11")
+    expect(neighbours).to_have_count(11)
+    wait_until_idle(page)
+    page.go_back()
+    page.wait_for_url("**/word_embeddings")
+    expect(neighbours).to_have_count(10)
+    wait_until_idle(page)
+
+    page.goto(f"{server_url}/input_layer")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    box = page.get_by_label("Sentence (segment A)", exact=True)
+    box.fill("I love you")
+    box.press("Enter")
+    page.wait_for_url(lambda url: "sentence=I" in url)
+    wait_for_plot(page, "document.querySelector('.js-plotly-plot').data[0].y.includes('2: you')")
+    wait_until_idle(page)
+
+    page.goto(f"{server_url}/rotary")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    base = page.get_by_role("textbox", name="base", exact=True)
+    base.fill("abc")
+    base.press("Enter")
+    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(1)
+    page.wait_for_url("**/rotary?base=abc")
+    expect(page.get_by_role("heading", name="4. ALiBi", exact=False)).to_be_visible()  # it does not use the base
+    base.fill("500000")
+    base.press("Enter")
+    page.wait_for_url("**/rotary?base=500000")
+    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(0)
+    wait_until_idle(page)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_back_and_forward_step_through_the_views_of_a_page(page, server_url):
+    # every change of a setting adds an address to the history: Back must bring that view back, not stay put
+    page.goto(f"{server_url}/positional_encoding")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    wait_until_idle(page)
+    page.get_by_role("slider", name="Positions shown").press("ArrowLeft")  # in a fragment
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
+    wait_until_idle(page)
+    box = page.get_by_label("d_model")
+    box.fill("64")
+    box.press("Enter")
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 64'")
+    wait_until_idle(page)
+    page.go_back()
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
+    wait_until_idle(page)
+    assert page.get_by_label("d_model").input_value() == "128" and page.url.endswith("?pos_span=50")
+    page.go_back()
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
+    wait_until_idle(page)
+    assert page.url.endswith("/positional_encoding")
+    page.go_forward()
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
+    page.locator('[data-testid="stSidebarNav"] a').nth(2).click()  # another page, and back by its link
+    page.wait_for_url("**/word_embeddings")
+    page.locator('[data-testid="stSidebarNav"] a').nth(1).click()
+    wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")  # the settings were kept, not reset
+    wait_until_idle(page)
+    assert page.url.endswith("?pos_span=50")
+    # Back: the other page, or first the bare URL of the link, if the browser kept it (the page wrote its
+    # settings after it): that is not a view of the page's defaults, so it changes nothing
+    page.go_back()
+    page.wait_for_url(lambda url: url.endswith(("/word_embeddings", "/positional_encoding?pos_span=50")))
+    if page.url.endswith("?pos_span=50"):
+        wait_until_idle(page)
+        assert page.evaluate(HEATMAP_SHAPE) == "50, 128"
+        page.go_back()
+        page.wait_for_url("**/word_embeddings")
+    assert page.locator(EXCEPTION).count() == 0

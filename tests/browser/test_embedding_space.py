@@ -1,0 +1,39 @@
+"""The embedding-space page in a real Chromium: the cloud's download and the word search."""
+
+import pandas as pd
+
+from tests.browser.harness import EXCEPTION, wait_for_plot, wait_until_idle
+
+
+def test_the_cloud_download_holds_every_point_drawn(page, server_url):
+    page.goto(f"{server_url}/embedding_space")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    with page.expect_download() as csv:
+        page.get_by_role("button", name="Download (CSV)").click()
+    frame = pd.read_csv(csv.value.path())
+    drawn = page.evaluate("document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + t.hovertext.length, 0)")
+    assert csv.value.suggested_filename == f"cloud_pca_{len(frame)}.csv" and len(frame) == drawn == 5010
+    assert list(frame.columns) == ["word", "PCA_1", "PCA_2"] and frame.word[0] == "the"
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_searching_queen_highlights_it_with_its_neighbours(page, server_url):
+    page.goto(f"{server_url}/embedding_space")
+    page.wait_for_selector(".js-plotly-plot")
+    box = page.get_by_role("textbox", name="Word", exact=True)
+    box.fill("queen")
+    box.press("Enter")
+    found = "document.querySelector('.js-plotly-plot').data.find(t => t.meta === 'found')"
+    wait_for_plot(page, f"{found}.hovertext[0] === 'queen'")
+    page.wait_for_selector('[data-testid="stTable"] tbody th')
+    wait_until_idle(page)
+    wait_for_plot(page, "document.querySelector('.js-plotly-plot').data.some(t => t.meta === 'neighbours')")
+    neighbours = page.evaluate(
+        "document.querySelector('.js-plotly-plot').data.find(t => t.meta === 'neighbours').hovertext"
+    )
+    listed = page.locator('[data-testid="stTable"] tbody th').all_inner_texts()
+    assert listed[:2] == ["princess", "lady"] and sorted(neighbours) == sorted(listed)
+    page.get_by_text("Isolate", exact=True).click()
+    wait_for_plot(page, "document.querySelector('.js-plotly-plot').data.length === 2")
+    assert page.locator(EXCEPTION).count() == 0
