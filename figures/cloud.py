@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -65,7 +67,7 @@ def cloud_figure(
         plain = [i for i in range(len(coords)) if i not in role]
         grey = dict(size=2 if three_d else 3, color="#b0b0b0")
         traces.append(trace(plain, "cloud", legend["cloud"].format(n=len(plain)), grey, False))
-        for (name, rows), color in zip((groups or {}).items(), GROUP_COLORS * 4, strict=False):
+        for (name, rows), color in zip((groups or {}).items(), itertools.cycle(GROUP_COLORS)):
             mine = [i for i in rows if role[i] == f"group:{name}"]
             traces.append(trace(mine, name, name, dict(size=5 if three_d else 8, color=color), True))
         picked = [i for i in chosen if role[i] == "chosen"]

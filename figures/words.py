@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -77,7 +79,7 @@ def word_scatter_figure(
             arrowwidth=2,
             arrowcolor=color,
         )
-        for (a, b), color in zip(arrows or [], ["#d62728", "#1f77b4", "#2ca02c", "#9467bd"] * 4, strict=False)
+        for (a, b), color in zip(arrows or [], itertools.cycle(["#d62728", "#1f77b4", "#2ca02c", "#9467bd"]))
     ]
     layout = dict(
         title=dict(text=title),
