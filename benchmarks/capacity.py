@@ -177,7 +177,7 @@ def run_users(lab: Lab, classes: list[type], steps: list[int], settle: float, ho
     try:
         for n in steps:
             runner.start(n, spawn_rate=max(n / 5, 2), wait=False)
-            while runner.user_count < n:  # spawning takes about 5 s; a page open is a full run
+            while runner.user_count < n:  # spawned at n/5 a second; a page open is a full run
                 gevent.sleep(0.5)
             step = measure(env, lab, n, mix, settle, hold)
             out(step)

@@ -15,20 +15,19 @@ Streamlit that no page can avoid. A page with one slider and the PE page's defau
 with ui.live_chart: what each move of a Streamlit slider costs when the chart is the server's to draw.
 
 Every page is open in its own Chromium and the moves take turns, one per page, so that the floor and the pages are
-measured under the same load: on a 2-core machine the speed drifts by a third from one minute to the next, and
-measured one after the other the ratio went from 2.1x to 3.7x between two runs. Earlier versions also timed
-moves back to back and looked the slider up inside the clock: Playwright's own ~10 ms on every page, which made
-the PE page's ratio look smaller.
+measured under the same load: on a 2-core machine the speed drifts from one minute to the next, and measured one
+after the other the ratio changed widely between two runs. Earlier versions also timed moves back to back and
+looked the slider up inside the clock: Playwright's own time on every page, which made the PE page's ratio look
+smaller.
 
 What the time is made of (profiled in Chromium, software rendering on 2 cores): the browser's main thread is busy
 for nearly all of it. Streamlit 1.67 gives a plotly chart an id hashed from its figure, so st.plotly_chart
-remounts on every change of data and plotly draws the chart twice; ui.live_chart draws it once, in place (Plotly.react
-of the default heatmap: about 13 ms, and the frame is painted at 18 ms). After a fragment run React re-renders every
-element on the page, three times (the run's start, its elements, its end), so the PE page shows one chapter at a
-time; its sliders sit in fragments, so only their section reruns on the server. Each move also writes the
-settings into the URL, so that a link shows the view. The servers run as deployed (harness.SERVER_ENV), with one
-CPU thread per torch op: with one per core, a move took 6-7% longer, as the window's sin and cos waited for a
-second thread that Chromium was using.
+remounts on every change of data and plotly draws the chart twice; ui.live_chart draws it once, in place
+(Plotly.react). After a fragment run React re-renders every element on the page, three times (the run's start, its
+elements, its end), so the PE page shows one chapter at a time; its sliders sit in fragments, so only their
+section reruns on the server. Each move also writes the settings into the URL, so that a link shows the view.
+The servers run as deployed (harness.SERVER_ENV), with one CPU thread per torch op: with one per core, a move took
+longer, as the window's sin and cos waited for a second thread that Chromium was using.
 Run: .venv/bin/python benchmarks/rerun.py [--moves 30]
 """
 

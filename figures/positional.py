@@ -8,16 +8,16 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-HEATMAP_MAX_CELLS = 131_072  # 0.5 MiB of float32, ~0.7 MB of base64; a browser redraws it in well under 1 s
+HEATMAP_MAX_CELLS = 131_072  # 0.5 MiB of float32, ~0.7 MB of base64: small enough to redraw as a slider moves
 
 
 # Tick labels may overflow the chart instead of being measured one by one to hide those that would: that
-# measuring forces a layout of the whole page on every redraw (~10 ms of a ~95 ms heatmap redraw here).
+# measuring forces a layout of the whole page on every redraw.
 OVERFLOW = dict(ticklabeloverflow="allow")
 
 
 def _figure(traces: list, title: str, x: str, y: str, **layout) -> go.Figure:
-    """A figure from traces and a plain layout dict (update_layout's magic names cost ~5 ms a chart)."""
+    """A figure from traces and a plain layout dict (update_layout parses its magic names again for every chart)."""
     xaxis = dict(title=dict(text=x), **OVERFLOW, **layout.pop("xaxis", {}))
     yaxis = dict(title=dict(text=y), **OVERFLOW, **layout.pop("yaxis", {}))
     layout = dict(title=dict(text=title), margin=dict(l=10, r=10, t=40, b=10)) | layout
