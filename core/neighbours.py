@@ -1,0 +1,152 @@
+"""How honest a projection is: which of each word's nearest neighbours survive it.
+
+kept(i) = |N_k(x_i) & N_k(y_i)| / k, with N_k(x_i) the k nearest rows by cosine in the original space and N_k(y_i)
+the k nearest by euclidean distance in the projection, the point itself left out of both. Trustworthiness (Venna
+and Kaski 2001) is scikit-learn's: it also penalises projected neighbours that were far away in the original.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from core.cloud import CloudConfig, Progress, check, exact_neighbours, project
+from core.problems import Problem
+
+MAX_K = 100
+# scikit-learn's trustworthiness holds an (n, n) float64 distance matrix, its (n, n) argsort and an (n, n) rank
+# table at once: 24 bytes per pair, 600 MB at 5,000 points, 9.6 GB at 20,000: too much for a shared server.
+MAX_TRUST_POINTS = 5_000
+SWEEP = (5.0, 30.0, 100.0)
+
+Snapshot = Callable[[int, np.ndarray], None]  # (iteration, (n, dims) layout so far)
+
+
+@dataclass(frozen=True, eq=False)
+class Preservation:
+    """kept: (n,) how many of each point's k original neighbours are among its k projected ones (0..k)."""
+
+    k: int
+    kept: np.ndarray
+
+    @property
+    def share(self) -> np.ndarray:
+        """(n,) kept / k, per point."""
+        return self.kept / self.k
+
+    @property
+    def mean(self) -> float:
+        """The mean share over every point."""
+        return float(self.kept.mean() / self.k)
+
+
+def check_k(k: int, n_points: int) -> Problem | None:
+    """Why k neighbours cannot be asked of n_points, or None."""
+    if not 1 <= k <= min(MAX_K, n_points - 1):
+        return Problem("knn_k", most=min(MAX_K, n_points - 1), value=k)
+    return None
+
+
+def neighbour_indices(x: np.ndarray, k: int, metric: str = "euclidean") -> np.ndarray:
+    """Each row's k nearest other rows (torch, in blocks: core.cloud.exact_neighbours), nearest first.
+
+    Args:
+        x: (n, dim); metric: "cosine" (rows scaled to length 1 first: the same order) or "euclidean".
+    Returns:
+        (n, k) int indices, the row itself left out.
+    """
+    x = np.asarray(x, np.float32)
+    if metric == "cosine":
+        norms = np.linalg.norm(x, axis=1, keepdims=True)
+        x = x / np.where(norms > 0, norms, 1)
+    elif metric != "euclidean":
+        raise ValueError(f"metric must be 'cosine' or 'euclidean'; it is {metric!r}.")
+    return exact_neighbours(x, k + 1)[0][:, 1:]  # column 0 is the row itself
+
+
+def preservation(original: np.ndarray, projected: np.ndarray, k: int = 10) -> Preservation:
+    """How many of each point's k nearest neighbours (cosine, original space) stay among its k nearest in the
+    projection (euclidean).
+
+    Args:
+        original: (n, dim) vectors; projected: (n, 2 or 3) their coordinates.
+    """
+    problem = check_k(k, len(original))
+    if problem:
+        raise problem
+    before = neighbour_indices(original, k, "cosine")  # (n, k)
+    after = neighbour_indices(projected, k, "euclidean")  # (n, k)
+    kept = (before[:, :, None] == after[:, None, :]).any(axis=2).sum(axis=1)  # (n,)
+    return Preservation(k, kept)
+
+
+def check_trustworthiness(k: int, n_points: int, most: int | None = MAX_TRUST_POINTS) -> Problem | None:
+    """Why scikit-learn's trustworthiness cannot (or, above `most` points, should not on a shared server) be
+    computed, or None."""
+    if most is not None and n_points > most:
+        return Problem("trust_too_many", n=f"{n_points:,}", most=f"{most:,}")
+    if not 1 <= k < n_points / 2:
+        return Problem("trust_k", most=max(1, (n_points - 1) // 2), value=k)
+    return None
+
+
+def trustworthiness(
+    original: np.ndarray, projected: np.ndarray, k: int = 10, *, most: int | None = MAX_TRUST_POINTS
+) -> float:
+    """scikit-learn's `sklearn.manifold.trustworthiness`, cosine distances in the original space, k neighbours.
+
+    Args:
+        most: refuse more points than this (its memory grows with n^2); None: no limit (benchmarks).
+    """
+    from sklearn.manifold import trustworthiness as sk_trustworthiness
+
+    problem = check_trustworthiness(k, len(original), most)
+    if problem:
+        raise problem
+    return float(sk_trustworthiness(original, projected, n_neighbors=k, metric="cosine"))
+
+
+def check_sweep(cfg: CloudConfig, perplexities: Sequence[float], n_points: int) -> Problem | None:
+    """The first perplexity that cannot run on n_points (core.cloud.check's rules), or None."""
+    for p in perplexities:
+        problem = check(replace(cfg, method="t-SNE", perplexity=float(p)), n_points)
+        if problem:
+            return problem
+    return None
+
+
+def perplexity_sweep(
+    x: np.ndarray,
+    cfg: CloudConfig,
+    perplexities: Sequence[float] = SWEEP,
+    progress: Progress | None = None,
+) -> list[np.ndarray]:
+    """t-SNE at each perplexity with cfg's other settings (the same seed, so the same PCA start): small multiples.
+
+    Args:
+        progress: called as progress(step, 0.0) with the steps of every run counted one after the other.
+    Returns:
+        one (n, cfg.dims) layout per perplexity.
+    """
+    problem = check_sweep(cfg, perplexities, len(x))
+    if problem:
+        raise problem
+    layouts = []
+    for i, p in enumerate(perplexities):
+        one = replace(cfg, method="t-SNE", perplexity=float(p))
+        offset = i * one.iterations
+        layouts.append(project(x, one, (lambda step, _, o=offset: progress(o + step, 0.0)) if progress else None))
+    return layouts
+
+
+def layouts_every(every: int) -> tuple[list[tuple[int, np.ndarray]], Snapshot]:
+    """A list and a snapshot callback that keeps a copy of the layout every `every` iterations into it."""
+    kept: list[tuple[int, np.ndarray]] = []
+
+    def snapshot(iteration: int, layout: np.ndarray) -> None:
+        if iteration % every == 0:
+            kept.append((iteration, np.array(layout, np.float32)))
+
+    return kept, snapshot
