@@ -1,0 +1,125 @@
+"""Plotly figures for the attention page: one head under every position scheme. Pure: CPU arrays in, go.Figure out."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+
+def heatmaps_figure(
+    matrices: dict[str, np.ndarray],
+    tokens: list[str],
+    title: str,
+    *,
+    columns: int = 3,
+    shared: bool = False,
+    colorscale: str = "RdBu_r",
+    zmid: float | None = 0.0,
+    axis_titles: tuple[str, str] = ("key n", "query m"),
+) -> go.Figure:
+    """One (n, n) heatmap per named matrix, side by side in rows of `columns`; -inf (masked keys) left blank.
+
+    Args:
+        shared: one colour scale for all (the four terms, the softmax weights); else each panel its own range,
+            read from the hover, since a scheme's bias can dwarf another's logits.
+        zmid: the value at the middle of a diverging scale (None: no middle, e.g. weights from 0 to 1).
+    """
+    names = list(matrices)
+    rows = math.ceil(len(names) / columns)
+    fig = make_subplots(
+        rows=rows,
+        cols=min(columns, len(names)),
+        subplot_titles=names,
+        shared_xaxes=True,  # every panel has the same tokens: their names once, at the edges
+        shared_yaxes=True,
+        horizontal_spacing=0.02,
+        vertical_spacing=0.08 if rows > 1 else 0.0,
+    )
+    finite = [m[np.isfinite(m)] for m in matrices.values()]
+    values = np.concatenate([v.ravel() for v in finite]) if finite else np.zeros(1)
+    low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
+    if shared and zmid is not None:
+        reach = max(abs(low - zmid), abs(high - zmid)) or 1.0
+        low, high = zmid - reach, zmid + reach
+    labels = [f"{i}:{t}" for i, t in enumerate(tokens)]  # a repeated word stays a column of its own
+    for i, (name, m) in enumerate(matrices.items()):
+        z = np.where(np.isfinite(m), m, np.nan).astype(np.float32)
+        scale = dict(zmin=low, zmax=high) if shared else ({} if zmid is None else dict(zmid=zmid))
+        fig.add_trace(
+            go.Heatmap(
+                z=z,
+                x=labels,
+                y=labels,
+                colorscale=colorscale,
+                showscale=shared and i == 0,
+                hovertemplate=f"{name}<br>m = %{{y}}, n = %{{x}}<br>%{{z:.3f}}<extra></extra>",
+                **scale,
+            ),
+            row=i // columns + 1,
+            col=i % columns + 1,
+        )
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(tickangle=-60)
+    if len(tokens) > 24:  # too many names to read: the hover gives them
+        fig.update_xaxes(showticklabels=False)
+        fig.update_yaxes(showticklabels=False)
+    fig.update_xaxes(title=dict(text=axis_titles[0]), row=rows)
+    fig.update_yaxes(title=dict(text=axis_titles[1]), col=1)
+    fig.update_layout(title=dict(text=title), height=280 * rows + 80, margin=dict(l=10, r=10, t=70, b=10))
+    return fig
+
+
+def terms_figure(
+    terms: dict[str, np.ndarray],
+    total: np.ndarray,
+    tokens: list[str],
+    title: str,
+    total_name: str = "sum = logits",
+    axis_titles: tuple[str, str] = ("key n", "query m"),
+) -> go.Figure:
+    """The four terms of (x + p) W_q . (x + p) W_k / sqrt(d) and their sum, on one diverging scale centred on 0, so
+    that the panels compare (which term is large, which is near 0)."""
+    return heatmaps_figure(
+        {**terms, total_name: total}, tokens, title, columns=len(terms) + 1, shared=True, axis_titles=axis_titles
+    )
+
+
+def distance_figure(
+    distances: np.ndarray,
+    curves: dict[str, np.ndarray],
+    title: str,
+    x_title: str = "distance m − n",
+    y_title: str = "logit",
+    revision: str = "",
+) -> go.Figure:
+    """The logit of one query/key content pair against m - n, one line per scheme; NaN (no table row) is a gap.
+
+    Args:
+        revision: plotly's uirevision: keep the legend's hidden lines and the zoom while the query slides.
+    """
+    x = np.asarray(distances)
+    order = np.argsort(x)
+    lines = [
+        go.Scatter(
+            x=x[order],
+            y=np.asarray(y, np.float64)[order],
+            mode="lines+markers",
+            marker=dict(size=4),
+            name=name,
+            connectgaps=False,
+            hovertemplate=f"{name}<br>m − n = %{{x}}<br>%{{y:.3f}}<extra></extra>",
+        )
+        for name, y in curves.items()
+    ]
+    layout = dict(
+        title=dict(text=title),
+        xaxis=dict(title=dict(text=x_title), zeroline=True),
+        yaxis=dict(title=dict(text=y_title)),
+        margin=dict(l=10, r=10, t=40, b=10),
+        uirevision=revision or None,
+        shapes=[dict(type="line", x0=0, x1=0, xref="x", y0=0, y1=1, yref="paper", line=dict(dash="dot", width=1))],
+    )
+    return go.Figure(data=lines, layout=layout)
