@@ -3,10 +3,10 @@
 import pandas as pd
 import streamlit as st
 
-from ui import LESSONS, table
 from ui.i18n import t
+from ui.pages import PATH, page_link
+from ui.tables import table
 
-STEPS = ["il", "we", "es", "pe", "rp", "lv"]  # the lesson teaching each step, in the order of the path
 FORMULAS = [
     r"x_{pos} = E[\text{id}_{pos}] \cdot \sqrt{d_{model}} + PE_{pos}",
     r"PE_{(pos,\,2i)} = \sin\!\left(pos / 10000^{2i/d_{model}}\right),\quad "
@@ -16,32 +16,23 @@ FORMULAS = [
     r"h = \mathrm{Dropout}\big(\mathrm{LayerNorm}(E[\text{id}] + P_{pos} + S_{seg})\big)",
     r"q_m^\top k_n = \mathrm{Re}\Big[\sum_j q_j \overline{k_j}\, e^{i(m-n)\theta_j}\Big],\quad \theta_j = base^{-2j/d}",
 ]
-SEEDS = {  # seed -> the lessons that teach it
-    "seed000": ["il", "pe"],
-    "seed002": ["lv"],
-    "seed003": ["we", "il"],
-    "seed004": ["il", "es", "lv", "rp"],
-}
 
 st.title(t("ov.title"))
 st.markdown(t("ov.intro"))
 
-for step, lesson in enumerate(STEPS, start=1):
-    st.subheader(t(f"ov.step{step}"))
-    st.markdown(t(f"ov.step{step}_text"))
-    script, icon = LESSONS[lesson]
-    st.page_link(script, label=t(f"app.{lesson}"), icon=icon)
+st.header(t("ov.path"))
+for step, lesson in enumerate(PATH, start=1):
+    st.subheader(f"{step}. " + t(f"ov.{lesson.key}"))
+    st.markdown(t(f"ov.{lesson.key}_text"))
+    page_link(lesson.key)
 
 st.header(t("ov.formulas"))
 for formula in FORMULAS:
     st.latex(formula)
 
 st.header(t("ov.seeds"))
-seeds = pd.DataFrame(
-    {
-        t("ov.seed_col"): [t(f"ov.{s}") for s in SEEDS],
-        t("ov.pages_col"): [", ".join(t(f"app.{k}") for k in p) for p in SEEDS.values()],
-    }
-)
-table(seeds.set_index(t("ov.seed_col")), "seeds", plain=True)
+seeds = sorted({seed for lesson in PATH for seed in lesson.seeds})
+rows = {t(f"ov.{seed}"): ", ".join(lesson.title for lesson in PATH if seed in lesson.seeds) for seed in seeds}
+frame = pd.DataFrame({t("ov.pages_col"): rows.values()}, index=pd.Index(rows.keys(), name=t("ov.seed_col")))
+table(frame, "seeds", plain=True)
 st.info(t("ov.present_tip"), icon=":material/co_present:")

@@ -20,106 +20,20 @@ from core.device import DeviceChoice, choose_device
 from core.glove import VectorsError, load_glove
 from core.problems import Problem
 from core.vectors import WordVectors
+
+# TRANSITION (issue 28): the pages move to ui.link's binding one by one; this file goes once they all have.
+from ui.device import device, device_choice  # noqa: E402,F401
+from ui.explain import explain, show_code, source  # noqa: E402,F401
 from ui.i18n import LANG_KEY, Message, catalog, language, problem, shown, t
+from ui.jobs import session_id, submit  # noqa: E402,F401
+from ui.pages import LESSONS as _LESSONS  # noqa: E402
+from ui.parse import parse_indices, parse_number  # noqa: E402,F401
 from ui.share_link import share_link
+from ui.tables import downloads, npy_bytes, table  # noqa: E402,F401
+from ui.vectors import _bundled_vectors, bundled_or_stop, bundled_vectors, choose_vectors  # noqa: E402,F401
+from ui.window import keep_inside, window_start  # noqa: E402,F401
 
-# The lesson pages in the sidebar's order: key (its settings' prefix; its title is t("app.<key>")) -> script, icon.
-# app.py routes them and the overview links to them.
-LESSONS = {
-    "pe": ("lessons/positional_encoding.py", ":material/waves:"),
-    "we": ("lessons/word_embeddings.py", ":material/translate:"),
-    "es": ("lessons/embedding_space.py", ":material/scatter_plot:"),
-    "lv": ("lessons/learned_vs_sinusoidal.py", ":material/straighten:"),
-    "il": ("lessons/input_layer.py", ":material/stacks:"),
-    "rp": ("lessons/rotary.py", ":material/autorenew:"),
-}
-
-
-@st.cache_resource
-def device_choice() -> DeviceChoice:
-    """The device for this server process, resolved once ($EMBLAB_DEVICE, else cuda, mps, cpu)."""
-    return choose_device()
-
-
-def device():
-    """The torch.device every core call on a page receives."""
-    return device_choice().device
-
-
-@st.cache_resource(show_spinner=False)
-def _bundled_vectors() -> WordVectors:
-    return load_glove(device=device())
-
-
-def bundled_vectors() -> WordVectors:
-    """The bundled GloVe 6B 50d, loaded once per server process and shared by every page and learner.
-
-    Raises VectorsError when its package is not installed.
-    """
-    with st.spinner(t("ui.loading_bundled")):
-        return _bundled_vectors()
-
-
-def bundled_or_stop() -> WordVectors:
-    """bundled_vectors(), or, when their package is not installed, a message that says how to install it and the
-    end of this run (the widgets above stay, so another vectors file can still be chosen)."""
-    try:
-        return bundled_vectors()
-    except VectorsError as err:
-        st.error(problem(err))
-        st.stop()
-
-
-@st.cache_resource(max_entries=2, show_spinner=False)
-def _vectors_from_folder(name: str) -> WordVectors:
-    return load_glove(name, device=device())
-
-
-def vectors_from_folder(name: str) -> WordVectors:
-    """A vectors file of the configured folder, loaded once per server process."""
-    with st.spinner(t("ui.loading_folder")):
-        return _vectors_from_folder(name)
-
-
-UPLOAD = "upload"
-
-
-def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
-    """The vectors picker (bundled, the folder's files, an upload) and a cache key for the choice.
-
-    An upload is parsed once and kept in this session only; a bad file gets a message and the bundled vectors.
-    """
-    options = [glove.BUNDLED, *glove.list_vector_files(), UPLOAD]
-    source = st.selectbox(
-        t("ui.vectors"),
-        options,
-        format_func=lambda o: t("ui.upload") if o == UPLOAD else o,
-        key=f"{prefix}_source",
-        help=t("ui.vectors_help", folder=glove.vectors_dir().resolve(), env=glove.ENV_DIR),
-    )
-    try:
-        if source == glove.BUNDLED:
-            return bundled_or_stop(), glove.BUNDLED
-        if source != UPLOAD:
-            return vectors_from_folder(source), f"folder:{source}"
-        upload = st.file_uploader(
-            t("ui.upload_label"),
-            type=["txt", "vec", "pt"],
-            key=f"{prefix}_upload",
-        )
-        if upload is None:
-            st.info(t("ui.upload_waiting"))
-            return bundled_or_stop(), glove.BUNDLED
-        parsed = f"{prefix}_uploaded"
-        if st.session_state.get(parsed, (None,))[0] != upload.file_id:
-            st.session_state[parsed] = (
-                upload.file_id,
-                load_glove(upload.getvalue(), name=upload.name, device=device()),
-            )
-        return st.session_state[parsed][1], f"upload:{upload.file_id}"
-    except VectorsError as err:
-        st.error(t("ui.vectors_fallback", problem=problem(err)))
-        return bundled_or_stop(), glove.BUNDLED
+LESSONS = {k: (lesson.script, lesson.icon) for k, lesson in _LESSONS.items()}
 
 
 class Between(NamedTuple):
@@ -161,7 +75,6 @@ def set_defaults(prefix: str, defaults: dict, choices: dict | None = None) -> Li
     st.session_state.setdefault(SETTINGS, set()).update(f"{prefix}_{name}" for name in defaults)
     link = Link(prefix, defaults)
     write_link(prefix, defaults)
-    share_link()
     return link
 
 
@@ -296,144 +209,3 @@ def take_pick(pick_key: str, target_key: str) -> None:
     if st.session_state[pick_key]:
         st.session_state[target_key] = st.session_state[pick_key]
     st.session_state[pick_key] = None
-
-
-def session_id() -> str:
-    """An id for this browser session, so shared queues can bound what one learner asks for."""
-    return st.session_state.setdefault("_session_id", uuid.uuid4().hex)
-
-
-def submit(runner, key, work, total: int, refused_key: str) -> None:
-    """Submit a job for this session; a refusal (queue bounds) is kept in state[refused_key] for the page to show."""
-    st.session_state.pop(refused_key, None)
-    try:
-        runner.submit(key, work, total, owner=session_id())
-    except Problem as err:
-        st.session_state[refused_key] = problem(err)
-
-
-def table(frame: pd.DataFrame, name: str, *, where=st, plain: bool = False, array=None, whole=None, **kwargs) -> None:
-    """A table the page shows (st.dataframe, or st.table when plain) with its downloads under it.
-
-    Column and index names that have a text under [col] in locales/ are shown in the reader's language.
-
-    Args:
-        whole: what the CSV holds when the table shows part of it (the table itself by default).
-    """
-    shown = _localised(frame)
-    (where.table if plain else where.dataframe)(shown, **kwargs)
-    downloads(name, frame=shown if whole is None else _localised(whole), array=array, where=where)
-
-
-def _localised(frame: pd.DataFrame) -> pd.DataFrame:
-    names = catalog(language())
-    frame = frame.rename(columns=lambda c: names.get(f"col.{c}", c))
-    frame.index.name = names.get(f"col.{frame.index.name}", frame.index.name)
-    return frame
-
-
-def downloads(name: str, *, frame: pd.DataFrame | None = None, array=None, where=st, key: str | None = None) -> None:
-    """Download buttons: the frame as CSV, the tensor behind it (numpy or torch) as NPY, file names from `name`.
-
-    The files are made only when a button is pressed, so a rerun pays nothing for them.
-
-    Args:
-        key: the buttons' keys, when `name` changes with every move of a slider (a window): the same buttons
-            stay, instead of new ones replacing them on every rerun.
-    """
-    key = key or name
-    common = dict(on_click="ignore", type="tertiary", icon=":material/download:")
-    if frame is not None:
-        numbered = isinstance(frame.index, pd.RangeIndex) and frame.index.name is None  # rows 0, 1, ...: no column
-        where.download_button(
-            t("ui.download_csv"),
-            functools.partial(frame.to_csv, index=not numbered),
-            file_name=f"{name}.csv",
-            mime="text/csv",
-            key=f"csv_{key}",
-            **common,
-        )
-    if array is not None:
-        where.download_button(
-            t("ui.download_npy"), lambda: npy_bytes(array), file_name=f"{name}.npy", key=f"npy_{key}", **common
-        )
-
-
-def npy_bytes(array) -> bytes:
-    """A numpy or torch array as the bytes of a .npy file."""
-    buffer = io.BytesIO()
-    np.save(buffer, np.asarray(array.detach().cpu() if hasattr(array, "detach") else array))
-    return buffer.getvalue()
-
-
-def explain(formula: str, notice: str) -> None:
-    """A figure's formula and the one thing to notice in it."""
-    st.latex(formula)
-    st.caption(notice)
-
-
-@functools.cache
-def source(obj) -> str:
-    """The source text of a function or class, read once per process (inspect re-parses the file each call)."""
-    return inspect.getsource(obj)
-
-
-def show_code(*objects) -> None:
-    """An expander with the source of the core functions that produced a figure.
-
-    The code is drawn only while the expander is open: collapsed code blocks would still be in the page,
-    and every rerun would pay to redraw them.
-    """
-    key = "code_" + "_".join(obj.__qualname__ for obj in objects)
-    expander = st.expander(t("ui.show_code"), key=key, on_change="rerun")
-    if expander.open:
-        for obj in objects:
-            expander.code(source(obj), language="python")
-
-
-def parse_number(text: str, name: str, example: str) -> float:
-    """A float from a text box ("10000", "1e4", "500_000", "nan"); ValueError names the box and shows `example`."""
-    try:
-        return float(str(text).strip().replace(",", "").replace("_", ""))
-    except ValueError:
-        raise ValueError(t("ui.not_a_number", name=name, text=text, example=example)) from None
-
-
-def parse_indices(text: str, upper: int, *, most: int) -> tuple[list[int], list[str]]:
-    """Distinct integers in [0, upper) from "4, 5, 6, 7", at most `most`; also the parts that were dropped."""
-    kept: list[int] = []
-    dropped: list[str] = []
-    for part in str(text).replace(";", ",").replace(" ", ",").split(","):
-        if not part:
-            continue
-        if part.lstrip("-").isdigit() and 0 <= int(part) < upper and int(part) not in kept and len(kept) < most:
-            kept.append(int(part))
-        else:
-            dropped.append(part)
-    return kept, dropped
-
-
-def window_start(key: str, label: str, *, total: int, span: int, where=st) -> int:
-    """A slider for the first index of a window of `span` inside `total`; moves a window that fell outside.
-
-    Returns:
-        The first index, in [0, max(total - span, 0)].
-    """
-    last = keep_inside(key, label, total=total, span=span, where=where)
-    if last == 0:
-        return 0
-    return where.slider(label, 0, last, key=key)
-
-
-def keep_inside(key: str, label: str, *, total: int, span: int, where=st) -> int:
-    """Move the window whose first index is st.session_state[key] back inside `total`, saying so, if it fell out.
-
-    Returns:
-        The last first index a window of `span` may have: max(total - span, 0).
-    """
-    last = max(total - span, 0)
-    asked = st.session_state.get(key, 0)
-    if asked > last:
-        where.warning(t("ui.window_moved", label=label, asked=asked, total=total, last=last))
-        st.session_state[key] = last
-    return last

@@ -1,0 +1,35 @@
+"""What goes with every figure: its formula, the one thing to notice, and "Show the code"."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import streamlit as st
+
+from ui.i18n import t
+
+
+def explain(formula: str, notice: str) -> None:
+    """A figure's formula and the one thing to notice in it."""
+    st.latex(formula)
+    st.caption(notice)
+
+
+@functools.cache
+def source(obj) -> str:
+    """The source text of a function or class, read once per process (inspect re-parses the file each call)."""
+    return inspect.getsource(obj)
+
+
+def show_code(*objects) -> None:
+    """An expander with the source of the core functions that produced a figure.
+
+    The code is drawn only while the expander is open: collapsed code blocks would still be in the page,
+    and every rerun would pay to redraw them.
+    """
+    key = "code_" + "_".join(obj.__qualname__ for obj in objects)
+    expander = st.expander(t("ui.show_code"), key=key, on_change="rerun")
+    if expander.open:
+        for obj in objects:
+            expander.code(source(obj), language="python")

@@ -1,0 +1,25 @@
+// Back and Forward through a page's earlier views.
+// Streamlit writes a bound widget's change over the current address (history.replaceState) and a page's own
+// address changes as new entries. Here, the first address written after the learner clicked or typed becomes a
+// new entry, and every other write (the run's corrections, a page's settings restored on arrival) replaces it:
+// one entry per change the learner made. Back then brings that address, and Streamlit seeds the widgets from it.
+export default function () {
+  if (window.__viewHistory) return;
+  window.__viewHistory = true;
+  const replace = history.replaceState.bind(history);
+  const push = history.pushState.bind(history);
+  let acted = false; // the learner clicked or typed since the current entry was made
+  for (const type of ["pointerdown", "keydown", "change"]) {
+    window.addEventListener(type, () => (acted = true), true);
+  }
+  window.addEventListener("popstate", () => (acted = false));
+  const write = (state, title, url) => {
+    const changed = new URL(url, location.href).href !== location.href;
+    if (acted && changed) {
+      acted = false;
+      push(state, title, url);
+    } else replace(state, title, url);
+  };
+  history.pushState = write;
+  history.replaceState = write;
+}

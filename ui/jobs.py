@@ -1,0 +1,40 @@
+"""Long work a learner starts (training, a projection, an evaluation): submitted to a shared queue, per session."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+import streamlit as st
+
+from core.jobs import Job
+from core.problems import Problem
+from ui.i18n import problem
+
+
+def session_id() -> str:
+    """An id for this browser session, so shared queues can bound what one learner asks for."""
+    return st.session_state.setdefault("_session_id", uuid.uuid4().hex)
+
+
+def submit(runner, key, work, total: int, refused_key: str) -> None:
+    """Submit a job for this session; a refusal (queue bounds) is kept in state[refused_key] for the page to show."""
+    st.session_state.pop(refused_key, None)
+    try:
+        runner.submit(key, work, total, owner=session_id())
+    except Problem as err:
+        st.session_state[refused_key] = problem(err)
+
+
+@st.fragment(run_every=1.0)
+def job_progress(runner, key, describe: Callable[[Job], str]) -> None:
+    """A job's progress bar, redrawn every second in a fragment; a full rerun once the job is done, so that the
+    page shows its result.
+
+    Args:
+        describe: the bar's text for the job as it is now (waiting, starting, at step n of total).
+    """
+    job = runner.get(key)
+    if job is None or job.done:
+        st.rerun()
+    st.progress(job.step / job.total if job.started else 0.0, text=describe(job))

@@ -1,0 +1,90 @@
+"""The link that shares a view: each setting's widget is bound to the URL by Streamlit (`IN_LINK`).
+
+Streamlit 1.67 does most of it: `bind="query-params"` writes a widget's value into the URL under its key, drops
+it when it equals the default, seeds the widget from a shared link, and restores it on Back and Forward;
+`persist_state="session"` keeps the value while another page is shown. What is left here is where it falls short:
+- it writes each change over the address (history.replaceState), so Back would leave the page instead of showing
+  its earlier view: `keep_history` (tests/browser/test_across_pages.py, Back brings k back);
+- it drops a parameter it cannot use without a word: `check_link` names it
+  (tests/app/test_links.py, notices);
+- links made before the binding named a setting without its page's prefix (?d_model=64): `upgrade_link`
+  (tests/app/test_links.py, old links).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import streamlit as st
+
+from ui.i18n import Message, shown, t
+
+IN_LINK = dict(bind="query-params", persist_state="session")  # a setting's widget: in the link, kept across pages
+APP_PARAMS = ("lang", "present")  # the parameters app.py reads, on every page
+ASKED = "_link_asked"  # the first run's parameters, {name: [values]}, until check_link has read them
+
+_history = st.components.v2.component("view_history", js=Path(__file__).with_name("history.js").read_text())
+
+
+def keep_history() -> None:
+    """Make each change a learner makes a new entry of the browser's history (see history.js)."""
+    _history(key="view_history")
+
+
+def upgrade_link(prefix: str) -> None:
+    """On a session's first run, note the link's parameters for check_link, and rename an old link's settings to
+    their widgets' keys (?d_model=64 on the PE page becomes ?pe_d_model=64); then run again, so that the widgets
+    are seeded from the new names."""
+    if ASKED in st.session_state:
+        return
+    params = st.query_params
+    st.session_state[ASKED] = {name: params.get_all(name) for name in params}
+    old = [name for name in params if name not in APP_PARAMS and not name.startswith(f"{prefix}_")]
+    if old:
+        st.query_params.from_dict({f"{prefix}_{n}" if n in old else n: params.get_all(n) for n in params})
+        st.session_state[ASKED] = {f"{prefix}_{n}" if n in old else n: v for n, v in st.session_state[ASKED].items()}
+        st.session_state["_link_old"] = {f"{prefix}_{n}": n for n in old}
+        st.rerun()
+
+
+def check_link(where) -> None:
+    """After a session's first run: a notice naming each parameter of the link that was not used, and why.
+
+    A parameter no widget is bound to is unknown (and taken out of the address); one whose value the widget did not
+    take was malformed, outside the widget's range or choices, or given more than once.
+    """
+    asked = st.session_state.pop(ASKED, None)
+    if not asked:
+        return
+    old = st.session_state.pop("_link_old", {})
+    ignored = []
+    for name, values in asked.items():
+        if name in APP_PARAMS:
+            continue
+        said = f"{shown(old.get(name, name))}={shown(values[-1])}"
+        if name not in st.session_state:
+            ignored.append(f"{said} ({t('ui.link_unknown')})")
+            st.query_params.pop(name, None)
+        elif not _takes(values, st.session_state[name]):
+            why = t("ui.link_repeated", n=len(values)) if len(values) > 1 else t("ui.link_not_taken")
+            ignored.append(f"{said} ({why})")
+    if ignored:
+        where.warning(t("ui.link_ignored", items=Message("; ".join(ignored))))  # each item cut on its own
+
+
+def _takes(values: list[str], value) -> bool:
+    """Whether the widget's value is what the link's text says (so the link was used)."""
+    if isinstance(value, list | tuple):
+        return len(values) == len(value) and all(_takes([v], x) for v, x in zip(values, value, strict=True))
+    if len(values) != 1:
+        return False
+    text = values[0]
+    if isinstance(value, bool):
+        return text.lower() == str(value).lower()
+    if isinstance(value, int | float):
+        try:
+            return math.isclose(float(text), float(value))
+        except ValueError:
+            return False
+    return text == str(value)

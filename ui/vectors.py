@@ -1,0 +1,87 @@
+"""Which word vectors a page uses: the bundled GloVe, a file of the configured folder, or an upload."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core import glove
+from core.glove import VectorsError, load_glove
+from core.vectors import WordVectors
+from ui.device import device
+from ui.i18n import problem, t
+
+UPLOAD = "upload"
+
+
+@st.cache_resource(show_spinner=False)
+def _bundled_vectors() -> WordVectors:
+    return load_glove(device=device())
+
+
+def bundled_vectors() -> WordVectors:
+    """The bundled GloVe 6B 50d, loaded once per server process and shared by every page and learner.
+
+    Raises VectorsError when its package is not installed.
+    """
+    with st.spinner(t("ui.loading_bundled")):
+        return _bundled_vectors()
+
+
+def bundled_or_stop() -> WordVectors:
+    """bundled_vectors(), or, when their package is not installed, a message that says how to install it and the
+    end of this run (the widgets above stay, so another vectors file can still be chosen)."""
+    try:
+        return bundled_vectors()
+    except VectorsError as err:
+        st.error(problem(err))
+        st.stop()
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _vectors_from_folder(name: str) -> WordVectors:
+    return load_glove(name, device=device())
+
+
+def vectors_from_folder(name: str) -> WordVectors:
+    """A vectors file of the configured folder, loaded once per server process."""
+    with st.spinner(t("ui.loading_folder")):
+        return _vectors_from_folder(name)
+
+
+def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
+    """The vectors picker (bundled, the folder's files, an upload) and a cache key for the choice.
+
+    An upload is parsed once and kept in this session only; a bad file gets a message and the bundled vectors.
+    """
+    options = [glove.BUNDLED, *glove.list_vector_files(), UPLOAD]
+    source = st.selectbox(
+        t("ui.vectors"),
+        options,
+        format_func=lambda o: t("ui.upload") if o == UPLOAD else o,
+        key=f"{prefix}_source",
+        persist_state="session",
+        help=t("ui.vectors_help", folder=glove.vectors_dir().resolve(), env=glove.ENV_DIR),
+    )
+    try:
+        if source == glove.BUNDLED:
+            return bundled_or_stop(), glove.BUNDLED
+        if source != UPLOAD:
+            return vectors_from_folder(source), f"folder:{source}"
+        upload = st.file_uploader(
+            t("ui.upload_label"),
+            type=["txt", "vec", "pt"],
+            key=f"{prefix}_upload",
+        )
+        if upload is None:
+            st.info(t("ui.upload_waiting"))
+            return bundled_or_stop(), glove.BUNDLED
+        parsed = f"{prefix}_uploaded"
+        if st.session_state.get(parsed, (None,))[0] != upload.file_id:
+            st.session_state[parsed] = (
+                upload.file_id,
+                load_glove(upload.getvalue(), name=upload.name, device=device()),
+            )
+        return st.session_state[parsed][1], f"upload:{upload.file_id}"
+    except VectorsError as err:
+        st.error(t("ui.vectors_fallback", problem=problem(err)))
+        return bundled_or_stop(), glove.BUNDLED
