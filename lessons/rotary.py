@@ -9,49 +9,30 @@ import torch
 from core import rotary
 from figures.rotary import alibi_figure, rotation_figure
 from figures.training import lines_figure
-from ui import Between, device, explain, parse_number, set_defaults, show_code, take_pick, window_start
+from ui.device import device
 from ui.exercises import try_this
+from ui.explain import explain, show_code
 from ui.i18n import problem, t
+from ui.link import IN_LINK
+from ui.pages import page_link
+from ui.parse import parse_number
+from ui.presets import take_pick
+from ui.window import window_start
 
-DEFAULTS = dict(
-    head_dim=128,
-    base="10000",
-    pair=8,
-    positions=64,
-    factor=4.0,
-    original=4096,
-    target=16384,
-    low_freq=1.0,
-    high_freq=4.0,
-    distance=512,
-    seed=0,
-    heads=8,
-    head=0,
-    alibi_len=32,
-)
-CHOICES = dict(
-    pair=Between(0, rotary.MAX_HEAD_DIM // 2 - 1),
-    positions=Between(4, 256),
-    distance=Between(16, 4096),
-    head=Between(0, rotary.MAX_HEADS - 1),
-    alibi_len=Between(4, 128),
-)
-
-
-link = set_defaults("rp", DEFAULTS, CHOICES)
 st.title(t("rp.title"))
 st.markdown(t("rp.intro"))
 
 
 # The settings change sections 1 to 3 alone, so they and those sections are a fragment: a move reruns that part
-# alone and writes the URL. With settings it cannot use, it says why and shows none of its sections; ALiBi and the
-# rest of the page do not use them, so they stay (a stop there would leave them out until the next full run).
-@link.fragment
+# alone (the browser writes the URL). With settings it cannot use, it says why and shows none of its sections; ALiBi
+# and the rest of the page do not use them, so they stay (a stop there would leave them out until the next full run).
+# The number boxes have no bounds: a value core refuses gets core's message, which says what to change.
+@st.fragment
 def rope_sections() -> None:
     # --- Settings ---------------------------------------------------------------------------------------
     c1, c2, c3 = st.columns(3)
-    head_dim = int(c1.number_input("head_dim", step=2, key="rp_head_dim"))
-    base_text = c2.text_input("base", key="rp_base", help=t("rp.base_help"))
+    head_dim = int(c1.number_input("head_dim", value=128, step=2, key="rp_head_dim", **IN_LINK))
+    base_text = c2.text_input("base", value="10000", key="rp_base", help=t("rp.base_help"), **IN_LINK)
     c2.pills(
         t("pe.common_bases"),
         ["10000", "500000"],
@@ -61,12 +42,12 @@ def rope_sections() -> None:
         args=("rp_base_pick", "rp_base"),
         label_visibility="collapsed",
     )
-    original = int(c3.number_input(t("rp.original"), step=1024, key="rp_original"))
-    target = int(c3.number_input(t("rp.target"), step=1024, key="rp_target"))
+    original = int(c3.number_input(t("rp.original"), value=4096, step=1024, key="rp_original", **IN_LINK))
+    target = int(c3.number_input(t("rp.target"), value=16384, step=1024, key="rp_target", **IN_LINK))
     c1, c2, c3 = st.columns(3)
-    factor = c1.number_input(t("rp.factor"), step=0.5, key="rp_factor", help=t("rp.factor_help"))
-    low_freq = c2.number_input("llama3 low_freq_factor", step=0.5, key="rp_low_freq")
-    high_freq = c3.number_input("llama3 high_freq_factor", step=0.5, key="rp_high_freq")
+    factor = c1.number_input(t("rp.factor"), value=4.0, step=0.5, key="rp_factor", help=t("rp.factor_help"), **IN_LINK)
+    low_freq = c2.number_input("llama3 low_freq_factor", value=1.0, step=0.5, key="rp_low_freq", **IN_LINK)
+    high_freq = c3.number_input("llama3 high_freq_factor", value=4.0, step=0.5, key="rp_high_freq", **IN_LINK)
 
     scalings = {
         t("rp.none"): None,
@@ -96,8 +77,10 @@ def rope_sections() -> None:
     # --- 1. One pair, rotating ----------------------------------------------------------------------------
     st.header(t("rp.h_pair"))
     c1, c2 = st.columns(2)
-    pair = window_start("rp_pair", t("rp.pair"), total=head_dim // 2, span=1, where=c1)
-    count = c2.slider(t("rp.positions"), *CHOICES["positions"], key="rp_positions")
+    # a bound slider's default must lie inside its range, or moving it back inside (keep_inside) does not hold
+    start = dict(value=min(8, head_dim // 2 - 1), **IN_LINK)
+    pair = window_start("rp_pair", t("rp.pair"), total=head_dim // 2, span=1, where=c1, **start)
+    count = c2.slider(t("rp.positions"), 4, 256, 64, key="rp_positions", **IN_LINK)
     theta = plain[pair].item()
     st.plotly_chart(rotation_figure(np.arange(count) * theta, t("rp.rotation_title", pair=pair), t("rp.position_m")))
     st.caption(t("rp.theta_caption", pair=pair, theta=f"{theta:.3g}", turn=f"{2 * math.pi / theta:,.1f}"))
@@ -134,8 +117,8 @@ def rope_sections() -> None:
     # --- 3. Attention and distance --------------------------------------------------------------------------
     st.header(t("rp.h_distance"))
     c1, c2 = st.columns(2)
-    distance = c1.slider(t("rp.distance"), *CHOICES["distance"], key="rp_distance")
-    seed = int(c2.number_input(t("rp.seed"), step=1, key="rp_seed"))
+    distance = c1.slider(t("rp.distance"), 16, 4096, 512, key="rp_distance", **IN_LINK)
+    seed = int(c2.number_input(t("rp.seed"), value=0, step=1, key="rp_seed", **IN_LINK))
     generator = torch.Generator().manual_seed(seed)  # drawn on the cpu: the same q and k on every device
     q, k = torch.randn(2, head_dim, generator=generator, dtype=torch.float64).to(plain)
     scores = {
@@ -165,17 +148,17 @@ rope_sections()
 st.header(t("rp.h_alibi"))
 
 
-@link.fragment
+@st.fragment
 def alibi_section() -> None:
     c1, c2, c3 = st.columns(3)
-    heads = int(c1.number_input(t("rp.heads"), step=1, key="rp_heads"))
+    heads = int(c1.number_input(t("rp.heads"), value=8, step=1, key="rp_heads", **IN_LINK))
     try:
         slopes = rotary.alibi_slopes(heads)
     except ValueError as err:
         st.error(t("rp.heads_invalid", problem=problem(err)))
     else:
-        head = window_start("rp_head", t("rp.head"), total=heads, span=1, where=c2)
-        length = c3.slider(t("rp.alibi_len"), *CHOICES["alibi_len"], key="rp_alibi_len")
+        head = window_start("rp_head", t("rp.head"), total=heads, span=1, where=c2, value=0, **IN_LINK)
+        length = c3.slider(t("rp.alibi_len"), 4, 128, 32, key="rp_alibi_len", **IN_LINK)
         bias = rotary.alibi_bias(slopes[head], length, device=device()).cpu().numpy()
         titles = (t("rp.ax_key"), t("rp.ax_query"))
         st.plotly_chart(alibi_figure(bias, t("rp.alibi_title", slope=f"{slopes[head]:.4g}"), titles))
@@ -192,11 +175,7 @@ alibi_section()
 # --- 5. The seeds' question -----------------------------------------------------------------------------
 st.header(t("rp.h_past"))
 st.markdown(t("rp.past"))
-st.page_link(
-    "lessons/learned_vs_sinusoidal.py",
-    label=t("rp.past_link"),
-    icon=":material/straighten:",
-)
+page_link("lv")
 
 # --- Try this ---------------------------------------------------------------------------------------
 try_this("rp")

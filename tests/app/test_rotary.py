@@ -3,6 +3,9 @@
 import json
 
 import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app import APP
 
 PAGE = "lessons/rotary.py"
 
@@ -14,6 +17,17 @@ def at(open_page):
 
 def titles(at) -> list[str]:
     return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+
+
+def open_link(**params: str) -> AppTest:
+    """The page opened from a link with these query parameters."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page(PAGE)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
 
 
 def test_defaults_draw_every_figure(at):
@@ -83,3 +97,32 @@ def test_zero_heads_keeps_the_rope_figures(at):
     at.number_input(key="rp_heads").set_value(0).run()
     assert not at.exception and "needs 1 to 256 heads" in at.error[0].value
     assert len(at.get("plotly_chart")) == 4
+
+
+def test_a_link_opens_with_its_settings():
+    at = open_link(rp_base="500000", rp_head_dim="64", rp_pair="3", rp_heads="12")
+    assert not at.warning and not at.error
+    assert at.text_input(key="rp_base").value == "500000" and at.number_input(key="rp_head_dim").value == 64
+    assert "Pair 3" in titles(at)[0] and at.number_input(key="rp_heads").value == 12
+
+
+def test_an_old_form_link_opens_the_same_view():
+    new = open_link(rp_base="500000", rp_head_dim="64", rp_pair="3")
+    old = open_link(base="500000", head_dim="64", pair="3")  # a link made before the settings had a prefix
+    assert not old.warning and old.text_input(key="rp_base").value == "500000"
+    assert [c.proto.spec for c in old.get("plotly_chart")] == [c.proto.spec for c in new.get("plotly_chart")]
+
+
+def test_a_bad_base_keeps_alibi_shown(at):
+    at.text_input(key="rp_base").input("abc").run()
+    assert not at.exception and "must be a number" in at.error[0].value
+    assert len(at.get("plotly_chart")) == 1 and "ALiBi" in titles(at)[0]
+    at.text_input(key="rp_base").input("500000").run()
+    assert len(at.get("plotly_chart")) == 5
+
+
+def test_a_smaller_head_dim_moves_the_pair_back_inside(at):
+    at.slider(key="rp_pair").set_value(20).run()
+    at.number_input(key="rp_head_dim").set_value(8).run()
+    assert not at.exception and "now 3" in at.warning[0].value
+    assert at.slider(key="rp_pair").value == 3 and "Pair 3" in titles(at)[0]

@@ -1,4 +1,5 @@
-"""The rotary page in a real Chromium: a preset base, a shared link with its language, the share button."""
+"""The rotary page in a real Chromium: a preset base, a shared link (new and old form) with its language, a bad
+base, the share button."""
 
 from playwright.sync_api import expect
 
@@ -12,30 +13,60 @@ def test_rotary_page_redraws_for_llama3_base(page, server_url):
     wait_for_plot(
         page, "[...document.querySelectorAll('.js-plotly-plot')].some(p => p.layout.title.text.includes('Pair'))"
     )
+    page.wait_for_url("**/rotary?rp_base=500000")  # the browser writes the setting into the link
     wait_until_idle(page)
     assert page.get_by_role("textbox", name="base", exact=True).input_value() == "500000"
     assert page.locator(EXCEPTION).count() == 0
 
 
 def test_a_shared_link_opens_with_its_settings_and_language(page, server_url):
-    page.goto(f"{server_url}/rotary?head_dim=64&base=500000&distance=99999&lang=zh")
+    page.goto(f"{server_url}/rotary?rp_head_dim=64&rp_base=500000&rp_distance=99999&lang=zh")
     page.wait_for_selector(".js-plotly-plot")
     wait_until_idle(page)
     assert page.locator('[data-testid="stMain"] h1').first.inner_text() == "旋转位置编码与长上下文"
     assert page.get_by_label("head_dim").input_value() == "64"
     assert page.get_by_role("textbox", name="base", exact=True).input_value() == "500000"
-    assert "distance=99999" in page.locator('[data-testid="stAlertContentWarning"]').first.inner_text()
-    assert "head_dim=64" in page.url and "lang=zh" in page.url
+    assert "rp_distance=99999" in page.locator('[data-testid="stAlertContentWarning"]').first.inner_text()
+    assert "rp_head_dim=64" in page.url and "lang=zh" in page.url and "distance" not in page.url
     page.get_by_text("分享当前视图").click()
     expect(page.get_by_role("textbox", name="分享当前视图")).to_have_value(page.url)
-    assert "/rotary?" in page.url and "base=500000" in page.url
+    assert "/rotary?" in page.url and "rp_base=500000" in page.url
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_an_old_form_link_opens_the_same_view(page, server_url):
+    page.goto(f"{server_url}/rotary?head_dim=64&base=500000")  # a link made before the settings had a prefix
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    assert page.get_by_label("head_dim").input_value() == "64"
+    assert page.get_by_role("textbox", name="base", exact=True).input_value() == "500000"
+    assert "rp_head_dim=64" in page.url and "rp_base=500000" in page.url
+    expect(page.locator('[data-testid="stAlertContentWarning"]')).to_have_count(0)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_a_bad_base_keeps_alibi_shown_and_the_link_follows(page, server_url):
+    page.goto(f"{server_url}/rotary")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    base = page.get_by_role("textbox", name="base", exact=True)
+    base.fill("abc")
+    base.press("Enter")
+    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(1)
+    page.wait_for_url("**/rotary?rp_base=abc")
+    expect(page.get_by_role("heading", name="4. ALiBi", exact=False)).to_be_visible()  # it does not use the base
+    base.fill("500000")
+    base.press("Enter")
+    page.wait_for_url("**/rotary?rp_base=500000")
+    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(0)
+    wait_until_idle(page)
     assert page.locator(EXCEPTION).count() == 0
 
 
 def test_the_share_button_copies_without_the_clipboard_api(page, server_url):
     # plain http on a workshop's network is not a secure context: Chromium has no navigator.clipboard there
     page.add_init_script("Object.defineProperty(window, 'isSecureContext', { value: false })")
-    page.goto(f"{server_url}/rotary?head_dim=64")
+    page.goto(f"{server_url}/rotary?rp_head_dim=64")
     page.wait_for_selector(".js-plotly-plot")
     wait_until_idle(page)
     page.get_by_text("Share this view").click()
