@@ -1,5 +1,7 @@
 """The input layer, stage by stage: token x sqrt(d_model) + position + segment -> LayerNorm -> dropout."""
 
+import inspect
+
 import pandas as pd
 import streamlit as st
 import torch
@@ -10,38 +12,19 @@ from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
 from figures.positional import pe_heatmap_figure
 from figures.training import lines_figure
-from ui import Between, bundled_vectors, device, downloads, explain, set_defaults, show_code, table
 from ui.caching import page_cache_data
+from ui.device import device
 from ui.exercises import try_this
+from ui.explain import explain, show_code
 from ui.i18n import problem, t
+from ui.link import IN_LINK
 from ui.resources import minilm_input
+from ui.tables import downloads, table
+from ui.vectors import bundled_vectors
 
-MODES = ("glove", "random", "minilm")  # shown as t("il.mode_<mode>")
+MODES = ("glove", "random", "minilm")
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024]  # the d_models of section 2
-DEFAULTS = dict(
-    mode=MODES[0],
-    sentence="Are you OK ?",
-    pair="",
-    scale=True,
-    position="sinusoidal",
-    d_model=64,
-    max_len=32,
-    dropout=0.1,
-    train=False,
-    init="normal",
-    vocab=37_000,
-    tie_d=512,
-)
-CHOICES = dict(
-    mode=list(MODES),
-    position=["sinusoidal", "learned"],
-    d_model=[4, 8, 16, 32, 64, 128, 256, 512],
-    max_len=Between(1, 512),
-    dropout=Between(0.0, 0.9),
-    init=["normal", "xavier"],
-    vocab=Between(2, 1_000_000),
-    tie_d=Between(1, 16384),
-)
+LAYER = inspect.signature(emb.build_input_layer).parameters  # its defaults are the settings' defaults
 
 
 def key_text(name: str) -> str:
@@ -63,8 +46,8 @@ def show_stages(stages: dict[str, torch.Tensor], tokens: list[str]) -> None:
     downloads("stages", array=torch.stack([v.detach() for v in stages.values()]))  # (stage, token, d)
 
 
-def four_decimals(values: torch.Tensor, rows: list[str]) -> pd.DataFrame:
-    return pd.DataFrame(values.cpu().numpy(), index=rows).round(4)
+def four_decimals(values: torch.Tensor, rows: list[str], name: str = "token") -> pd.DataFrame:
+    return pd.DataFrame(values.cpu().numpy(), index=pd.Index(rows, name=name)).round(4)
 
 
 @page_cache_data(max_entries=4)
@@ -78,34 +61,51 @@ def padding_demo() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     return batch, *emb.padding_gradients(batch, vocab_size=10, d_model=3, device=device())
 
 
-link = set_defaults("il", DEFAULTS, CHOICES)
-
 st.title(t("il.title"))
 st.markdown(t("il.intro"))
 
 
-# The settings change section 1 alone, so they and it are a fragment: a move reruns that part alone and writes the
-# URL. Sections 2 and 5 have their own controls and are fragments too; sections 3 and 4 have none.
-@link.fragment
+# The settings change section 1 alone, so they and it are a fragment: a move reruns that part alone (the browser
+# writes the URL). Sections 2 and 5 have their own controls and are fragments too; sections 3 and 4 have none.
+# A bound radio puts its option's label in the link, so the labels are the codes, the same in every language; the
+# tables' names in the reader's language are the captions under them.
+@st.fragment
 def stages_section() -> None:
     # --- Settings ---------------------------------------------------------------------------------------
-    mode = st.radio(t("il.table"), MODES, format_func=lambda m: t(f"il.mode_{m}"), key="il_mode", horizontal=True)
+    captions = [t(f"il.mode_{m}") for m in MODES]
+    mode = st.radio(t("il.table"), MODES, key="il_mode", captions=captions, horizontal=True, **IN_LINK)
     c1, c2 = st.columns(2)
-    sentence = c1.text_input(t("il.sentence"), key="il_sentence")
-    pair = c2.text_input(t("il.pair"), key="il_pair")
+    sentence = c1.text_input(t("il.sentence"), " ".join(emb.ARE_YOU_OK_WORDS), key="il_sentence", **IN_LINK)
+    pair = c2.text_input(t("il.pair"), "", key="il_pair", **IN_LINK)
     c1, c2, c3, c4 = st.columns([1.25, 1, 1, 1.25])  # toggles cut their labels rather than wrap them
-    scale = c1.toggle("× √d_model", key="il_scale", disabled=mode == "minilm", help=t("il.scale_help"))
+    minilm = mode == "minilm"
+    scale = c1.toggle(
+        "× √d_model", LAYER["scale"].default, key="il_scale", disabled=minilm, help=t("il.scale_help"), **IN_LINK
+    )
+    positions = ("sinusoidal", "learned")
     position = c1.radio(
         t("il.positions"),
-        CHOICES["position"],
-        format_func=lambda p: t(f"il.position_{p}"),
+        positions,
+        positions.index(LAYER["position"].default),
         key="il_position",
-        disabled=mode == "minilm",
+        disabled=minilm,
+        **IN_LINK,
     )
-    d_model = c2.select_slider("d_model", CHOICES["d_model"], key="il_d_model", disabled=mode != "random")
-    max_len = int(c2.number_input("max_len", *CHOICES["max_len"], step=1, key="il_max_len"))
-    dropout = c3.slider(t("il.dropout"), *CHOICES["dropout"], key="il_dropout", disabled=mode == "minilm")
-    training = c4.toggle(t("il.training"), key="il_train", disabled=mode == "minilm", help=t("il.training_help"))
+    d_model = c2.select_slider(
+        "d_model",
+        [2**k for k in range(2, 10)],
+        LAYER["d_model"].default,
+        key="il_d_model",
+        disabled=mode != "random",
+        **IN_LINK,
+    )
+    max_len = int(c2.number_input("max_len", 1, 512, LAYER["max_len"].default, step=1, key="il_max_len", **IN_LINK))
+    dropout = c3.slider(
+        t("il.dropout"), 0.0, 0.9, LAYER["dropout"].default, key="il_dropout", disabled=minilm, **IN_LINK
+    )
+    training = c4.toggle(
+        t("il.training"), False, key="il_train", disabled=minilm, help=t("il.training_help"), **IN_LINK
+    )
 
     # --- 1. Tokens and stages -----------------------------------------------------------------------------
     st.header(t("il.h_stages"))
@@ -129,7 +129,11 @@ def stages_section() -> None:
                     )
                 )
                 tokens, ids, types = tokens[:max_len], ids[:max_len], types[:max_len]
-            table(pd.DataFrame({"token": tokens, "id": ids.tolist(), "segment": types.tolist()}), "tokens")
+            table(
+                pd.DataFrame({"token": tokens, "id": ids.tolist(), "segment": types.tolist()}),
+                "tokens",
+                hide_index=True,
+            )
             st.caption(t("il.wordpiece_caption"))
             show_stages(real.stages(ids, types), tokens)
             show_code(pretrained.MiniLMInput.stages)
@@ -166,7 +170,7 @@ def stages_section() -> None:
                 t("il.cut", n=len(ids), max_len=max_len, last=words[max_len - 1], dropped=", ".join(words[max_len:]))
             )
             words, ids, segments = words[:max_len], ids[:max_len], segments[:max_len]
-        table(pd.DataFrame({"token": words, "id": ids, "segment": segments}), "tokens")
+        table(pd.DataFrame({"token": words, "id": ids, "segment": segments}), "tokens", hide_index=True)
         layer.train(training)
         with torch.no_grad():
             stages = layer(torch.tensor([ids], device=device()), torch.tensor([segments], device=device()), stages=True)
@@ -184,9 +188,11 @@ explain(
 st.header(t("il.h_sqrt"))
 
 
-@link.fragment
+@st.fragment
 def sqrt_section() -> None:
-    init = st.radio(t("il.init"), CHOICES["init"], key="il_init", horizontal=True, help=t("il.init_help"))
+    init = st.radio(
+        t("il.init"), ("normal", "xavier"), key="il_init", horizontal=True, help=t("il.init_help"), **IN_LINK
+    )
     shown = {key_text(name): values for name, values in norms(init).items()}
     st.plotly_chart(lines_figure(shown, t("il.norms_title"), "d_model", "‖v‖", x=SIZES, log_x=True, log_y=True))
 
@@ -201,9 +207,10 @@ explain(
 st.header(t("il.h_padding"))
 batch, vectors, grad = padding_demo()
 c1, c2, c3 = st.columns(3)
-table(pd.DataFrame(batch.numpy(), index=["I love you", "He eats"]), "padded_batch", where=c1, array=batch)
+batch_rows = pd.Index(["I love you", "He eats"], name="sentence")
+table(pd.DataFrame(batch.numpy(), index=batch_rows), "padded_batch", where=c1, array=batch)
 table(four_decimals(vectors[1], ["He", "eats", "<pad>"]), "padded_vectors", where=c2, array=vectors)
-table(four_decimals(grad[:6], [t("il.row", i=i) for i in range(6)]), "padding_gradient", where=c3, array=grad)
+table(four_decimals(grad[:6], [t("il.row", i=i) for i in range(6)], "id"), "padding_gradient", where=c3, array=grad)
 st.caption(t("il.padding_caption"))
 show_code(emb.padding_gradients)
 
@@ -212,7 +219,7 @@ st.header(t("il.h_ok"))
 pe = sinusoidal_encoding(5, 4, device=device())
 c1, c2, c3 = st.columns(3)
 table(four_decimals(emb.ARE_YOU_OK, emb.ARE_YOU_OK_WORDS), "are_you_ok", where=c1, array=emb.ARE_YOU_OK)
-table(four_decimals(pe, [f"pos {i}" for i in range(5)]), "are_you_ok_pe", where=c2, array=pe)
+table(four_decimals(pe, [f"pos {i}" for i in range(5)], "position"), "are_you_ok_pe", where=c2, array=pe)
 ok_sum = emb.ARE_YOU_OK.to(pe) + pe[:4]
 table(four_decimals(ok_sum, emb.ARE_YOU_OK_WORDS), "are_you_ok_sum", where=c3, array=ok_sum)
 st.caption(t("il.ok_caption"))
@@ -221,15 +228,14 @@ st.caption(t("il.ok_caption"))
 st.header(t("il.h_tying"))
 
 
-@link.fragment
+@st.fragment
 def tying_section() -> None:
-    c1, c2 = st.columns(2)
-    vocab = int(c1.number_input(t("il.vocab"), *CHOICES["vocab"], step=1000, key="il_vocab"))
-    tie_d = int(c2.number_input("d_model", *CHOICES["tie_d"], step=64, key="il_tie_d"))
+    c1, c2 = st.columns(2)  # the base Transformer's sizes: 37,000 shared BPE tokens, d_model 512
+    vocab = int(c1.number_input(t("il.vocab"), 2, 1_000_000, 37_000, step=1000, key="il_vocab", **IN_LINK))
+    tie_d = int(c2.number_input("d_model", 1, 16384, 512, step=64, key="il_tie_d", **IN_LINK))
     counts = pd.DataFrame(emb.parameter_counts(vocab, tie_d))
-    counts = counts.rename(index=key_text, columns=key_text)
-    st.dataframe(counts.map(lambda n: f"{n:,}"))
-    downloads("parameters", frame=counts)
+    counts = counts.rename(index=key_text, columns=key_text).rename_axis("parameters")
+    table(counts.map(lambda n: f"{n:,}"), "parameters", whole=counts)
 
 
 tying_section()

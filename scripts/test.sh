@@ -15,6 +15,7 @@ fi
 [ -x .venv/bin/python ] || "${PYTHON:-python3}" -m venv .venv
 .venv/bin/python -m pip install -q -r requirements-dev.txt
 .venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt
+.venv/bin/python -m tests.browser.axe  # axe-core from npm (pinned, sha512-checked) into .axe-core/ for the a11y test
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
 .venv/bin/hadolint --failure-threshold error Dockerfile deploy/proxy.Dockerfile
 exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,41 @@
+"""axe-core on every page at its defaults, in the light and dark themes and in presenter mode: no serious or critical
+violation (WCAG 2 A and AA, and axe's best practices). Workshops run on projectors, where low contrast is worse."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser.axe import describe, failing, run_axe
+from tests.browser.harness import EXCEPTION, wait_until_idle
+from ui.pages import OVERVIEW, PATH
+
+# each page's address is what st.navigation makes of its script's name; the overview is the default page, at "/"
+PAGES = {lesson.key: "" if lesson is OVERVIEW else Path(lesson.script).stem for lesson in (OVERVIEW, *PATH)}
+# the browser's colour preference picks Streamlit's light or dark theme; presenter mode zooms the main column
+MODES = {"light": ("light", ""), "dark": ("dark", ""), "presenter": ("light", "?present=true")}
+# every chart drawn (plotly has laid it out) and no window of the chart component waiting for its block
+CHARTS_DRAWN = """() => [...document.querySelectorAll('.js-plotly-plot')].every(p => p._fullLayout && p.querySelector('.main-svg'))
+    && !document.querySelector('.live-chart.waiting')"""
+BACKGROUND_DARK = """(() => {
+    const [r, g, b] = getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor.match(/\\d+/g);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+})()"""
+ZOOM = "getComputedStyle(document.querySelector('[data-testid=\"stMainBlockContainer\"]')).zoom"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("key", PAGES)
+def test_no_serious_or_critical_accessibility_violation(page, server_url, key, mode):
+    scheme, query = MODES[mode]
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"{server_url}/{PAGES[key]}{query}")
+    page.wait_for_selector('[data-testid="stMain"] h1')
+    if key != OVERVIEW.key:  # every lesson draws a chart; the overview none
+        page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    page.wait_for_function(CHARTS_DRAWN)
+    assert page.locator(EXCEPTION).count() == 0
+    assert page.evaluate(BACKGROUND_DARK) == (scheme == "dark")  # the theme asked for is the one checked
+    assert (page.evaluate(ZOOM) == "1.3") == (mode == "presenter")
+    serious = failing(run_axe(page))
+    assert not serious, "\n" + describe(serious, where=f"{mode} /{PAGES[key]}: ")
