@@ -1,48 +1,34 @@
 """The embedding space at scale: thousands of words, PCA / t-SNE / UMAP, search and isolate (seed 004, 4.3)."""
 
+import functools
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from core import cloud
 from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
-from core.jobs import JobRunner
+from core.jobs import Job, JobRunner
+from core.problems import Problem
 from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.cloud import cloud_figure
-from ui import Between, choose_vectors, downloads, set_defaults, show_code, submit, table
 from ui.exercises import try_this
+from ui.explain import show_code
 from ui.i18n import problem, t
+from ui.jobs import job_progress, submit
+from ui.link import IN_LINK
+from ui.tables import downloads, table
+from ui.vectors import choose_vectors
 
-DEFAULTS = dict(
-    size=5000,
-    words="man, woman, king, queen",
-    method="PCA",
-    dims="2D",
-    perplexity=30,
-    learning_rate=0,
-    iterations=750,
-    n_neighbors=15,
-    min_dist=0.1,
-    seed=0,
-    groups=["animals", "countries", "capitals", "numbers"],
-    own_groups="",
-    find="",
-    k=10,
-    isolate=False,
-)
-CHOICES = dict(
-    size=list(SIZES),
-    method=list(METHODS),
-    dims=["2D", "3D"],
-    perplexity=Between(1, 5000),
-    learning_rate=[0, 10, 50, 100, 200, 500, 1000, 2000],
-    iterations=[300, 500, 750, 1000, 1500, 2000],
-    n_neighbors=Between(2, 5000),
-    min_dist=[0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.8, 0.99],
-    seed=Between(0, 2**31 - 1),
-    groups=list(GROUPS),
-    k=Between(1, 50),
-)
+SIZE = 5000  # the cloud's words at first: enough to show clusters, drawn at once by PCA
+GROUPS_SHOWN = ["animals", "countries", "capitals", "numbers"]  # the ready-made groups coloured at first
+NEIGHBOURS_K = (1, 10, 50)  # the search's k: least, default, most
+SEEDS = (0, 2**31 - 1)  # numpy's random seeds
+PERPLEXITIES = (1.0, 5000.0)  # the box's ends; CloudConfig.problem_with says what suits a cloud of n points
+LEARNING_RATES = (0, 10, 50, 100, 200, 500, 1000, 2000)  # 0: openTSNE's auto
+ITERATIONS = (300, 500, 750, 1000, 1500, 2000)  # each above cloud.EXAGGERATION_ITERS
+N_NEIGHBORS = (2, 5000)
+MIN_DISTS = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.8, 0.99)
 
 
 @st.cache_resource
@@ -61,21 +47,14 @@ def start(key: tuple, x: np.ndarray, cfg: CloudConfig) -> None:
     submit(runner(), key, lambda progress: cloud.project(x, cfg, progress), cfg.steps(len(x)), "es_refused")
 
 
-@st.fragment(run_every=1.0)
-def live_progress(key: tuple, method: str) -> None:
-    """The running projection's progress; a full rerun draws the plot once it is done."""
-    job = runner().get(key)
-    if job is None or job.done:
-        st.rerun()
+def describe(method: str, job: Job) -> str:
+    """The progress bar's text for a projection: waiting, UMAP's start (neighbours, compiling), or its step."""
     if not job.started:
-        st.progress(0.0, text=t("es.waiting", method=method, n=runner().waiting() - 1))
-    elif job.step == 0 and method == "UMAP":
-        st.progress(0.0, text=t("es.umap_starting"))
-    else:
-        st.progress(job.step / job.total, text=t("es.step", method=method, step=job.step, total=job.total))
+        return t("es.waiting", method=method, n=runner().waiting() - 1)
+    if job.step == 0 and method == "UMAP":
+        return t("es.umap_starting")
+    return t("es.step", method=method, step=job.step, total=job.total)
 
-
-set_defaults("es", DEFAULTS, CHOICES)
 
 st.title(t("es.title"))
 st.markdown(t("es.intro"))
@@ -84,8 +63,8 @@ wv, source_key = choose_vectors("es")
 # --- 1. The cloud ---------------------------------------------------------------------------------------
 st.header(t("es.h_cloud"))
 c1, c2 = st.columns(2)
-size = c1.select_slider(t("es.size"), SIZES, key="es_size")
-look = lookup_words(wv, c2.text_input(t("es.words"), key="es_words"))
+size = c1.select_slider(t("es.size"), SIZES, SIZE, key="es_size", **IN_LINK)
+look = lookup_words(wv, c2.text_input(t("es.words"), "man, woman, king, queen", key="es_words", **IN_LINK))
 if look.unknown:
     c2.warning(t("we.unknown_rest_shown", words=", ".join(look.unknown)))
 if look.left_out:
@@ -95,16 +74,13 @@ if size > len(wv):
 
 st.subheader(t("es.h_colour"))
 c1, c2 = st.columns(2)
+# The groups' names as core has them, in either language (like the words they hold): a bound multiselect puts its
+# options' texts into the link (ui_api's caveat), and a link must open in either language.
 picked = c1.multiselect(
-    t("es.groups"),
-    list(GROUPS),
-    format_func=lambda g: t(f"es.group_{g.replace(' ', '_')}"),
-    key="es_groups",
-    placeholder=t("es.groups_placeholder"),
+    t("es.groups"), list(GROUPS), GROUPS_SHOWN, key="es_groups", placeholder=t("es.groups_placeholder"), **IN_LINK
 )
-own = c2.text_area(t("es.own_groups"), key="es_own_groups", placeholder=t("es.own_placeholder"))
-asked = {t(f"es.group_{name.replace(' ', '_')}"): list(GROUPS[name]) for name in picked} | cloud.parse_groups(own)
-groups = cloud.resolve_groups(wv, asked)
+own = c2.text_area(t("es.own_groups"), "", key="es_own_groups", placeholder=t("es.own_placeholder"), **IN_LINK)
+groups = cloud.resolve_groups(wv, {name: list(GROUPS[name]) for name in picked} | cloud.parse_groups(own))
 if groups.malformed:
     c2.warning(t("es.malformed", words=" ".join(groups.malformed)))
 if groups.unknown:
@@ -112,11 +88,16 @@ if groups.unknown:
 
 st.subheader(t("es.h_find"))
 c1, c2, c3 = st.columns([2, 2, 1])
-typed = c1.text_input(t("we.word"), key="es_find", placeholder="queen")
-k = c2.slider(t("es.k"), *CHOICES["k"], key="es_k")
-isolate = c3.toggle(t("es.isolate"), key="es_isolate", help=t("es.isolate_help"))
+typed = c1.text_input(t("we.word"), "", key="es_find", placeholder="queen", **IN_LINK)
+least, default_k, most = NEIGHBOURS_K
+k = c2.slider(t("es.k"), least, most, default_k, key="es_k", **IN_LINK)
+isolate = c3.toggle(t("es.isolate"), False, key="es_isolate", help=t("es.isolate_help"), **IN_LINK)
 found = resolve_word(wv, typed) if typed.strip() else None
-near = cloud.neighbours(wv, found, k) if found else []
+try:
+    near = cloud.neighbours(wv, found, k) if found else []
+except Problem as err:  # the word's vector is all zeros: cosine is 0/0
+    st.error(problem(err))
+    near = []
 if typed.strip() and found is None:
     close = cloud.suggest(wv, typed)
     st.warning(
@@ -128,21 +109,35 @@ if typed.strip() and found is None:
 # --- 2. Projection --------------------------------------------------------------------------------------
 st.header(t("es.h_projection"))
 c1, c2, c3, c4 = st.columns(4)
-method = c1.radio(t("es.method"), METHODS, key="es_method", horizontal=True)
-dims = 3 if c1.radio(t("we.dims"), CHOICES["dims"], key="es_dims", horizontal=True) == "3D" else 2
-seed = c1.number_input(t("es.seed"), *CHOICES["seed"], step=1, key="es_seed")
+method = c1.radio(
+    t("es.method"), METHODS, METHODS.index(CloudConfig.method), key="es_method", horizontal=True, **IN_LINK
+)
+dims = int(c1.radio(t("we.dims"), ("2D", "3D"), CloudConfig.dims - 2, key="es_dims", horizontal=True, **IN_LINK)[0])
+seed = c1.number_input(t("es.seed"), *SEEDS, CloudConfig.seed, step=1, key="es_seed", **IN_LINK)
 if method == "t-SNE":
-    perplexity = c2.number_input(t("es.perplexity"), *CHOICES["perplexity"], key="es_perplexity")
-    rate = c3.select_slider(t("es.learning_rate"), CHOICES["learning_rate"], key="es_learning_rate")
-    iterations = c4.select_slider(t("es.iterations"), CHOICES["iterations"], key="es_iterations")
+    perplexity = c2.number_input(
+        t("es.perplexity"), *PERPLEXITIES, CloudConfig.perplexity, step=1.0, format="%g", key="es_perplexity", **IN_LINK
+    )
+    rate = c3.select_slider(
+        t("es.learning_rate"), LEARNING_RATES, CloudConfig.learning_rate, key="es_learning_rate", **IN_LINK
+    )
+    iterations = c4.select_slider(
+        t("es.iterations"), ITERATIONS, CloudConfig.iterations, key="es_iterations", **IN_LINK
+    )
     settings = dict(perplexity=float(perplexity), learning_rate=float(rate), iterations=iterations)
 elif method == "UMAP":
-    n_neighbors = c2.number_input(t("es.n_neighbors"), *CHOICES["n_neighbors"], key="es_n_neighbors")
-    min_dist = c3.select_slider("min_dist", CHOICES["min_dist"], key="es_min_dist")
+    n_neighbors = c2.number_input(
+        t("es.n_neighbors"), *N_NEIGHBORS, CloudConfig.n_neighbors, key="es_n_neighbors", **IN_LINK
+    )
+    min_dist = c3.select_slider("min_dist", MIN_DISTS, CloudConfig.min_dist, key="es_min_dist", **IN_LINK)
     settings = dict(n_neighbors=int(n_neighbors), min_dist=float(min_dist))
 else:
     settings = {}
-cfg = CloudConfig(method, dims, seed=int(seed), **settings)
+try:
+    cfg = CloudConfig(method, dims, seed=int(seed), **settings)
+except Problem as err:  # settings no cloud accepts (the widgets' ranges keep them out; core says so anyway)
+    st.error(t("es.invalid", problem=problem(err)))
+    cfg = CloudConfig("PCA", dims)
 st.caption(t(f"es.caveat_{method.replace('-', '')}"))
 
 shown = dict.fromkeys(look.found + [w for ws in groups.words.values() for w in ws])
@@ -155,12 +150,17 @@ st.markdown(
     + t("es.no_sampling")
 )
 
-if invalid := cloud.check(cfg, len(rows)):
+if invalid := cfg.problem_with(len(rows), wv.dim):
     st.error(t("es.invalid", problem=problem(invalid)))
     cfg = CloudConfig("PCA", dims)
 coords = None
-if cfg.method == "PCA":
-    coords = pca_coords(wv, source_key, tuple(rows), dims)
+if cfg.problem_with(len(rows), wv.dim):
+    pass  # too few words or dimensions even for PCA: said above
+elif cfg.method == "PCA":
+    try:
+        coords = pca_coords(wv, source_key, tuple(rows), dims)
+    except Problem as err:  # every vector of the cloud the same
+        st.error(problem(err))
 else:
     key = (source_key, tuple(rows), cfg)
     job = runner().get(key)
@@ -178,7 +178,7 @@ else:
         if refused := st.session_state.get("es_refused"):
             st.warning(refused)
     elif not job.done:
-        live_progress(key, cfg.method)
+        job_progress(runner(), key, functools.partial(describe, cfg.method))
     else:
         coords = job.result
 

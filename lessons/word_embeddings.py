@@ -1,4 +1,4 @@
-"""Word embeddings: GloVe in nn.Embedding.from_pretrained, PCA, analogies, neighbours, evaluation (seed 003)."""
+"""Word embeddings: GloVe in nn.Embedding.from_pretrained, analogies, PCA, neighbours, evaluation (seed 003)."""
 
 import hashlib
 from pathlib import Path
@@ -9,11 +9,16 @@ import torch
 
 from core import evaluate, glove, projection
 from core.jobs import JobRunner
+from core.problems import Problem
 from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.words import word_scatter_figure
-from ui import Between, choose_vectors, downloads, explain, set_defaults, show_code, submit, table
 from ui.exercises import try_this
+from ui.explain import explain, show_code
 from ui.i18n import problem, t
+from ui.jobs import job_progress, submit
+from ui.link import IN_LINK
+from ui.tables import downloads, table
+from ui.vectors import choose_vectors
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
 # gensim's questions-words.txt has 19,544 questions in 0.6 MB. Evaluations share one queue per server, so a file
@@ -23,33 +28,9 @@ QUESTIONS_MB = 2
 EVAL_QUEUE = 6  # evaluations waiting in all
 ASKED = "we_eval_asked"  # this session's last evaluation: its job key and what it was asked with
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
-DEFAULTS = dict(
-    words=SEED_WORDS,
-    pca_dims="2D",
-    pca_fit="chosen",
-    background=10_000,
-    a="man",
-    b="woman",
-    c="king",
-    nn_word="frog",
-    nn_k=10,
-    nn_metric="cosine",
-    x_from="man",
-    x_to="woman",
-    y_from="man",
-    y_to="king",
-    eval_restrict=30_000,
-    eval_set="ours",
-)
-CHOICES = dict(
-    pca_dims=["2D", "3D"],
-    pca_fit=["chosen", "frequent"],
-    background=[1000, 5000, 10_000, 50_000],
-    nn_k=Between(1, 50),
-    nn_metric=list(projection.METRICS),
-    eval_restrict=[10_000, 30_000, 100_000, 400_000],
-    eval_set=["ours", "upload"],
-)
+BACKGROUNDS = (1000, 5000, 10_000, 50_000)  # most frequent words PCA may be fitted on
+NEIGHBOURS_K = (1, 10, 50)  # the neighbours' k: least, default, most
+RESTRICTS = (10_000, 30_000, 100_000, 400_000)  # the evaluation's most frequent words (gensim's restrict_vocab)
 
 
 @st.cache_data(max_entries=32)
@@ -108,18 +89,6 @@ def start_evaluation(wv: WordVectors, text: str | None, asked: dict) -> None:
     st.session_state[ASKED] = asked | dict(key=key, n=len(questions))
 
 
-@st.fragment(run_every=1.0)
-def eval_progress(key: tuple, n: int, restrict: int) -> None:
-    """The evaluation's progress while it waits or runs; a full rerun shows its result once it is done."""
-    job = eval_runner().get(key)
-    if job is None or job.done:
-        st.rerun()
-    if not job.started:
-        st.progress(0.0, text=t("we.eval_waiting", n=eval_runner().waiting() - 1))
-    else:
-        st.progress(job.step / job.total, text=t("we.eval_running", n=n, restrict=restrict, percent=job.step))
-
-
 def show_evaluation(wv: WordVectors, asked: dict) -> None:
     """The remembered evaluation: its progress, or its accuracy and table per section, or a message."""
     job = eval_runner().get(asked["key"])
@@ -128,7 +97,16 @@ def show_evaluation(wv: WordVectors, asked: dict) -> None:
     if asked["n"] > MAX_QUESTIONS:
         st.warning(t("we.questions_cut", n=asked["n"], most=MAX_QUESTIONS))
     if not job.done:
-        eval_progress(asked["key"], min(asked["n"], MAX_QUESTIONS), min(asked["restrict"], len(wv)))
+        n, restrict = min(asked["n"], MAX_QUESTIONS), min(asked["restrict"], len(wv))
+        job_progress(
+            eval_runner(),
+            asked["key"],
+            lambda job: (
+                t("we.eval_running", n=n, restrict=restrict, percent=job.step)
+                if job.started
+                else t("we.eval_waiting", n=eval_runner().waiting() - 1)
+            ),
+        )
         return
     if job.error:
         st.error(t("we.eval_failed", error=job.error))
@@ -145,8 +123,6 @@ def show_evaluation(wv: WordVectors, asked: dict) -> None:
     table(pd.DataFrame(result["sections"]), "evaluation", hide_index=True)
 
 
-set_defaults("we", DEFAULTS, CHOICES)
-
 st.title(t("we.title"))
 st.markdown(t("we.intro"))
 
@@ -155,7 +131,7 @@ st.caption(t("we.source_caption", name=wv.name, n=len(wv), dim=wv.dim, device=wv
 
 # --- 1. Words -> ids -> vectors -----------------------------------------------------------------------
 st.header(t("we.h_lookup"))
-look = lookup_words(wv, st.text_input(t("we.words"), key="we_words"))
+look = lookup_words(wv, st.text_input(t("we.words"), SEED_WORDS, key="we_words", **IN_LINK))
 if look.lowered:
     st.info(t("we.lowered", words=", ".join(look.lowered)))
 if look.duplicates:
@@ -180,22 +156,57 @@ explain(
 )
 show_code(WordVectors.embedding, glove.load_bundled)
 
-# --- 2. PCA -------------------------------------------------------------------------------------------
+# --- 2. Analogies ---------------------------------------------------------------------------------------
+st.header(t("we.h_analogy"))
+c1, c2, c3 = st.columns(3)
+typed = [
+    c1.text_input("a", "man", key="we_a", **IN_LINK),
+    c2.text_input("b", "woman", key="we_b", **IN_LINK),
+    c3.text_input("c", "king", key="we_c", **IN_LINK),
+]
+a, b, c = (resolve_word(wv, typed_word) for typed_word in typed)
+ranked = None
+missing = [typed_word for typed_word, w in zip(typed, (a, b, c), strict=True) if w is None]
+if missing:
+    st.warning(t("we.unknown", words=", ".join(missing)))
+elif len({a, b, c}) < 3:
+    st.warning(t("we.three_different"))
+else:
+    try:
+        ranked = projection.analogy(wv, a, b, c, 5)
+    except Problem as err:  # no fourth word to answer with, or a zero query
+        st.error(problem(err))
+answer = ranked[0][0] if ranked else None
+if ranked:
+    table(pd.DataFrame(ranked, columns=["word", "cosine"]).set_index("word"), "analogy", plain=True)
+    st.caption(t("we.arrows_caption", a=a, b=b, c=c, answer=answer))
+explain(
+    r"\hat{d} = \arg\max_{w \notin \{a,b,c\}} \cos\big(w,\; \hat{b} - \hat{a} + \hat{c}\big)",
+    t("we.analogy_notice"),
+)
+show_code(projection.analogy, projection.nearest)
+
+# --- 3. PCA, with the analogy's arrows -------------------------------------------------------------------
 st.header(t("we.h_pca"))
 c1, c2, c3 = st.columns(3)
-dims = 3 if c1.radio(t("we.dims"), CHOICES["pca_dims"], key="we_pca_dims", horizontal=True) == "3D" else 2
-fit = c2.radio(t("we.fit"), CHOICES["pca_fit"], format_func=lambda v: t(f"we.fit_{v}"), key="we_pca_fit")
-background = c3.select_slider(t("we.background"), CHOICES["background"], key="we_background", disabled=fit == "chosen")
-typed = [st.session_state[f"we_{k}"] for k in "abc"]  # the analogy boxes of section 3
-a, b, c = (resolve_word(wv, t) for t in typed)
-ranked = projection.analogy(wv, a, b, c, 5) if None not in (a, b, c) and len({a, b, c}) == 3 else None
-answer = ranked[0][0] if ranked else None
+dims = 3 if c1.radio(t("we.dims"), ("2D", "3D"), key="we_pca_dims", horizontal=True, **IN_LINK) == "3D" else 2
+# A toggle, not a radio of translated options: a bound radio puts its option's text, in the reader's language,
+# into the link (ui_api's caveat), and a link must open in either language.
+frequent = c2.toggle(t("we.fit_frequent_toggle"), False, key="we_pca_fit", **IN_LINK)
+background = c3.select_slider(
+    t("we.background"), BACKGROUNDS, 10_000, key="we_background", disabled=not frequent, **IN_LINK
+)
 arrows_words = [w for w in (a, b, c) if w not in words] if answer else []
 plotted = words + arrows_words + ([answer] if answer and answer not in words + arrows_words else [])
-if fit == "chosen" and len(plotted) < dims:
+proj = None
+if not frequent and len(plotted) < dims:
     st.error(t("we.pca_too_few", dims=dims))
 else:
-    proj = pca_coords(wv, source_key, tuple(plotted), dims, background if fit != "chosen" else 0)
+    try:
+        proj = pca_coords(wv, source_key, tuple(plotted), dims, background if frequent else 0)
+    except Problem as err:  # too few words or dimensions to fit on, or all their vectors the same
+        st.error(problem(err))
+if proj is not None:
     titles = tuple(t("we.pc_title", i=i + 1, share=f"{r:.0%}") for i, r in enumerate(proj.explained_variance_ratio))
     arrows = [(a, b), (c, answer)] if answer else []
     st.plotly_chart(word_scatter_figure(proj.coords, plotted, axis_titles=titles, arrows=arrows))
@@ -211,56 +222,59 @@ explain(
 )
 show_code(projection.pca)
 
-# --- 3. Analogies ---------------------------------------------------------------------------------------
-st.header(t("we.h_analogy"))
-c1, c2, c3 = st.columns(3)
-c1.text_input("a", key="we_a")
-c2.text_input("b", key="we_b")
-c3.text_input("c", key="we_c")
-missing = [typed_word for typed_word, w in zip(typed, (a, b, c), strict=True) if w is None]
-if missing:
-    st.warning(t("we.unknown", words=", ".join(missing)))
-elif ranked is None:
-    st.warning(t("we.three_different"))
-else:
-    table(pd.DataFrame(ranked, columns=["word", "cosine"]).set_index("word"), "analogy", plain=True)
-    st.caption(t("we.arrows_caption", a=a, b=b, c=c, answer=answer))
-explain(
-    r"\hat{d} = \arg\max_{w \notin \{a,b,c\}} \cos\big(w,\; \hat{b} - \hat{a} + \hat{c}\big)",
-    t("we.analogy_notice"),
-)
-show_code(projection.analogy, projection.nearest)
-
 # --- 4. Neighbours --------------------------------------------------------------------------------------
 st.header(t("we.h_neighbours"))
 c1, c2, c3 = st.columns(3)
-typed_word = c1.text_input(t("we.word"), key="we_nn_word")
-k = c2.slider("k", *CHOICES["nn_k"], key="we_nn_k")
-metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True)
+typed_word = c1.text_input(t("we.word"), "frog", key="we_nn_word", **IN_LINK)
+least, default_k, most = NEIGHBOURS_K
+k = c2.slider("k", least, most, default_k, key="we_nn_k", **IN_LINK)
+metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True, **IN_LINK)
 word = resolve_word(wv, typed_word)
+found = None
 if word is None:
     st.warning(t("we.not_in_vocabulary", word=repr(typed_word.strip())))
 else:
-    found = projection.nearest(wv, wv.vectors[wv.stoi[word]], k, metric=metric, exclude=[wv.stoi[word]])
+    try:
+        found = projection.nearest(wv, wv.vectors[wv.stoi[word]], k, metric=metric, exclude=[wv.stoi[word]])
+    except Problem as err:  # the word's vector is all zeros: cosine is 0/0
+        st.error(problem(err))
+if found is not None:
     neighbours = pd.DataFrame(found, columns=["word", "cosine" if metric == "cosine" else "distance"])
     table(neighbours.set_index("word"), "neighbours", plain=True)
 
 # --- 5. Axes from word differences ----------------------------------------------------------------------
 st.header(t("we.h_axes"))
-c1, c2, c3, c4 = st.columns(4)
+boxes = ("x_from", "x_to", "y_from", "y_to")
 typed_axes = [
-    c1.text_input(t("we.x_from"), key="we_x_from"),
-    c2.text_input(t("we.x_to"), key="we_x_to"),
-    c3.text_input(t("we.y_from"), key="we_y_from"),
-    c4.text_input(t("we.y_to"), key="we_y_to"),
+    column.text_input(t(f"we.{box}"), default, key=f"we_{box}", **IN_LINK)
+    for column, box, default in zip(st.columns(4), boxes, ("man", "woman", "man", "king"), strict=True)
 ]
 resolved = [resolve_word(wv, typed_word) for typed_word in typed_axes]
 missing = [typed_word for typed_word, w in zip(typed_axes, resolved, strict=True) if w is None]
+coords = None
 if missing:
     st.warning(t("we.unknown", words=", ".join(missing)))
 else:
     x_pair, y_pair = (resolved[0], resolved[1]), (resolved[2], resolved[3])
-    coords = projection.difference_axes(wv, words, x_pair, y_pair)
+    zero_axes = []
+    for axis, (frm, to), (typed_from, typed_to) in zip(
+        "xy", (x_pair, y_pair), (typed_axes[:2], typed_axes[2:]), strict=True
+    ):
+        box = t(f"we.{axis}_to")
+        if frm == to:  # the same word, however it was typed: the axis has no direction
+            st.warning(
+                t("we.axis_same_word", axis=axis, frm=typed_from.strip(), to=typed_to.strip(), word=frm, box=box)
+            )
+            zero_axes.append(axis)
+        elif torch.equal(wv.vectors[wv.stoi[frm]], wv.vectors[wv.stoi[to]]):  # two words, one vector (a file's)
+            st.warning(t("we.axis_same_vector", axis=axis, frm=frm, to=to, box=box))
+            zero_axes.append(axis)
+    if not zero_axes:
+        try:
+            coords = projection.difference_axes(wv, words, x_pair, y_pair)
+        except Problem as err:  # an axis of length 0 the checks above did not see
+            st.error(problem(err))
+if coords is not None:
     st.plotly_chart(
         word_scatter_figure(coords, words, axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"))
     )
@@ -272,8 +286,15 @@ explain(
 # --- 6. Evaluation --------------------------------------------------------------------------------------
 st.header(t("we.h_eval"))
 c1, c2 = st.columns(2)
-which = c1.radio(t("we.questions"), CHOICES["eval_set"], format_func=lambda v: t(f"we.eval_{v}"), key="we_eval_set")
-restrict = c2.select_slider(t("we.restrict"), CHOICES["eval_restrict"], key="we_eval_restrict")
+# Not in the link: a link cannot carry the uploaded file, and the options' texts are translated (ui_api's caveat).
+which = c1.radio(
+    t("we.questions"),
+    ("ours", "upload"),
+    format_func=lambda v: t(f"we.eval_{v}"),
+    key="we_eval_set",
+    persist_state="session",
+)
+restrict = c2.select_slider(t("we.restrict"), RESTRICTS, 30_000, key="we_eval_restrict", **IN_LINK)
 upload = None
 if which != "ours":
     upload = st.file_uploader(t("we.questions_file"), type=["txt"], key="we_eval_file", max_upload_size=QUESTIONS_MB)

@@ -4,6 +4,9 @@ import json
 import time
 
 import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app import APP
 
 PAGE = "lessons/embedding_space.py"
 
@@ -97,6 +100,7 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     at.switch_page(PAGE).run()
     deadline = time.monotonic() + 120
     while not at.get("plotly_chart") and time.monotonic() < deadline:
+        assert at.get("progress") or at.get("plotly_chart"), "neither the job's progress nor its plot is shown"
         time.sleep(1)
         at.run()
     assert not at.exception
@@ -114,3 +118,33 @@ def test_a_cloud_larger_than_the_vocabulary_is_all_of_it_and_says_so(open_page, 
     at.radio(key="es_method").set_value("t-SNE").run()
     assert "below a third of the points (5 here" in at.error[0].value  # perplexity 30 on 15 points
     assert not at.exception
+
+
+def open_link(params: dict[str, str | list[str]]) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page(PAGE)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_link_opens_its_view_and_the_view_then_moves():
+    # The browser writes a moved widget's value into the address (tests/browser/test_embedding_space.py).
+    at = open_link(
+        {"es_find": "queen", "es_k": "5", "es_isolate": "true", "es_dims": "3D", "es_groups": ["family", "numbers"]}
+    )
+    assert not at.warning and list(at.table[0].value.index)[:2] == ["princess", "lady"]
+    assert len(drawn(at)) == 6 and {t["type"] for t in chart(at)["data"]} == {"scatter3d"}
+    assert at.multiselect(key="es_groups").value == ["family", "numbers"]
+    at.toggle(key="es_isolate").set_value(False).run()
+    assert len(drawn(at)) == stated(at) and not at.exception
+
+
+def test_an_old_form_link_opens_the_same_view():
+    old = open_link({"find": "queen", "k": "5", "method": "t-SNE", "perplexity": "20"})
+    new = open_link({"es_find": "queen", "es_k": "5", "es_method": "t-SNE", "es_perplexity": "20"})
+    assert not old.warning and list(old.table[0].value.index) == list(new.table[0].value.index)
+    assert len(old.table[0].value) == 5 and old.number_input(key="es_perplexity").value == 20
+    assert old.button(key="es_run").label == new.button(key="es_run").label

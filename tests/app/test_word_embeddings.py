@@ -3,10 +3,12 @@
 import time
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from core.glove import load_glove
 from core.jobs import JobRunner
 from core.problems import Problem
+from tests.app import APP
 
 PAGE = "lessons/word_embeddings.py"
 
@@ -50,7 +52,7 @@ def test_too_few_words_for_3d_pca_on_the_chosen_words(at):
     at.text_input(key="we_a").input("zzzqqq").run()  # no analogy words added to the plot
     at.radio(key="we_pca_dims").set_value("3D").run()
     assert "needs at least 3 known words" in at.error[0].value and not at.exception
-    at.radio(key="we_pca_fit").set_value("frequent").run()
+    at.toggle(key="we_pca_fit").set_value(True).run()
     at.select_slider(key="we_background").set_value(1000).run()
     assert not at.error and len(at.get("plotly_chart")) == 2
 
@@ -59,6 +61,7 @@ def test_analogy_controls(at):
     for key, word in (("we_a", "paris"), ("we_b", "france"), ("we_c", "rome")):
         at.text_input(key=key).input(word).run()
     assert table_words(at.table[0])[0] == "italy"
+    assert '"italy"' in at.get("plotly_chart")[0].proto.spec  # the PCA below draws the analogy's arrows
     at.text_input(key="we_c").input("paris").run()
     assert "three different words" in at.warning[0].value
     at.text_input(key="we_c").input("qqqzzz").run()
@@ -81,6 +84,56 @@ def test_axis_controls(at):
     assert not at.exception and len(at.get("plotly_chart")) == 2
     at.text_input(key="we_y_to").input("qqqzzz").run()
     assert "qqqzzz" in at.warning[0].value
+
+
+@pytest.mark.parametrize("typed", [("king", "king"), ("King", " king ")])
+def test_an_axis_from_a_word_to_itself_gets_a_notice_naming_the_box_instead_of_a_flat_plot(at, typed):
+    at.text_input(key="we_x_from").input(typed[0]).run()
+    at.text_input(key="we_x_to").input(typed[1]).run()
+    assert not at.exception and len(at.get("plotly_chart")) == 1  # the PCA only
+    notice = at.warning[0].value
+    assert f"The x axis goes from {typed[0]} to king" in notice
+    assert "one word, king" in notice and "length 0" in notice and "“x to”" in notice
+    at.text_input(key="we_x_to").input("queen").run()
+    assert not at.warning and len(at.get("plotly_chart")) == 2
+
+
+def test_an_axis_between_two_words_with_one_vector_gets_a_notice(open_page, vectors_folder):
+    (vectors_folder / "twins.txt").write_text("a 1 0 0\nb 1 0 0\nc 0 1 0\nd 0 0 1\n")
+    at = open_page(PAGE)
+    at.selectbox(key="we_source").select("twins.txt").run()
+    at.text_input(key="we_words").input("a c d").run()
+    for key, word in (("we_x_from", "a"), ("we_x_to", "b"), ("we_y_from", "c"), ("we_y_to", "d")):
+        at.text_input(key=key).input(word).run()
+    assert not at.exception
+    assert any("from a to b, two words with the same vector" in w.value and "“x to”" in w.value for w in at.warning)
+    at.text_input(key="we_x_to").input("c").run()
+    assert not any("length 0" in w.value for w in at.warning) and not at.exception
+
+
+def open_link(params: dict[str, str]) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page(PAGE)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_link_opens_its_view_and_the_view_then_moves():
+    # The browser writes a moved widget's value into the address (tests/browser/test_word_embeddings.py).
+    at = open_link({"we_nn_k": "7", "we_nn_word": "king", "we_pca_fit": "true"})
+    assert at.slider(key="we_nn_k").value == 7 and len(at.table[1].value) == 7 and not at.warning
+    assert at.toggle(key="we_pca_fit").value and not at.select_slider(key="we_background").disabled
+    at.slider(key="we_nn_k").set_value(3).run()
+    assert len(at.table[1].value) == 3 and not at.exception
+
+
+def test_an_old_form_link_opens_the_same_view():
+    old, new = open_link({"nn_k": "7", "nn_word": "king"}), open_link({"we_nn_k": "7", "we_nn_word": "king"})
+    assert old.slider(key="we_nn_k").value == 7 and not old.warning
+    assert list(old.table[1].value.index) == list(new.table[1].value.index) and len(old.table[1].value) == 7
 
 
 @pytest.mark.parametrize(("page", "key"), [(PAGE, "we_words"), ("lessons/embedding_space.py", "es_words")])
