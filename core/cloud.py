@@ -43,7 +43,10 @@ Snapshot = Callable[[int, np.ndarray], None]  # (t-SNE iteration, (n, dims) layo
 @dataclass(frozen=True)
 class CloudConfig:
     """How to project the cloud. t-SNE uses perplexity, learning_rate (0 = openTSNE's auto, n / 12) and
-    iterations; UMAP uses n_neighbors and min_dist; every method uses dims and seed."""
+    iterations; UMAP uses n_neighbors and min_dist; every method uses dims and seed.
+
+    Raises Problem for settings no cloud accepts; `problem_with` says whether they suit a given cloud.
+    """
 
     method: str = "PCA"
     dims: int = 2
@@ -53,6 +56,35 @@ class CloudConfig:
     n_neighbors: int = 15
     min_dist: float = 0.1
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise Problem("cloud_method", methods=", ".join(METHODS))
+        if self.dims not in (2, 3):
+            raise Problem("cloud_dims")
+        if not self.perplexity > 0:  # also refuses nan
+            raise Problem("tsne_perplexity_positive", value=f"{self.perplexity:g}")
+        if self.iterations <= EXAGGERATION_ITERS:
+            raise Problem("tsne_iterations", least=EXAGGERATION_ITERS)
+        if not self.learning_rate >= 0:
+            raise Problem("tsne_learning_rate")
+        if self.n_neighbors < 2:
+            raise Problem("umap_neighbors_least", value=self.n_neighbors)
+        if not 0 <= self.min_dist <= 1:
+            raise Problem("umap_min_dist", value=f"{self.min_dist:g}")
+
+    def problem_with(self, n_points: int, n_features: int | None = None) -> Problem | None:
+        """Why these settings cannot project n_points vectors of n_features dimensions (None: not asked); None
+        when they can."""
+        if n_points <= self.dims:
+            return Problem("cloud_points", dims=self.dims, n=n_points)
+        if n_features is not None and n_features < self.dims:
+            return Problem("cloud_features", dims=self.dims, dim=n_features)
+        if self.method == "t-SNE" and not self.perplexity < n_points / 3:
+            return Problem("tsne_perplexity", most=f"{n_points / 3:.0f}", value=f"{self.perplexity:g}")
+        if self.method == "UMAP" and not self.n_neighbors < n_points:
+            return Problem("umap_neighbors", n=n_points, value=self.n_neighbors)
+        return None
 
     def steps(self, n_points: int) -> int:
         """How many progress steps `project` reports: t-SNE iterations, UMAP epochs, 1 for PCA."""
@@ -69,26 +101,8 @@ def umap_epochs(n_points: int) -> int:
 
 
 def check(cfg: CloudConfig, n_points: int) -> Problem | None:
-    """Why these settings cannot run on n_points, as a Problem a person can act on; None when they can."""
-    if cfg.method not in METHODS:
-        return Problem("cloud_method", methods=", ".join(METHODS))
-    if cfg.dims not in (2, 3):
-        return Problem("cloud_dims")
-    if n_points <= cfg.dims:
-        return Problem("cloud_points", dims=cfg.dims, n=n_points)
-    if cfg.method == "t-SNE":
-        if not 0 < cfg.perplexity < n_points / 3:
-            return Problem("tsne_perplexity", most=f"{n_points / 3:.0f}", value=f"{cfg.perplexity:g}")
-        if cfg.iterations <= EXAGGERATION_ITERS:
-            return Problem("tsne_iterations", least=EXAGGERATION_ITERS)
-        if cfg.learning_rate < 0:
-            return Problem("tsne_learning_rate")
-    if cfg.method == "UMAP":
-        if not 2 <= cfg.n_neighbors < n_points:
-            return Problem("umap_neighbors", n=n_points, value=cfg.n_neighbors)
-        if not 0 <= cfg.min_dist <= 1:
-            return Problem("umap_min_dist", value=f"{cfg.min_dist:g}")
-    return None
+    """cfg.problem_with(n_points): kept only until core/neighbours.py (another change in flight) calls that."""
+    return cfg.problem_with(n_points)
 
 
 def cloud_rows(wv: WordVectors, size: int, extra: list[str]) -> tuple[list[int], int]:
@@ -114,10 +128,9 @@ def project(
         progress: called as progress(step, 0.0) while t-SNE iterates and UMAP runs its epochs.
         snapshot: called as snapshot(iteration, (n, dims) layout) every 10 t-SNE iterations (intermediate layouts).
     """
-    problem = check(cfg, len(x))
-    if problem:
+    x = np.asarray(x, np.float64)  # (n, dim)
+    if problem := cfg.problem_with(*x.shape):
         raise problem
-    x = np.asarray(x, np.float64)
     if cfg.method == "PCA":
         coords = projection.pca(x, cfg.dims).coords
     elif cfg.method == "t-SNE":

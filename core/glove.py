@@ -26,6 +26,8 @@ CACHE_ENV = "EMBLAB_CACHE_DIR"  # where tables derived from the bundled vectors 
 DEFAULT_DIR = ".vector_cache"  # torchtext's folder, so files people already downloaded are found
 CACHE_SUFFIX = ".emblab"  # beside a parsed text file: vectors.npy + vocab.txt + meta.json, memory-mapped next time
 MAX_UPLOAD_BYTES = 200 * 2**20
+# Above GPT-3's 12,288: every real word-vector file fits, and the text reader's cost grows with the column count.
+MAX_DIM = 16_384
 BUNDLED = "bundled: GloVe 6B 50d"
 
 
@@ -155,6 +157,8 @@ def parse_glove_text(
 
     try:
         head = read_block(0, 1 << 16)
+        while head.count(b"\n") < 2 and (more := read_block(len(head), len(head))):  # a long first row: read on
+            head += more
         _check_text_head(head[:4096], name)
         lines = head.split(b"\n", 2)
         skip = 1 if len(lines[0].split()) == 2 and all(t.isdigit() for t in lines[0].split()) else 0
@@ -162,6 +166,8 @@ def parse_glove_text(
         dim = len(first_row) - 1
         if dim < 1:
             raise VectorsError("vectors_no_numbers", name=name, line=skip + 1)
+        if dim > MAX_DIM:
+            raise VectorsError("vectors_too_many_dims", name=name, dim=dim, most=MAX_DIM)
         chunks = _line_chunks(read_block, len(lines[0]) + 1 if skip else 0, chunk_bytes)
         matrix = np.empty((sum(c[3] for c in chunks), dim), np.float32)
         options = dict(
@@ -196,17 +202,64 @@ def parse_glove_text(
         workers = workers or min(os.cpu_count() or 1, 4)
         with ThreadPoolExecutor(workers) as pool:
             parsed = list(pool.map(parse, chunks))
+        itos = [word for _, words in parsed for word in words]
+        if len(itos) < len(matrix):  # blank lines were counted but hold no word: close the gaps
+            row = 0
+            for first, words in parsed:
+                matrix[row : row + len(words)] = matrix[first : first + len(words)]
+                row += len(words)
+            matrix = matrix[: len(itos)]
+
+        def line_of(row: int) -> int:
+            """The line number of row `row` (blank lines hold no row)."""
+            for chunk, (first, words) in zip(chunks, parsed, strict=True):
+                if row < len(words):
+                    text = read_block(chunk[0], chunk[1])
+                    filled = (n for n, line in enumerate(text.splitlines(), start=1) if line.strip())
+                    return first + skip + next(n for i, n in enumerate(filled) if i == row)
+                row -= len(words)
+            raise IndexError(row)
+
+        check_rows(itos, matrix, name, line_of)
     finally:
         if fd is not None:
             os.close(fd)
-    itos = [word for _, words in parsed for word in words]
-    if len(itos) < len(matrix):  # blank lines were counted but hold no word: close the gaps
-        row = 0
-        for first, words in parsed:
-            matrix[row : row + len(words)] = matrix[first : first + len(words)]
-            row += len(words)
-        matrix = matrix[: len(itos)]
     return itos, matrix
+
+
+def check_rows(itos: list[str], matrix: np.ndarray, name: str, line_of=lambda row: row + 1) -> None:
+    """Refuse vectors that no page could use, naming the first row at fault.
+
+    Every value must be finite, and so must each row's squared length in float32 (cosine and euclidean
+    distances compute it); every word must be non-empty and appear once (a word is looked up by its
+    spelling). An all-zero row is kept: files hold them for padding or unknown words, the table and
+    euclidean distances are defined for it, and cosine against it is refused where it is asked
+    (projection.nearest).
+
+    Args:
+        itos: the words; matrix: (len(itos), dim); line_of: row index -> the line or entry number to name.
+    """
+    if not itos:
+        raise VectorsError("vectors_no_words", name=name)
+    squares = np.einsum("ij,ij->i", matrix, matrix)  # (n,) float32: inf where a value is not finite or too large
+    if not np.isfinite(squares).all():
+        row = int(np.argmin(np.isfinite(squares)))
+        bad = matrix[row][~np.isfinite(matrix[row])]
+        if len(bad):
+            raise VectorsError(
+                "vectors_not_finite", name=name, line=line_of(row), word=repr(itos[row]), value=f"{bad[0]}"
+            )
+        raise VectorsError("vectors_too_large", name=name, line=line_of(row), word=repr(itos[row]))
+    if "" in itos:
+        raise VectorsError("vectors_empty_word", name=name, line=line_of(itos.index("")))
+    if len(set(itos)) < len(itos):
+        seen: dict[str, int] = {}
+        for row, word in enumerate(itos):
+            if word in seen:
+                raise VectorsError(
+                    "vectors_duplicate", name=name, word=repr(word), first=line_of(seen[word]), line=line_of(row)
+                )
+            seen[word] = row
 
 
 def _load_cache(cache: Path) -> tuple[list[str], np.ndarray]:
@@ -260,7 +313,19 @@ def load_torchtext_cache(source: BinaryIO | Path, name: str, *, device: torch.de
     )
     if not ok:
         raise VectorsError("vectors_not_cache", name=name)
-    return WordVectors(list(obj[0]), obj[2].float().to(device), name)
+    itos, vectors = list(obj[0]), obj[2]
+    if vectors.layout != torch.strided or vectors.is_complex() or vectors.is_quantized or vectors.dtype == torch.bool:
+        kind = str(vectors.layout if vectors.layout != torch.strided else vectors.dtype).removeprefix("torch.")
+        raise VectorsError("vectors_not_real", name=name, kind=kind)
+    if vectors.size(1) < 1:
+        raise VectorsError("vectors_no_dims", name=name)
+    if vectors.size(1) > MAX_DIM:
+        raise VectorsError("vectors_too_many_dims", name=name, dim=vectors.size(1), most=MAX_DIM)
+    vectors = (
+        vectors.detach().float()
+    )  # (n, dim); a float64 value beyond float32's range becomes inf: check_rows says so
+    check_rows(itos, vectors.numpy(), name)
+    return WordVectors(itos, vectors.to(device), name)
 
 
 def load_glove(

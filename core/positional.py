@@ -25,7 +25,7 @@ TABLE_BUDGET_BYTES = 256 * 2**20
 
 @dataclass(frozen=True)
 class PEConfig:
-    """One sinusoidal table: its size, base and column layout. Raises ValueError with what to change."""
+    """One sinusoidal table: its size, base and column layout. Raises Problem with what to change."""
 
     d_model: int = 128
     max_len: int = 100
@@ -42,7 +42,7 @@ class PEConfig:
         if not 1 < self.base <= MAX_BASE:
             raise Problem("pe_base_range", most=f"{MAX_BASE:g}", value=f"{self.base:g}")
         if self.layout not in LAYOUTS:
-            raise ValueError(f"layout must be one of {LAYOUTS}; it is {self.layout!r}.")
+            raise Problem("pe_layout", choices=", ".join(LAYOUTS), value=repr(self.layout))
 
     @property
     def n_sin(self) -> int:
@@ -123,7 +123,7 @@ def sinusoidal_rows(
         pe[:, 0::2] = sin
         pe[:, 1::2] = cos
     else:
-        raise ValueError(f"layout must be one of {LAYOUTS}; it is {layout!r}.")
+        raise Problem("pe_layout", choices=", ".join(LAYOUTS), value=repr(layout))
     return pe.to(dtype)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
+from core.problems import Problem
 from core.vectors import WordVectors
 
 METRICS = ("cosine", "euclidean")
@@ -31,10 +32,16 @@ def pca(x: np.ndarray, n_components: int = 2, *, fit_on: np.ndarray | None = Non
     Args:
         x: (n, dim) vectors to place; fit_on: (m, dim) vectors that define the axes, e.g. the m most
             frequent words.
+    Raises:
+        Problem when fit_on has fewer than n_components rows or columns, or all its rows are equal.
     """
     from sklearn.decomposition import PCA
 
     fit = np.asarray(x if fit_on is None else fit_on, dtype=np.float64)
+    if n_components > min(fit.shape):
+        raise Problem("pca_fit", dims=n_components, n=fit.shape[0], dim=fit.shape[1])
+    if not np.ptp(fit, axis=0).any():  # no variance: explained_variance_ratio would be 0/0
+        raise Problem("pca_flat", n=fit.shape[0])
     model = PCA(n_components=n_components, svd_solver="full").fit(fit)
     flip = np.sign(model.components_[np.arange(n_components), np.abs(model.components_).argmax(axis=1)])
     components = model.components_ * flip[:, None]  # (k, dim)
@@ -50,13 +57,17 @@ def nearest(
     Args:
         query: (dim,) on wv.vectors.device.
         exclude: row indices never returned (e.g. the query word itself).
+    Raises:
+        Problem for a zero query under cosine (0/0: every score would be 0, the ranking arbitrary).
     """
     if metric == "cosine":
+        if not query.any():
+            raise Problem("cosine_zero")
         scores = wv.unit @ nn.functional.normalize(query, dim=0)  # (n,)
     elif metric == "euclidean":
         scores = -torch.cdist(wv.vectors, query[None, :]).squeeze(1)  # (n,) negated: larger is nearer
     else:
-        raise ValueError(f"metric must be one of {METRICS}; it is {metric!r}.")
+        raise Problem("metric", choices=", ".join(METRICS), value=repr(metric))
     if exclude:
         scores = scores.clone()
         scores[torch.tensor(exclude, device=scores.device)] = -torch.inf
@@ -66,8 +77,14 @@ def nearest(
 
 
 def analogy(wv: WordVectors, a: str, b: str, c: str, k: int = 5) -> list[tuple[str, float]]:
-    """a : b :: c : ?  by 3CosAdd: the words nearest (cosine) to unit(b) - unit(a) + unit(c), a, b and c excluded."""
+    """a : b :: c : ?  by 3CosAdd: the words nearest (cosine) to unit(b) - unit(a) + unit(c), a, b and c excluded.
+
+    Raises:
+        Problem when the vectors hold no word besides a, b and c.
+    """
     ids = [wv.stoi[w] for w in (a, b, c)]
+    if len(wv) <= len(set(ids)):
+        raise Problem("analogy_words", n=len(wv))
     target = wv.unit[ids[1]] - wv.unit[ids[0]] + wv.unit[ids[2]]  # (dim,)
     return nearest(wv, target, k, metric="cosine", exclude=ids)
 
@@ -79,7 +96,12 @@ def difference_axes(wv: WordVectors, words: list[str], x_pair: tuple[str, str], 
 
     Returns:
         (len(words), 2)
+    Raises:
+        Problem when an axis has length 0 (its two words are the same, or have the same vector).
     """
     axes = torch.stack([wv.get_vecs_by_tokens(p[1]) - wv.get_vecs_by_tokens(p[0]) for p in (x_pair, y_pair)])
+    for name, (frm, to), axis in zip("xy", (x_pair, y_pair), axes, strict=True):
+        if not axis.any():
+            raise Problem("axis_zero", axis=name, frm=frm, to=to)
     axes = nn.functional.normalize(axes, dim=1)  # (2, dim)
     return (wv.get_vecs_by_tokens(words) @ axes.T).cpu().numpy()

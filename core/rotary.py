@@ -21,12 +21,14 @@ MAX_HEADS = 256
 
 
 def check_rope(head_dim: int, base: float, scaling: dict | None = None) -> None:
-    """Raise ValueError, saying what to change, for settings no method accepts."""
+    """Raise Problem, saying what to change, for settings no method accepts."""
     if not 2 <= head_dim <= MAX_HEAD_DIM or head_dim % 2:
         raise Problem("rope_head_dim", value=head_dim, most=MAX_HEAD_DIM)
     if not (math.isfinite(base) and base > 1):
         raise Problem("rope_base", value=base)
     scaling = scaling or {}
+    if scaling.get("rope_type", "default") not in SCALINGS:
+        raise Problem("rope_type", choices=", ".join(SCALINGS), value=repr(scaling["rope_type"]))
     if scaling.get("factor", 1.0) < 1:
         raise Problem("rope_factor", value=scaling["factor"])
     if scaling.get("rope_type") == "llama3" and not 0 < scaling["low_freq_factor"] < scaling["high_freq_factor"]:
@@ -34,7 +36,7 @@ def check_rope(head_dim: int, base: float, scaling: dict | None = None) -> None:
 
 
 def check_extension(original: int, target: int) -> None:
-    """Raise ValueError unless the context is extended: the original (trained) length below the target."""
+    """Raise Problem unless the context is extended: the original (trained) length below the target."""
     if not 1 <= original < target:
         raise Problem("rope_extension", original=original, target=target)
 

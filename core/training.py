@@ -28,7 +28,7 @@ IGNORE = -100  # targets that are not scored
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """One training run. Raises ValueError with what to change."""
+    """One training run. Raises Problem with what to change."""
 
     position: str = "learned"
     task: str = "copy-back"
@@ -43,9 +43,9 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         if self.position not in POSITIONS:
-            raise ValueError(f"position must be one of {POSITIONS}; it is {self.position!r}.")
+            raise Problem("train_position", choices=", ".join(POSITIONS), value=repr(self.position))
         if self.task not in TASKS:
-            raise ValueError(f"task must be one of {TASKS}; it is {self.task!r}.")
+            raise Problem("train_task", choices=", ".join(TASKS), value=repr(self.task))
         if not 2 <= self.train_len <= MAX_TRAIN_LEN:
             raise Problem("train_len", most=MAX_TRAIN_LEN, value=self.train_len)
         if self.task == "copy-back" and not 1 <= self.shift < self.train_len:

@@ -6,7 +6,9 @@ import pytest
 from core import cloud
 from core.cloud import CloudConfig
 from core.glove import load_glove
+from core.problems import Problem
 from figures.cloud import cloud_figure
+from tests.core.test_problems import zh_problems
 
 
 @pytest.fixture(scope="module")
@@ -58,20 +60,57 @@ def test_pca_in_3d_matches_the_pca_of_the_projection_module():
 
 
 @pytest.mark.parametrize(
-    ("cfg", "n", "words"),
+    ("kwargs", "words"),
     [
-        (CloudConfig("t-SNE", perplexity=200), 500, "below a third of the points"),
-        (CloudConfig("t-SNE", iterations=200), 500, "more than 250 iterations"),
-        (CloudConfig("UMAP", n_neighbors=600), 500, "fewer than the points"),
-        (CloudConfig("UMAP", min_dist=2), 500, "between 0 and 1"),
-        (CloudConfig("PCA", 3), 3, "more than 3 points"),
-        (CloudConfig("LDA"), 500, "one of PCA"),
+        ({"method": "LDA"}, "one of PCA"),
+        ({"dims": 4}, "2 or 3 dimensions"),
+        ({"perplexity": 0.0}, "Perplexity must be above 0"),
+        ({"perplexity": float("nan")}, "Perplexity must be above 0"),
+        ({"iterations": 250}, "more than 250 iterations"),
+        ({"learning_rate": -1.0}, "learning rate must be positive"),
+        ({"learning_rate": float("nan")}, "learning rate must be positive"),
+        ({"n_neighbors": 1}, "at least 2"),
+        ({"min_dist": 2.0}, "between 0 and 1"),
+        ({"min_dist": -0.1}, "between 0 and 1"),
     ],
 )
-def test_invalid_settings_are_named(cfg, n, words):
-    assert words in str(cloud.check(cfg, n))
-    with pytest.raises(ValueError, match=words):
-        cloud.project(np.zeros((n, 4)), cfg)
+def test_settings_no_cloud_accepts_are_refused_when_made(kwargs, words):
+    with pytest.raises(Problem, match=words) as caught:
+        CloudConfig(**kwargs)
+    assert caught.value.key in zh_problems()  # translatable
+
+
+@pytest.mark.parametrize(
+    ("cfg", "shape", "words"),
+    [
+        (CloudConfig("t-SNE", perplexity=200), (500, 4), "below a third of the points"),
+        (CloudConfig("UMAP", n_neighbors=600), (500, 4), "fewer than the points"),
+        (CloudConfig("PCA", 3), (3, 4), "more than 3 points"),
+        (CloudConfig("PCA", 3), (10, 2), "at least 3 dimensions; these have 2"),
+        (CloudConfig("t-SNE", 2), (10, 1), "at least 2 dimensions; these have 1"),
+        (CloudConfig("UMAP", 2), (0, 4), "the cloud has 0"),
+    ],
+)
+def test_settings_that_do_not_suit_the_cloud_are_named(cfg, shape, words):
+    assert words in str(cfg.problem_with(*shape))
+    with pytest.raises(Problem, match=words):
+        cloud.project(np.ones(shape), cfg)
+
+
+def test_settings_that_suit_the_cloud_have_no_problem():
+    assert CloudConfig("t-SNE", perplexity=3).problem_with(10, 2) is None
+    assert CloudConfig("UMAP", n_neighbors=9).problem_with(10, 2) is None
+    assert CloudConfig("PCA", 3).problem_with(4, 3) is None
+
+
+@pytest.mark.parametrize("method", ["PCA", "t-SNE", "UMAP"])
+def test_the_smallest_cloud_each_method_accepts_projects_to_finite_coordinates(method):
+    """The fewest points the settings allow (perplexity 1 needs 4 points; UMAP's neighbours 2 need 3)."""
+    x = np.random.default_rng(0).normal(size=(4, 3))
+    cfg = CloudConfig(method, 2, perplexity=1.0, iterations=300, n_neighbors=2)
+    assert cfg.problem_with(*x.shape) is None
+    coords = cloud.project(x, cfg)
+    assert coords.shape == (4, 2) and np.isfinite(coords).all()
 
 
 def test_suggestions_for_a_misspelling(glove):

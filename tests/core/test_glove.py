@@ -2,6 +2,7 @@
 
 import os
 import pickle
+import re
 import shutil
 from pathlib import Path
 
@@ -190,3 +191,82 @@ def test_unit_rows_of_a_text_file_sit_in_its_cache_and_follow_the_file(folder):
     again = load_glove("tiny_glove.4d.txt", cache_dir=folder)
     assert not unit_file.exists()  # the old file's rows are gone with its cache
     assert_close(again.unit, torch.tensor([[0.6, 0.8, 0.0, 0.0]]))
+
+
+def _pt(obj, tmp_path) -> bytes:
+    torch.save(obj, tmp_path / "v.pt")
+    return (tmp_path / "v.pt").read_bytes()
+
+
+GOOD = b"a 1 2 3\nb 4 5 6\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (GOOD + b"c 1 nan 3\n", "line 3 ('c') holds nan, which is not a finite number"),
+        (GOOD + b"\n\nc 1 -inf 3\n", "line 5 ('c') holds -inf"),  # blank lines counted
+        (b"2 3\n" + GOOD + b"c 1e999 0 0\n", "line 4 ('c') holds inf"),  # 1e999 overflows; the header counted
+        (GOOD + b"c 1e39 0 0\n", "line 3 ('c') holds inf"),  # finite in float64, not in float32
+        (GOOD + b"c 3e38 3e38 0\n", "line 3 ('c') holds values so large that its length overflows"),
+        (GOOD + b" 1 2 3\n", "line 3 has no word before its numbers"),
+        (GOOD + b"c 0 0 0\na 7 8 9\n", "the word 'a' appears twice (lines 1 and 4)"),
+        (b"a " + b"0 " * 16_385 + b"\n", "has 16385 dimensions; at most 16,384 are read"),
+    ],
+)
+def test_text_that_parses_but_no_page_could_use_is_refused_naming_the_line(text, says):
+    with pytest.raises(VectorsError, match=re.escape(says)):
+        load_glove(text, name="v.txt")
+
+
+def test_a_refused_file_in_the_folder_leaves_no_cache(tmp_path):
+    (tmp_path / "v.txt").write_bytes(GOOD + b"c nan 0 0\n")
+    with pytest.raises(VectorsError, match="not a finite number"):
+        load_glove("v.txt", cache_dir=tmp_path)
+    assert not (tmp_path / "v.txt.emblab").exists()
+
+
+def test_a_first_line_longer_than_the_first_read_is_read_whole():
+    """A 10,000-dimensional first row is longer than the 64 KiB read first: its numbers were miscounted."""
+    row = " ".join(["0.123456"] * 10_000).encode()
+    itos, matrix = parse_glove_text(b"a " + row + b"\nb " + row + b"\n")
+    assert itos == ["a", "b"] and matrix.shape == (2, 10_000)
+
+
+def test_zero_rows_and_words_that_differ_by_case_are_kept():
+    wv = load_glove(b"<pad> 0 0\nKing 1 0\nking 0 1\n", name="v.txt")
+    assert wv.itos == ["<pad>", "King", "king"] and not wv.vectors[0].any()
+
+
+@pytest.mark.parametrize(
+    ("vectors", "says"),
+    [
+        (torch.tensor([[1.0, float("nan")], [0.0, 1.0], [1.0, 1.0]]), "line 1 ('a') holds nan"),
+        (torch.full((3, 2), 1e300, dtype=torch.float64), "line 1 ('a') holds inf"),  # beyond float32
+        (torch.ones(3, 2, dtype=torch.complex64), "a complex64 tensor; expected a dense tensor of real numbers"),
+        (torch.ones(3, 2, dtype=torch.bool), "a bool tensor"),
+        (torch.eye(3, 2).to_sparse(), "a sparse_coo tensor"),
+        (torch.zeros(3, 0), "no dimensions"),
+        (torch.zeros(3, 16_385), "16385 dimensions"),
+    ],
+)
+def test_a_pt_cache_of_odd_vectors_is_refused(tmp_path, vectors, says):
+    itos = ["a", "b", "c"]
+    data = _pt((itos, {w: i for i, w in enumerate(itos)}, vectors, vectors.size(1)), tmp_path)
+    with pytest.raises(VectorsError, match=re.escape(says)):
+        load_glove(data, name="v.pt")
+
+
+def test_a_pt_cache_of_no_words_or_repeated_words_is_refused(tmp_path):
+    with pytest.raises(VectorsError, match="holds no words"):
+        load_glove(_pt(([], {}, torch.zeros(0, 4), 4), tmp_path), name="v.pt")
+    with pytest.raises(VectorsError, match="the word 'a' appears twice"):
+        load_glove(_pt((["a", "a"], {}, torch.eye(2), 2), tmp_path), name="v.pt")
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.float16, torch.bfloat16, torch.float64])
+def test_a_pt_cache_of_other_real_dtypes_is_read_as_float32(tmp_path, dtype):
+    vectors = torch.arange(6).reshape(3, 2).to(dtype)
+    wv = load_glove(_pt((["a", "b", "c"], {}, vectors, 2), tmp_path), name="v.pt")
+    assert wv.vectors.dtype == torch.float32
+    assert_close(wv.vectors, vectors.float())

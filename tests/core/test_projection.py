@@ -2,10 +2,13 @@
 
 import numpy as np
 import pytest
+import torch
 from sklearn.decomposition import PCA
 
 from core.glove import load_glove
+from core.problems import Problem
 from core.projection import analogy, difference_axes, nearest, pca
+from core.vectors import WordVectors
 from tests.fixtures import FIXTURES
 
 
@@ -75,3 +78,60 @@ def test_difference_axes_project_on_normalised_differences(wv):
     y_axis = np.array([1.5, 0, 0, 0.2]) / np.linalg.norm([1.5, 0, 0, 0.2])
     np.testing.assert_allclose(coords[0], [np.dot([1, 1, 0, 0.2], x_axis), np.dot([1, 1, 0, 0.2], y_axis)], rtol=1e-6)
     np.testing.assert_allclose(coords[1], [np.dot([0, -1, 0, 0.1], x_axis), np.dot([0, -1, 0, 0.1], y_axis)], rtol=1e-6)
+
+
+def _vectors(rows: dict[str, list[float]]) -> WordVectors:
+    return WordVectors(list(rows), torch.tensor(list(rows.values())), "hostile")
+
+
+@pytest.mark.parametrize(
+    ("x", "fit_on", "dims", "says"),
+    [
+        (np.ones((1, 4)), None, 2, "to fit on; there are 1 vectors of 4 dimensions"),
+        (np.eye(5, 1), None, 2, "there are 5 vectors of 1 dimensions"),
+        (np.eye(5, 2), np.eye(5, 2), 3, "A 3D PCA needs at least 3 vectors"),
+        (np.eye(3, 4), np.ones((5, 4)), 2, "All 5 vectors PCA is fitted on are the same"),
+    ],
+)
+def test_pca_with_too_little_to_fit_on_says_so(x, fit_on, dims, says):
+    with pytest.raises(Problem, match=says):
+        pca(x, dims, fit_on=fit_on)
+
+
+def test_pca_on_exactly_as_many_vectors_as_components_works():
+    proj = pca(np.array([[0.0, 1.0, 2.0], [3.0, 1.0, 0.0]]), 2)
+    assert proj.coords.shape == (2, 2) and np.isfinite(proj.explained_variance_ratio).all()
+
+
+def test_cosine_against_a_zero_vector_is_refused_and_euclidean_still_works():
+    wv = _vectors({"<pad>": [0.0, 0.0], "a": [1.0, 0.0], "b": [0.0, 2.0]})
+    with pytest.raises(Problem, match="all zeros"):
+        nearest(wv, wv.vectors[0], 2, exclude=[0])
+    assert [w for w, _ in nearest(wv, wv.vectors[0], 2, metric="euclidean", exclude=[0])] == ["a", "b"]
+    assert sorted(nearest(wv, wv.vectors[1], 5, exclude=[1])) == [("<pad>", 0.0), ("b", 0.0)]  # k above the words
+
+
+def test_an_unknown_metric_is_a_problem(wv):
+    with pytest.raises(Problem, match="metric must be one of cosine, euclidean"):
+        nearest(wv, wv.vectors[0], 2, metric="manhattan")
+
+
+def test_an_analogy_needs_a_fourth_word():
+    three = _vectors({"a": [1.0, 0.0], "b": [0.0, 1.0], "c": [1.0, 1.0]})
+    with pytest.raises(Problem, match="only 3 words"):
+        analogy(three, "a", "b", "c")
+    four = _vectors({"a": [1.0, 0.0], "b": [0.0, 1.0], "c": [1.0, 1.0], "d": [0.5, 2.0]})
+    assert [w for w, _ in analogy(four, "a", "b", "c")] == ["d"]
+
+
+@pytest.mark.parametrize(
+    ("x_pair", "y_pair", "says"),
+    [
+        (("king", "king"), ("man", "woman"), "The x axis, king − king, has length 0"),
+        (("man", "woman"), ("twin", "king"), "The y axis, king − twin, has length 0"),  # same vector, other word
+    ],
+)
+def test_an_axis_of_length_zero_is_refused(x_pair, y_pair, says):
+    wv = _vectors({"man": [0.0, -1.0], "woman": [0.0, 1.0], "king": [1.0, -1.0], "twin": [1.0, -1.0]})
+    with pytest.raises(Problem, match=says):
+        difference_axes(wv, ["man"], x_pair, y_pair)
