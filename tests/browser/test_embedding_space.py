@@ -1,4 +1,4 @@
-"""The embedding-space page in a real Chromium: the cloud's download and the word search."""
+"""The embedding-space page in a real Chromium: the cloud's download, the word search and the link."""
 
 import pandas as pd
 
@@ -34,6 +34,18 @@ def test_searching_queen_highlights_it_with_its_neighbours(page, server_url):
     )
     listed = page.locator('[data-testid="stTable"] tbody th').all_inner_texts()
     assert listed[:2] == ["princess", "lady"] and sorted(neighbours) == sorted(listed)
+    page.wait_for_url("**/embedding_space?es_find=queen")  # the browser writes the view into the link
     page.get_by_text("Isolate", exact=True).click()
     wait_for_plot(page, "document.querySelector('.js-plotly-plot').data.length === 2")
+    page.wait_for_url("**/embedding_space?es_find=queen&es_isolate=true")
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_a_link_opens_its_view(page, server_url):
+    page.goto(f"{server_url}/embedding_space?es_find=queen&es_k=5&es_isolate=true&es_groups=family")
+    wait_for_plot(page, "document.querySelector('.js-plotly-plot').data.length === 2")
+    assert page.locator('[data-testid="stTable"] tbody th').all_inner_texts()[:2] == ["princess", "lady"]
+    drawn = page.evaluate("document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + t.hovertext.length, 0)")
+    assert drawn == 6 and page.locator('[data-testid="stTable"] tbody tr').count() == 5
+    wait_until_idle(page)
+    assert page.locator(EXCEPTION).count() == 0 and page.locator('[data-testid="stAlert"]').count() == 0

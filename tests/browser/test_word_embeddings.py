@@ -1,4 +1,4 @@
-"""The word page in a real Chromium: the analogy, and uploaded vectors and questions files."""
+"""The word page in a real Chromium: the analogy, the link, a zero axis, and uploaded vectors and questions files."""
 
 from playwright.sync_api import expect
 
@@ -16,6 +16,36 @@ def test_king_minus_man_plus_woman_is_queen(page, server_url):
         wait_until_idle(page)
     first = page.locator('[data-testid="stTable"]').first.locator("tbody tr").first
     assert first.locator("th").inner_text().strip() == "queen"
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_an_old_form_link_opens_the_same_view_and_a_move_goes_into_the_link(page, server_url):
+    page.goto(f"{server_url}/word_embeddings?nn_k=7")
+    page.wait_for_url("**/word_embeddings?we_nn_k=7")  # renamed to the widget's key
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    neighbours = page.locator('[data-testid="stTable"]').nth(1).locator("tbody tr")  # the analogy's table is first
+    expect(neighbours).to_have_count(7)
+    wait_until_idle(page)
+    assert page.locator('[data-testid="stAlert"]').count() == 0  # nothing of the link was ignored
+    page.locator('[data-testid="stSlider"] input[aria-label="k"]').press("ArrowRight")
+    page.wait_for_url("**/word_embeddings?we_nn_k=8")
+    expect(neighbours).to_have_count(8)
+    wait_until_idle(page)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_an_axis_from_a_word_to_itself_says_which_box_to_change(page, server_url):
+    page.goto(f"{server_url}/word_embeddings?we_x_to=Man")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    expect(page.get_by_text("The x axis goes from man to Man: one word, man")).to_be_visible()
+    expect(page.locator(".js-plotly-plot")).to_have_count(1)  # the PCA; no flat plot of the axes
+    box = page.get_by_role("textbox", name="x to", exact=True)
+    box.fill("woman")
+    box.press("Enter")
+    expect(page.locator(".js-plotly-plot")).to_have_count(2)
+    expect(page.get_by_text("length 0")).to_have_count(0)
     assert page.locator(EXCEPTION).count() == 0
 
 
