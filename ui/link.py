@@ -17,6 +17,7 @@ import math
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ui.i18n import Message, shown, t
 
@@ -25,6 +26,12 @@ APP_PARAMS = ("lang", "present")  # the parameters app.py reads, on every page
 ASKED = "_link_asked"  # the first run's parameters, {name: [values]}, until check_link has read them
 
 _history = st.components.v2.component("view_history", js=Path(__file__).with_name("history.js").read_text())
+
+
+def back_or_forward() -> bool:
+    """Whether this run is the browser's Back or Forward: Streamlit's flag for it, which is not public. Only the
+    language needs it (app.py): every bound widget is restored from the address by Streamlit itself."""
+    return bool(getattr(get_script_run_ctx(), "is_history_navigation", False))
 
 
 def keep_history() -> None:
@@ -60,7 +67,7 @@ def check_link(where) -> None:
     old = st.session_state.pop("_link_old", {})
     ignored = []
     for name, values in asked.items():
-        if name in APP_PARAMS:
+        if name == "lang":  # app.py's own notice
             continue
         said = f"{shown(old.get(name, name))}={shown(values[-1])}"
         if name not in st.session_state:

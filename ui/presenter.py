@@ -3,12 +3,12 @@ hidden, for a projector (the sidebar's toggle, ?present=true)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 PRESENT_KEY = "present"
-CSS = """<style>
-[data-testid="stMainBlockContainer"] { zoom: 1.3; max-width: none; }
-</style>"""
+CSS = Path(__file__).with_name("presenter.css")  # st.html puts a .css file's text in a <style>
 
 
 def presenting() -> bool:
