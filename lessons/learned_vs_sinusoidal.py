@@ -10,17 +10,20 @@ from core import positional as pe
 from core import pretrained, training
 from core.jobs import JobRunner
 from core.projection import pca
-from core.training import POSITIONS, TASKS, TrainConfig
+from core.training import MAX_D_MODEL, POSITIONS, TASKS, TrainConfig
 from figures.positional import colour_limit, pe_heatmap_figure, similarity_figure
 from figures.training import lines_figure, positions_pca_figure
-from ui import Between, device, downloads, explain, parse_number, set_defaults, show_code, submit
+from ui.device import device
 from ui.exercises import try_this
+from ui.explain import explain, show_code
 from ui.i18n import problem, t
+from ui.jobs import submit
+from ui.link import IN_LINK
+from ui.parse import parse_number
 from ui.resources import minilm_positions
+from ui.tables import downloads
 
-DEFAULTS = dict(task="copy-back", shift=3, d_model=64, train_len=16, steps=200, lr="3e-3", seed=0, test_len=32)
 QUEUE = 12  # jobs waiting in all; one Train press is three jobs
-CHOICES = dict(task=list(TASKS), d_model=[16, 32, 64, 128, 256], seed=Between(0, 2**31 - 1))
 
 
 def label(position: str) -> str:
@@ -51,6 +54,8 @@ def start_training(cfgs: dict[str, TrainConfig]) -> None:
         )
 
 
+# Not ui.jobs.job_progress: that draws one job's bar, and a Train press is three jobs whose loss curves the learner
+# watches grow side by side.
 @st.fragment(run_every=1.0)
 def live_progress(cfgs: dict[str, TrainConfig]) -> None:
     """Progress bars and loss curves while the jobs run; a full rerun once they are all done."""
@@ -65,23 +70,34 @@ def live_progress(cfgs: dict[str, TrainConfig]) -> None:
         st.plotly_chart(lines_figure(curves, t("lv.loss_title"), t("lv.ax_step"), "cross-entropy", x0=1, log_y=True))
 
 
-set_defaults("lv", DEFAULTS, CHOICES)
-
 axes = (t("pe.ax_dimension"), t("pe.ax_position"))
 sim_titles = (t("pe.sim_title", metric="cosine"), t("pe.ax_position") + " m", t("pe.ax_position") + " n")
 st.title(t("lv.title"))
 st.markdown(t("lv.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
+# Defaults from TrainConfig; no bounds on the boxes: a value it refuses gets its message, which says what to change.
 c1, c2, c3, c4 = st.columns(4)
-task = c1.selectbox(t("lv.task"), TASKS, key="lv_task", help=t("lv.task_help"))
-shift = c1.number_input(t("lv.shift"), step=1, key="lv_shift", disabled=task != "copy-back")
-d_model = c2.select_slider("d_model", CHOICES["d_model"], key="lv_d_model")
-train_len = c2.number_input(t("lv.train_len"), step=1, key="lv_train_len")
-steps = c3.number_input(t("lv.steps"), step=50, key="lv_steps")
-lr_text = c3.text_input(t("lv.lr"), key="lv_lr")
-seed = c4.number_input(t("es.seed"), step=1, key="lv_seed")
-test_len = c4.number_input(t("lv.test_len"), step=1, key="lv_test_len", help=t("lv.test_len_help"))
+task = c1.selectbox(
+    t("lv.task"), TASKS, TASKS.index(TrainConfig.task), key="lv_task", help=t("lv.task_help"), **IN_LINK
+)
+shift = c1.number_input(
+    t("lv.shift"), value=TrainConfig.shift, step=1, key="lv_shift", disabled=task != "copy-back", **IN_LINK
+)
+sizes = [2**k for k in range(4, MAX_D_MODEL.bit_length())]  # 16 ... MAX_D_MODEL
+d_model = c2.select_slider("d_model", sizes, TrainConfig.d_model, key="lv_d_model", **IN_LINK)
+train_len = c2.number_input(t("lv.train_len"), value=TrainConfig.train_len, step=1, key="lv_train_len", **IN_LINK)
+steps = c3.number_input(t("lv.steps"), value=TrainConfig.steps, step=50, key="lv_steps", **IN_LINK)
+lr_text = c3.text_input(t("lv.lr"), f"{TrainConfig.lr:g}", key="lv_lr", **IN_LINK)
+seed = c4.number_input(t("es.seed"), 0, 2**31 - 1, TrainConfig.seed, step=1, key="lv_seed", **IN_LINK)
+test_len = c4.number_input(
+    t("lv.test_len"),
+    value=2 * TrainConfig.train_len,  # twice the trained length: as far past it as within it
+    step=1,
+    key="lv_test_len",
+    help=t("lv.test_len_help"),
+    **IN_LINK,
+)
 
 cfgs = None
 try:

