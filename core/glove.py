@@ -163,6 +163,8 @@ def parse_glove_text(
         lines = head.split(b"\n", 2)
         skip = 1 if len(lines[0].split()) == 2 and all(t.isdigit() for t in lines[0].split()) else 0
         first_row = lines[skip].rstrip(b" \r").split(b" ") if len(lines) > skip else [b""]
+        # fastText's .vec files end every line with a space: an empty last field, read and dropped
+        end = ["end"] if len(lines) > skip and lines[skip].rstrip(b"\r").endswith(b" ") else []
         dim = len(first_row) - 1
         if dim < 1:
             raise VectorsError("vectors_no_numbers", name=name, line=skip + 1)
@@ -172,11 +174,11 @@ def parse_glove_text(
         matrix = np.empty((sum(c[3] for c in chunks), dim), np.float32)
         options = dict(
             read_options=pacsv.ReadOptions(
-                column_names=["word", *map(str, range(dim))], use_threads=False, block_size=2 * chunk_bytes
+                column_names=["word", *map(str, range(dim)), *end], use_threads=False, block_size=2 * chunk_bytes
             ),
             parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False, double_quote=False),
             convert_options=pacsv.ConvertOptions(
-                column_types={"word": pa.string(), **{str(i): pa.float32() for i in range(dim)}},
+                column_types={"word": pa.string(), **{str(i): pa.float32() for i in range(dim)}, "end": pa.string()},
                 strings_can_be_null=False,
                 null_values=[],
             ),
@@ -193,7 +195,7 @@ def parse_glove_text(
                     line += first + skip
                     raise VectorsError("vectors_ragged", name=name, line=line, numbers=fields - 1, dim=dim) from None
                 raise VectorsError("vectors_not_glove", name=name, detail=str(err).splitlines()[0]) from None
-            numbers = table.drop_columns(["word"]).to_batches()
+            numbers = table.drop_columns(["word", *end]).to_batches()
             if numbers:
                 rows = np.asarray(numbers[0].to_tensor(row_major=True))
                 matrix[first : first + len(rows)] = rows

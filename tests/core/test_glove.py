@@ -270,3 +270,9 @@ def test_a_pt_cache_of_other_real_dtypes_is_read_as_float32(tmp_path, dtype):
     wv = load_glove(_pt((["a", "b", "c"], {}, vectors, 2), tmp_path), name="v.pt")
     assert wv.vectors.dtype == torch.float32
     assert_close(wv.vectors, vectors.float())
+
+
+def test_fasttext_vec_lines_ending_in_a_space_are_read():
+    itos, matrix = parse_glove_text(b"2 3\na 1 2 3 \nb 4 5 6 \r\n", chunk_bytes=16)
+    assert itos == ["a", "b"]
+    np.testing.assert_array_equal(matrix, [[1, 2, 3], [4, 5, 6]])
