@@ -28,6 +28,7 @@ CACHE_SUFFIX = ".emblab"  # beside a parsed text file: vectors.npy + vocab.txt +
 MAX_UPLOAD_BYTES = 200 * 2**20
 # Above GPT-3's 12,288: every real word-vector file fits, and the text reader's cost grows with the column count.
 MAX_DIM = 16_384
+MAX_WORDS = 4_000_000  # above word2vec's 3,000,000 (GoogleNews); bounds the word list a small-dimension upload holds
 BUNDLED = "bundled: GloVe 6B 50d"
 
 
@@ -171,7 +172,10 @@ def parse_glove_text(
         if dim > MAX_DIM:
             raise VectorsError("vectors_too_many_dims", name=name, dim=dim, most=MAX_DIM)
         chunks = _line_chunks(read_block, len(lines[0]) + 1 if skip else 0, chunk_bytes)
-        matrix = np.empty((sum(c[3] for c in chunks), dim), np.float32)
+        n_lines = sum(c[3] for c in chunks)
+        if n_lines > MAX_WORDS:
+            raise VectorsError("vectors_too_many_words", name=name, n=n_lines, most=MAX_WORDS)
+        matrix = np.empty((n_lines, dim), np.float32)
         options = dict(
             read_options=pacsv.ReadOptions(
                 column_names=["word", *map(str, range(dim)), *end], use_threads=False, block_size=2 * chunk_bytes

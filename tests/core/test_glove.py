@@ -276,3 +276,9 @@ def test_fasttext_vec_lines_ending_in_a_space_are_read():
     itos, matrix = parse_glove_text(b"2 3\na 1 2 3 \nb 4 5 6 \r\n", chunk_bytes=16)
     assert itos == ["a", "b"]
     np.testing.assert_array_equal(matrix, [[1, 2, 3], [4, 5, 6]])
+
+
+def test_more_lines_than_words_read_are_refused_before_parsing(monkeypatch):
+    monkeypatch.setattr("core.glove.MAX_WORDS", 3)
+    with pytest.raises(VectorsError, match="has 4 lines; at most 3 words are read"):
+        load_glove(GOOD * 2, name="v.txt")
