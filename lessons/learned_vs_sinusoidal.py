@@ -77,47 +77,32 @@ st.markdown(t("lv.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
 # Defaults from TrainConfig; no bounds on the boxes: a value it refuses gets its message, which says what to change.
+default = TrainConfig()
 c1, c2, c3, c4 = st.columns(4)
-task = c1.selectbox(
-    t("lv.task"), TASKS, TASKS.index(TrainConfig.task), key="lv_task", help=t("lv.task_help"), **IN_LINK
-)
+task = c1.selectbox(t("lv.task"), TASKS, TASKS.index(default.task), key="lv_task", help=t("lv.task_help"), **IN_LINK)
 shift = c1.number_input(
-    t("lv.shift"), value=TrainConfig.shift, step=1, key="lv_shift", disabled=task != "copy-back", **IN_LINK
+    t("lv.shift"), value=default.shift, step=1, key="lv_shift", disabled=task != "copy-back", **IN_LINK
 )
 sizes = [2**k for k in range(4, MAX_D_MODEL.bit_length())]  # 16 ... MAX_D_MODEL
-d_model = c2.select_slider("d_model", sizes, TrainConfig.d_model, key="lv_d_model", **IN_LINK)
-train_len = c2.number_input(t("lv.train_len"), value=TrainConfig.train_len, step=1, key="lv_train_len", **IN_LINK)
-steps = c3.number_input(t("lv.steps"), value=TrainConfig.steps, step=50, key="lv_steps", **IN_LINK)
-lr_text = c3.text_input(t("lv.lr"), f"{TrainConfig.lr:g}", key="lv_lr", **IN_LINK)
-seed = c4.number_input(t("es.seed"), 0, 2**31 - 1, TrainConfig.seed, step=1, key="lv_seed", **IN_LINK)
-test_len = c4.number_input(
-    t("lv.test_len"),
-    value=2 * TrainConfig.train_len,  # twice the trained length: as far past it as within it
-    step=1,
-    key="lv_test_len",
-    help=t("lv.test_len_help"),
-    **IN_LINK,
+d_model = c2.select_slider("d_model", sizes, default.d_model, key="lv_d_model", **IN_LINK)
+train_len = c2.number_input(t("lv.train_len"), value=default.train_len, step=1, key="lv_train_len", **IN_LINK)
+steps = c3.number_input(t("lv.steps"), value=default.steps, step=50, key="lv_steps", **IN_LINK)
+lr_text = c3.text_input(t("lv.lr"), f"{default.lr:g}", key="lv_lr", **IN_LINK)
+seed = c4.number_input(t("es.seed"), 0, 2**31 - 1, default.seed, step=1, key="lv_seed", **IN_LINK)
+test_len = c4.number_input(  # by default twice the trained length: as far past it as within it
+    t("lv.test_len"), value=2 * default.train_len, step=1, key="lv_test_len", help=t("lv.test_len_help"), **IN_LINK
 )
 
 cfgs = None
 try:
-    base = dict(
-        task=task,
-        shift=int(shift),
-        d_model=d_model,
-        train_len=int(train_len),
-        steps=int(steps),
-        lr=parse_number(lr_text, t("lv.lr"), "0.003"),
-        seed=int(seed),
-    )
-    cfgs = {p: TrainConfig(position=p, **base) for p in POSITIONS}
-    if not cfgs["learned"].train_len <= int(test_len) <= 4 * training.MAX_TRAIN_LEN:
-        raise ValueError(
-            t("lv.test_len_range", train_len=int(train_len), most=4 * training.MAX_TRAIN_LEN, value=int(test_len))
-        )
+    lr = parse_number(lr_text, t("lv.lr"), f"{default.lr:g}")
+    chosen = dict(task=task, shift=shift, d_model=d_model, train_len=train_len, steps=steps, lr=lr, seed=seed)
+    cfgs = {p: TrainConfig(position=p, **chosen) for p in POSITIONS}
+    if not train_len <= test_len <= 4 * training.MAX_TRAIN_LEN:
+        raise ValueError(t("lv.test_len_range", train_len=train_len, most=4 * training.MAX_TRAIN_LEN, value=test_len))
 except ValueError as err:
+    cfgs = None  # also when only the test length is wrong
     st.error(t("lv.invalid", problem=problem(err)))
-    cfgs = None
 
 st.button(t("lv.train"), key="lv_train", type="primary", disabled=cfgs is None, on_click=start_training, args=(cfgs,))
 st.caption(t("lv.policy", device=device().type, waiting=runner().waiting(), queue=QUEUE))
@@ -157,12 +142,11 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
 
         # --- 2. Past the trained length ----------------------------------------------------------------
         st.header(t("lv.h_past"))
-        length = int(test_len)
-        accuracy = {label(p): training.accuracy_by_position(r.model, length) for p, r in results.items()}
+        accuracy = {label(p): training.accuracy_by_position(r.model, test_len) for p, r in results.items()}
         st.plotly_chart(
             lines_figure(
                 accuracy,
-                t("lv.accuracy_title", length=length),
+                t("lv.accuracy_title", length=test_len),
                 t("pe.ax_position"),
                 t("we.accuracy"),
                 marker_x=cfgs["learned"].train_len - 0.5,
@@ -171,7 +155,7 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
         )
         past = [a for a in accuracy[label("sinusoidal")][cfgs["learned"].train_len :] if not math.isnan(a)]
         st.markdown(
-            t("lv.past", last=cfgs["learned"].train_len - 1, length=length)
+            t("lv.past", last=cfgs["learned"].train_len - 1, length=test_len)
             + (t("lv.past_sinusoidal", mean=f"{np.mean(past):.0%}") if past else t("lv.period"))
         )
         show_code(training.accuracy_by_position, training.TinyAttention.positions)
