@@ -7,7 +7,7 @@ import streamlit as st
 from ui.device import device_choice
 from ui.i18n import LANG_KEY, LANGUAGES, problem, shown, t
 from ui.link import ASKED, IN_LINK, back_or_forward, check_link, keep_history, upgrade_link
-from ui.pages import asked_path, navigation
+from ui.pages import asked_path, navigation, page_script
 from ui.presenter import CSS, PRESENT_KEY, presenting
 from ui.sessions import start_reaper
 from ui.share_link import share_link
@@ -48,4 +48,4 @@ st.sidebar.caption(t("app.device", device=choice.device.type))
 if choice.warning:
     st.sidebar.warning(problem(choice.warning))
 page.run()
-check_link(notices)
+check_link(notices, page_script(key))

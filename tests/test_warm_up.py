@@ -56,8 +56,8 @@ def test_umaps_own_numba_functions_get_a_disk_cache_once():
 
 
 def test_preload_fills_the_caches_the_pages_read():
-    from ui import _bundled_vectors
     from ui.resources import minilm_input, minilm_positions, preload
+    from ui.vectors import _bundled_vectors
 
     steps = []
     preload(report=lambda what, seconds: steps.append(what))

@@ -13,6 +13,7 @@ it when it equals the default, seeds the widget from a shared link, and restores
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -55,11 +56,12 @@ def upgrade_link(prefix: str) -> None:
         st.rerun()
 
 
-def check_link(where) -> None:
+def check_link(where, script: str) -> None:
     """After a session's first run: a notice naming each parameter of the link that was not used, and why.
 
-    A parameter no widget is bound to is unknown (and taken out of the address); one whose value the widget did not
-    take was malformed, outside the widget's range or choices, or given more than once.
+    A parameter that is no widget's key in the page's script is unknown (and taken out of the address); one whose
+    widget did not take its value was malformed, outside the widget's range or choices, or given more than once.
+    A widget the run did not draw (another chapter, another method's settings) takes its value when it is drawn.
     """
     asked = st.session_state.pop(ASKED, None)
     if not asked:
@@ -71,13 +73,20 @@ def check_link(where) -> None:
             continue
         said = f"{shown(old.get(name, name))}={shown(values[-1])}"
         if name not in st.session_state:
-            ignored.append(f"{said} ({t('ui.link_unknown')})")
-            st.query_params.pop(name, None)
+            if f'"{name}"' not in _text(script):
+                ignored.append(f"{said} ({t('ui.link_unknown')})")
+                st.query_params.pop(name, None)
         elif not _takes(values, st.session_state[name]):
             why = t("ui.link_repeated", n=len(values)) if len(values) > 1 else t("ui.link_not_taken")
             ignored.append(f"{said} ({why})")
     if ignored:
         where.warning(t("ui.link_ignored", items=Message("; ".join(ignored))))  # each item cut on its own
+
+
+@functools.cache
+def _text(script: str) -> str:
+    """A page script's text, read once per process: a widget's key is a string in it."""
+    return Path(script).read_text(encoding="utf-8")
 
 
 def _takes(values: list[str], value) -> bool:

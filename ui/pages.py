@@ -54,6 +54,11 @@ def navigation():
     return page, key
 
 
+def page_script(key: str) -> str:
+    """The script of the page `key` (the overview's too)."""
+    return OVERVIEW.script if key == OVERVIEW.key else LESSONS[key].script
+
+
 def page_link(key: str, where=st) -> None:
     """A link to the lesson `key`, with its title and icon."""
     lesson = LESSONS[key]

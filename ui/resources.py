@@ -1,6 +1,6 @@
 """The large read-only tables every learner shares, loaded once per server process; `preload` loads them all.
 
-GloVe's loader is ui.bundled_vectors (every vectors picker uses it); the MiniLM tables are here. `preload` runs
+GloVe's loader is ui.vectors.bundled_vectors (every vectors picker uses it); the MiniLM tables are here. `preload` runs
 before the server serves (scripts/warm_up.py), so that no learner's first page waits for a load.
 """
 
@@ -18,7 +18,8 @@ import core
 import figures
 from core import pretrained
 from core.glove import VectorsError
-from ui import _bundled_vectors, device, device_choice
+from ui.device import device, device_choice
+from ui.vectors import _bundled_vectors
 
 
 @st.cache_resource(show_spinner=False)  # a 90 MB read, once per server

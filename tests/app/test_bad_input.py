@@ -8,7 +8,7 @@ head_dim 2 with dynamic NTK and a llama3 low_freq_factor of 0 divided by zero, a
 
 import pytest
 
-from ui import LESSONS
+from ui.pages import LESSONS
 
 TEXTS = ("", "abc", "nan", "-1", "1e400")
 
@@ -33,7 +33,7 @@ def try_every_box(at) -> int:
     return len(boxes)
 
 
-@pytest.mark.parametrize("page", [script for script, _ in LESSONS.values()])
+@pytest.mark.parametrize("page", [lesson.script for lesson in LESSONS.values()])
 def test_every_box_at_its_edges_gives_a_message_not_a_traceback(open_page, page):
     at = open_page(page)
     chapters = [group.key for group in at.button_group if group.key.endswith("_chapter")]  # shown one at a time

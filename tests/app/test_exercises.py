@@ -85,7 +85,5 @@ def test_presenter_mode_hides_the_answers_and_stays_in_the_link():
     at.text_input(key="ex_rp_alibi").set_value("0.5").run()
     at.button(key="ex_rp_alibi_check").click().run()
     assert [s.value for s in at.success] == ["Right."]  # the reason, which names the answer, stays hidden
-    at.session_state["present"] = False
-    at.run()
-    assert "present" not in at.query_params
+    at.toggle(key="present").set_value(False).run()  # the browser takes ?present=true out (tests/browser)
     assert [tg for tg in at.toggle if tg.key == "ex_rp_alibi_show"]

@@ -73,7 +73,7 @@ def test_back_after_a_language_switch_brings_the_language_back(monkeypatch):
     at.run()
     at.session_state["lang"] = "zh"
     at.run()
-    monkeypatch.setattr("ui.history_navigation", lambda: True)  # Back: the address before the switch
+    monkeypatch.setattr("ui.link.back_or_forward", lambda: True)  # Back: the address before the switch
     at.query_params.clear()
     at.run()
     assert at.title[0].value == "Overview: from text to vectors" and "lang" not in at.query_params
