@@ -15,6 +15,7 @@ t5:          bias b[bucket(n - m)] from T5's bucketing (Raffel et al. 2020): exa
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -197,8 +198,13 @@ def fit_width(v: Tensor, d_model: int, seed: int, salt: int = 5) -> Tensor:
     """
     if v.size(1) == d_model:
         return v
-    r = torch.randn(v.size(1), d_model, generator=_generator(seed, salt), dtype=torch.float64) / math.sqrt(d_model)
-    return v @ r.to(v.device, v.dtype)  # (n, d_model)
+    return v @ _projection(v.size(1), d_model, seed, salt).to(v.device, v.dtype)  # (n, d_model)
+
+
+@functools.lru_cache(maxsize=16)
+def _projection(width: int, d_model: int, seed: int, salt: int) -> Tensor:
+    """fit_width's matrix, drawn once per shape and seed (never written to)."""
+    return torch.randn(width, d_model, generator=_generator(seed, salt), dtype=torch.float64) / math.sqrt(d_model)
 
 
 def make_head(cfg: AttentionConfig, wv: WordVectors | None = None, *, device=None) -> Head:
@@ -260,7 +266,7 @@ def _rows(table: Tensor, positions: Tensor, missing: str) -> tuple[Tensor, int]:
     """A learned table's rows at positions; past the table: its last row ("clamp") or NaN ("nan"), and how many."""
     rows = len(table)
     outside = positions >= rows
-    out = table[positions.clamp(max=rows - 1)]  # (n, width)
+    out = table[positions.clamp(max=rows - 1).to(table.device)].to(positions.device, _dtype(positions.device))
     if missing == "nan":
         out = out.masked_fill(outside[:, None], float("nan"))
     return out, int(outside.sum())
@@ -283,7 +289,7 @@ def position_vectors(
     if scheme == "learned":
         if table is None:
             raise ValueError("scheme 'learned' needs a table.")
-        rows, outside = _rows(table.to(positions.device, dtype), positions, missing)
+        rows, outside = _rows(table, positions, missing)  # (n, width)
         return fit_width(rows, cfg.d_model, cfg.seed), outside
     raise ValueError(f"position vectors exist only for {ADDED}; the scheme is {scheme!r}.")
 
@@ -364,13 +370,19 @@ def attend(logits: Tensor, causal: bool) -> tuple[Tensor, Tensor]:
     return logits, logits.softmax(dim=-1)
 
 
-def shift_check(head: Head, cfg: AttentionConfig, scheme: str, table: Tensor | None = None) -> ShiftCheck:
+def shift_check(
+    head: Head, cfg: AttentionConfig, scheme: str, table: Tensor | None = None, here: Tensor | None = None
+) -> ShiftCheck:
     """Move every position by cfg.shift and compare the logits: 0 (to rounding) when they depend on m - n only.
 
     Positions past a learned table read its last row (counted in `clamped`).
+
+    Args:
+        here: the unmasked logits at positions 0..n-1 when the caller has them already.
     """
     positions = torch.arange(len(head.x), device=head.x.device)
-    here, _, _ = scores(head, cfg, scheme, head.x, positions, head.x, positions, table)
+    if here is None:
+        here, _, _ = scores(head, cfg, scheme, head.x, positions, head.x, positions, table)
     there, _, clamped = scores(head, cfg, scheme, head.x, positions + cfg.shift, head.x, positions + cfg.shift, table)
     used = torch.ones_like(here, dtype=torch.bool)
     if cfg.causal:
@@ -452,7 +464,7 @@ def compare(head: Head, cfg: AttentionConfig, tables: Mapping[str, Tensor] | Non
                 weights,
                 bias(head, cfg, scheme, positions, positions),
                 terms,
-                shift_check(head, cfg, scheme, table),
+                shift_check(head, cfg, scheme, table, raw),
                 beyond(cfg, scheme, length, None if table is None else len(table)),
             )
         )

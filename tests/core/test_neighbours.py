@@ -8,6 +8,7 @@ from core.cloud import CloudConfig, project
 from core.neighbours import (
     MAX_TRUST_POINTS,
     check_sweep,
+    cosine_neighbours,
     layouts_every,
     neighbour_indices,
     perplexity_sweep,
@@ -54,6 +55,20 @@ def test_neighbour_indices_leave_the_point_out():
     assert near.shape == (80, 3) and not (near == np.arange(80)[:, None]).any()
 
 
+def test_cosine_neighbours_across_blocks_equal_a_numpy_sort():
+    unit = X / np.linalg.norm(X, axis=1, keepdims=True)
+    sims = unit @ unit.T
+    np.fill_diagonal(sims, -np.inf)
+    expected = np.argsort(-sims, axis=1)[:, :4]
+    assert np.array_equal(cosine_neighbours(X, 4, block=7), expected)  # 12 blocks, the last one short
+
+
+def test_euclidean_neighbours_in_many_dimensions_equal_a_numpy_sort():
+    d = np.linalg.norm(X[:, None, :] - X[None, :, :], axis=2)
+    np.fill_diagonal(d, np.inf)
+    assert np.array_equal(neighbour_indices(X, 3), np.argsort(d, axis=1)[:, :3])
+
+
 def test_trustworthiness_is_scikit_learns():
     assert trustworthiness(X, Y, 5) == sk_trustworthiness(X, Y, n_neighbors=5, metric="cosine")
 
@@ -75,6 +90,12 @@ def test_bad_k_says_what_to_change(k):
     assert raised.value.key == "knn_k"
 
 
+@pytest.mark.parametrize("perplexity", [0, float("nan")])
+def test_a_perplexity_no_cloud_accepts_is_refused(perplexity):
+    problem = check_sweep(CloudConfig(), [perplexity], len(X))
+    assert problem is not None and problem.key == "tsne_perplexity_positive"
+
+
 @pytest.mark.parametrize("perplexity", [80, 500])
 def test_perplexity_at_or_above_the_number_of_points_is_refused(perplexity):
     problem = check_sweep(CloudConfig(), [5, perplexity], len(X))
@@ -86,15 +107,17 @@ def test_perplexity_at_or_above_the_number_of_points_is_refused(perplexity):
 def test_perplexity_sweep_is_one_tsne_per_perplexity_with_the_same_seed():
     cfg = CloudConfig(method="t-SNE", iterations=260, seed=1)
     steps = []
-    layouts = perplexity_sweep(X, cfg, [5, 10], progress=lambda step, _: steps.append(step))
-    assert len(layouts) == 2 and all(layout.shape == (80, 2) for layout in layouts)
-    assert np.array_equal(layouts[1], project(X, CloudConfig(method="t-SNE", iterations=260, seed=1, perplexity=10)))
-    assert max(steps) == 2 * 260
+    layouts = perplexity_sweep(X[:40], cfg, [5, 10], progress=lambda step, _: steps.append(step))
+    assert len(layouts) == 2 and all(layout.shape == (40, 2) for layout in layouts)
+    assert not np.array_equal(layouts[0], layouts[1])
+    assert max(steps) == 2 * 260 and steps == sorted(steps)  # one bar over both runs
 
 
 def test_intermediate_layouts_every_n_iterations():
     kept, snapshot = layouts_every(50)
-    final = project(X, CloudConfig(method="t-SNE", perplexity=10, iterations=300), snapshot=snapshot)
+    cfg = CloudConfig(method="t-SNE", perplexity=10, iterations=300, seed=1)
+    final = project(X[:40], cfg, snapshot=snapshot)
     assert [i for i, _ in kept] == [50, 100, 150, 200, 250, 300]
     assert all(layout.shape == final.shape for _, layout in kept)
     assert not np.array_equal(kept[0][1], kept[-1][1])  # it moved
+    assert np.array_equal(project(X[:40], cfg), final)  # watching does not change the result
