@@ -74,7 +74,7 @@ def test_sections_that_rerun_alone_keep_the_link_and_back_brings_the_view_back(p
     wait_until_idle(page)
     expect(neighbours).to_have_count(10)
     page.locator('[data-testid="stSlider"] input[aria-label="k"]').press("ArrowRight")
-    page.wait_for_url("**/word_embeddings?nn_k=11")
+    page.wait_for_url("**/word_embeddings?we_nn_k=11")
     expect(neighbours).to_have_count(11)
     wait_until_idle(page)
     page.go_back()
@@ -88,7 +88,7 @@ def test_sections_that_rerun_alone_keep_the_link_and_back_brings_the_view_back(p
     box = page.get_by_label("Sentence (segment A)", exact=True)
     box.fill("I love you")
     box.press("Enter")
-    page.wait_for_url(lambda url: "sentence=I" in url)
+    page.wait_for_url(lambda url: "il_sentence=I" in url)
     wait_for_plot(page, "document.querySelector('.js-plotly-plot').data[0].y.includes('2: you')")
     wait_until_idle(page)
 
@@ -99,11 +99,11 @@ def test_sections_that_rerun_alone_keep_the_link_and_back_brings_the_view_back(p
     base.fill("abc")
     base.press("Enter")
     expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(1)
-    page.wait_for_url("**/rotary?base=abc")
+    page.wait_for_url("**/rotary?rp_base=abc")
     expect(page.get_by_role("heading", name="4. ALiBi", exact=False)).to_be_visible()  # it does not use the base
     base.fill("500000")
     base.press("Enter")
-    page.wait_for_url("**/rotary?base=500000")
+    page.wait_for_url("**/rotary?rp_base=500000")
     expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(0)
     wait_until_idle(page)
     assert page.locator(EXCEPTION).count() == 0
@@ -125,7 +125,7 @@ def test_back_and_forward_step_through_the_views_of_a_page(page, server_url):
     page.go_back()
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
     wait_until_idle(page)
-    assert page.get_by_label("d_model").input_value() == "128" and page.url.endswith("?pos_span=50")
+    assert page.get_by_label("d_model").input_value() == "128" and page.url.endswith("?pe_pos_span=50")
     page.go_back()
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
     wait_until_idle(page)
@@ -134,17 +134,35 @@ def test_back_and_forward_step_through_the_views_of_a_page(page, server_url):
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
     page.locator('[data-testid="stSidebarNav"] a').nth(2).click()  # another page, and back by its link
     page.wait_for_url("**/word_embeddings")
-    page.locator('[data-testid="stSidebarNav"] a').nth(1).click()
+    page.locator('[data-testid="stSidebarNav"] a').nth(4).click()
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")  # the settings were kept, not reset
     wait_until_idle(page)
-    assert page.url.endswith("?pos_span=50")
-    # Back: the other page, or first the bare URL of the link, if the browser kept it (the page wrote its
-    # settings after it): that is not a view of the page's defaults, so it changes nothing
-    page.go_back()
-    page.wait_for_url(lambda url: url.endswith(("/word_embeddings", "/positional_encoding?pos_span=50")))
-    if page.url.endswith("?pos_span=50"):
-        wait_until_idle(page)
-        assert page.evaluate(HEATMAP_SHAPE) == "50, 128"
-        page.go_back()
-        page.wait_for_url("**/word_embeddings")
+    assert page.url.endswith("?pe_pos_span=50")
+    page.go_back()  # one entry per change the learner made: the other page, not an address made on the way
+    page.wait_for_url("**/word_embeddings")
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_a_link_names_what_it_could_not_use_and_old_links_still_open_their_view(page, server_url):
+    page.goto(f"{server_url}/rotary?head_dim=64&rp_pair=999&colour=red")  # old-form, out of range, unknown
+    notice = page.locator('[data-testid="stAlertContentWarning"]').first
+    expect(notice).to_contain_text("rp_pair=999", timeout=60_000)  # a cold server's first page
+    expect(notice).to_contain_text("colour=red (not a setting of this page)")
+    page.wait_for_url("**/rotary?rp_head_dim=64")  # renamed, kept; the rest taken out
+    page.goto(f"{server_url}/no_such_page?lang=xx")
+    expect(page.get_by_text("The link asks for the page no_such_page")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("The link asks for the language xx")).to_be_visible()
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_back_brings_the_language_back(page, server_url):
+    page.goto(f"{server_url}/?lang=zh")
+    expect(page.get_by_role("heading", name="概览：从文本到向量")).to_be_visible()
+    wait_until_idle(page)
+    page.get_by_text("English", exact=True).click()
+    page.wait_for_url(lambda url: "lang=" not in url)
+    expect(page.get_by_role("heading", name="Overview: from text to vectors")).to_be_visible()
+    wait_until_idle(page)
+    page.go_back()
+    page.wait_for_url("**/?lang=zh")
+    expect(page.get_by_role("heading", name="概览：从文本到向量")).to_be_visible()
