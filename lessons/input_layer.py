@@ -24,7 +24,8 @@ from ui.vectors import bundled_vectors
 
 MODES = ("glove", "random", "minilm")
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024]  # the d_models of section 2
-LAYER = inspect.signature(emb.build_input_layer).parameters  # its defaults are the settings' defaults
+# The settings' defaults are build_input_layer's.
+LAYER = {name: p.default for name, p in inspect.signature(emb.build_input_layer).parameters.items()}
 
 
 def key_text(name: str) -> str:
@@ -78,34 +79,17 @@ def stages_section() -> None:
     sentence = c1.text_input(t("il.sentence"), " ".join(emb.ARE_YOU_OK_WORDS), key="il_sentence", **IN_LINK)
     pair = c2.text_input(t("il.pair"), "", key="il_pair", **IN_LINK)
     c1, c2, c3, c4 = st.columns([1.25, 1, 1, 1.25])  # toggles cut their labels rather than wrap them
-    minilm = mode == "minilm"
-    scale = c1.toggle(
-        "× √d_model", LAYER["scale"].default, key="il_scale", disabled=minilm, help=t("il.scale_help"), **IN_LINK
-    )
+    own = dict(disabled=mode == "minilm", **IN_LINK)  # the real model has its own scale, positions and dropout
+    scale = c1.toggle("× √d_model", LAYER["scale"], key="il_scale", help=t("il.scale_help"), **own)
     positions = ("sinusoidal", "learned")
-    position = c1.radio(
-        t("il.positions"),
-        positions,
-        positions.index(LAYER["position"].default),
-        key="il_position",
-        disabled=minilm,
-        **IN_LINK,
-    )
+    position = c1.radio(t("il.positions"), positions, positions.index(LAYER["position"]), key="il_position", **own)
+    random_only = dict(disabled=mode != "random", **IN_LINK)  # GloVe's width is its own, the real model's too
     d_model = c2.select_slider(
-        "d_model",
-        [2**k for k in range(2, 10)],
-        LAYER["d_model"].default,
-        key="il_d_model",
-        disabled=mode != "random",
-        **IN_LINK,
+        "d_model", [2**k for k in range(2, 10)], LAYER["d_model"], key="il_d_model", **random_only
     )
-    max_len = int(c2.number_input("max_len", 1, 512, LAYER["max_len"].default, step=1, key="il_max_len", **IN_LINK))
-    dropout = c3.slider(
-        t("il.dropout"), 0.0, 0.9, LAYER["dropout"].default, key="il_dropout", disabled=minilm, **IN_LINK
-    )
-    training = c4.toggle(
-        t("il.training"), False, key="il_train", disabled=minilm, help=t("il.training_help"), **IN_LINK
-    )
+    max_len = int(c2.number_input("max_len", 1, 512, LAYER["max_len"], step=1, key="il_max_len", **IN_LINK))
+    dropout = c3.slider(t("il.dropout"), 0.0, 0.9, LAYER["dropout"], key="il_dropout", **own)
+    training = c4.toggle(t("il.training"), False, key="il_train", help=t("il.training_help"), **own)
 
     # --- 1. Tokens and stages -----------------------------------------------------------------------------
     st.header(t("il.h_stages"))
