@@ -1,0 +1,123 @@
+"""How honest a projection is: the cloud coloured by neighbours kept, the perplexity sweep, t-SNE's intermediate
+layouts. Pure: arrays in, go.Figure out."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+
+def kept_figure(
+    coords: np.ndarray,
+    words: list[str],
+    kept: np.ndarray,
+    k: int,
+    title: str,
+    colour_title: str = "neighbours kept",
+    revision: str = "",
+) -> go.Figure:
+    """Every point coloured by how many of its k original neighbours are among its k projected ones (0 to k).
+
+    Args:
+        coords: (n, 2) or (n, 3); kept: (n,) counts (core.neighbours.Preservation.kept).
+        revision: plotly's uirevision, as in figures.cloud: zoom and rotation survive the toggle.
+    """
+    three_d = coords.shape[1] == 3
+    scatter = go.Scatter3d if three_d else go.Scattergl
+    kept = np.asarray(kept)
+    points = scatter(
+        **dict(zip("xyz", np.asarray(coords, np.float32).T, strict=False)),
+        mode="markers",
+        marker=dict(
+            size=2 if three_d else 4,
+            color=kept,
+            cmin=0,
+            cmax=k,
+            colorscale="Viridis",
+            colorbar=dict(title=dict(text=colour_title)),
+        ),
+        text=[f"{w}: {c}/{k}" for w, c in zip(words, kept.tolist(), strict=True)],
+        hoverinfo="text",
+    )
+    layout = dict(title=dict(text=title), margin=dict(l=10, r=10, t=40, b=10), uirevision=revision or None)
+    return go.Figure(data=[points], layout=layout)
+
+
+def sweep_figure(
+    layouts: dict[str, np.ndarray],
+    words: list[str],
+    title: str,
+    colour: np.ndarray | None = None,
+    colour_title: str = "",
+) -> go.Figure:
+    """Small multiples, one 2D layout per setting (e.g. "perplexity 5": (n, 2)), each on its own axes without ticks:
+    t-SNE's axes, distances between clusters and cluster sizes carry no units to compare.
+
+    Args:
+        colour: (n,) one number per point shared by every panel (a group index, neighbours kept), or None.
+    """
+    fig = make_subplots(rows=1, cols=len(layouts), subplot_titles=list(layouts), horizontal_spacing=0.02)
+    for i, coords in enumerate(layouts.values()):
+        marker = dict(size=3, color="#1f77b4")
+        if colour is not None:
+            marker.update(color=np.asarray(colour), colorscale="Viridis", showscale=i == 0)
+            if colour_title:
+                marker["colorbar"] = dict(title=dict(text=colour_title))
+        xy = np.asarray(coords, np.float32)
+        fig.add_trace(
+            go.Scattergl(x=xy[:, 0], y=xy[:, 1], mode="markers", marker=marker, text=words, hoverinfo="text"),
+            row=1,
+            col=i + 1,
+        )
+    fig.update_xaxes(showticklabels=False, zeroline=False)
+    fig.update_yaxes(showticklabels=False, zeroline=False)
+    fig.update_layout(title=dict(text=title), showlegend=False, height=360, margin=dict(l=10, r=10, t=70, b=10))
+    return fig
+
+
+def frames_figure(
+    layouts: list[tuple[int, np.ndarray]],
+    words: list[str],
+    title: str,
+    prefix: str = "iteration ",
+    play: str = "▶",
+) -> go.Figure:
+    """t-SNE's intermediate 2D layouts as an animation: a play button and a slider, one frame per snapshot
+    (core.neighbours.layouts_every); each frame sets its own axis ranges, since the layout grows as it runs.
+
+    Args:
+        layouts: [(iteration, (n, 2))] in order.
+        prefix: the slider's caption before the frame's iteration.
+    """
+
+    def points(xy: np.ndarray) -> go.Scatter:
+        return go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers", marker=dict(size=3), text=words, hoverinfo="text")
+
+    def axes(xy: np.ndarray) -> dict:
+        low, high = xy.min(axis=0), xy.max(axis=0)
+        pad = 0.05 * np.maximum(high - low, 1e-9)
+        ranges = [[float(low[j] - pad[j]), float(high[j] + pad[j])] for j in (0, 1)]
+        return dict(
+            xaxis=dict(range=ranges[0], showticklabels=False), yaxis=dict(range=ranges[1], showticklabels=False)
+        )
+
+    arrays = [(i, np.asarray(xy, np.float32)) for i, xy in layouts]
+    frames = [go.Frame(data=[points(xy)], layout=axes(xy), name=str(i)) for i, xy in arrays]
+    step = dict(mode="immediate", frame=dict(duration=150, redraw=True), transition=dict(duration=0))
+    slider = dict(
+        active=0,
+        x=0.08,
+        len=0.92,
+        currentvalue=dict(prefix=prefix),
+        steps=[dict(label=str(i), method="animate", args=[[str(i)], step]) for i, _ in arrays],
+    )
+    button = dict(label=play, method="animate", args=[None, {**step, "fromcurrent": True}])
+    layout = dict(
+        title=dict(text=title),
+        **axes(arrays[0][1]),
+        updatemenus=[dict(type="buttons", buttons=[button], x=0, y=0, xanchor="left", yanchor="top")],
+        sliders=[slider],
+        margin=dict(l=10, r=10, t=40, b=10),
+    )
+    return go.Figure(data=[points(arrays[0][1])], layout=layout, frames=frames)
