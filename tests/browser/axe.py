@@ -11,6 +11,7 @@ import hashlib
 import io
 import sys
 import tarfile
+import time
 import urllib.request
 from pathlib import Path
 
@@ -26,8 +27,15 @@ def fetch() -> Path:
     """Download the pinned axe-core tarball (unless already there), check its integrity, keep axe.min.js."""
     if SCRIPT.exists():
         return SCRIPT
-    with urllib.request.urlopen(URL, timeout=60) as response:
-        tarball = response.read()
+    for attempt in range(3):  # a registry hiccup should not fail CI
+        try:
+            with urllib.request.urlopen(URL, timeout=60) as response:
+                tarball = response.read()
+            break
+        except OSError:
+            if attempt == 2:
+                raise
+            time.sleep(5)
     digest = "sha512-" + base64.b64encode(hashlib.sha512(tarball).digest()).decode()
     if digest != INTEGRITY:
         raise RuntimeError(f"{URL}: integrity {digest} is not the pinned {INTEGRITY}")
