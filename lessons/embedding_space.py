@@ -22,7 +22,7 @@ from ui.vectors import choose_vectors
 
 SIZE = 5000  # the cloud's words at first: enough to show clusters, drawn at once by PCA
 GROUPS_SHOWN = ["animals", "countries", "capitals", "numbers"]  # the ready-made groups coloured at first
-NEIGHBOURS_K = (1, 10, 50)  # the search's k: least, default, most
+NEIGHBOURS_K = (1, 50, 10)  # the search's k: least, most, default
 SEEDS = (0, 2**31 - 1)  # numpy's random seeds
 PERPLEXITIES = (1.0, 5000.0)  # the box's ends; CloudConfig.problem_with says what suits a cloud of n points
 LEARNING_RATES = (0, 10, 50, 100, 200, 500, 1000, 2000)  # 0: openTSNE's auto
@@ -89,8 +89,7 @@ if groups.unknown:
 st.subheader(t("es.h_find"))
 c1, c2, c3 = st.columns([2, 2, 1])
 typed = c1.text_input(t("we.word"), "", key="es_find", placeholder="queen", **IN_LINK)
-least, default_k, most = NEIGHBOURS_K
-k = c2.slider(t("es.k"), least, most, default_k, key="es_k", **IN_LINK)
+k = c2.slider(t("es.k"), *NEIGHBOURS_K, key="es_k", **IN_LINK)
 isolate = c3.toggle(t("es.isolate"), False, key="es_isolate", help=t("es.isolate_help"), **IN_LINK)
 found = resolve_word(wv, typed) if typed.strip() else None
 try:

@@ -1,5 +1,6 @@
 """Word embeddings: GloVe in nn.Embedding.from_pretrained, analogies, PCA, neighbours, evaluation (seed 003)."""
 
+import functools
 import hashlib
 from pathlib import Path
 
@@ -8,7 +9,7 @@ import streamlit as st
 import torch
 
 from core import evaluate, glove, projection
-from core.jobs import JobRunner
+from core.jobs import Job, JobRunner
 from core.problems import Problem
 from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.words import word_scatter_figure
@@ -29,7 +30,7 @@ EVAL_QUEUE = 6  # evaluations waiting in all
 ASKED = "we_eval_asked"  # this session's last evaluation: its job key and what it was asked with
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
 BACKGROUNDS = (1000, 5000, 10_000, 50_000)  # most frequent words PCA may be fitted on
-NEIGHBOURS_K = (1, 10, 50)  # the neighbours' k: least, default, most
+NEIGHBOURS_K = (1, 50, 10)  # the neighbours' k: least, most, default
 RESTRICTS = (10_000, 30_000, 100_000, 400_000)  # the evaluation's most frequent words (gensim's restrict_vocab)
 
 
@@ -89,6 +90,13 @@ def start_evaluation(wv: WordVectors, text: str | None, asked: dict) -> None:
     st.session_state[ASKED] = asked | dict(key=key, n=len(questions))
 
 
+def describe(n: int, restrict: int, job: Job) -> str:
+    """The progress bar's text for an evaluation of n questions among the `restrict` most frequent words."""
+    if not job.started:
+        return t("we.eval_waiting", n=eval_runner().waiting() - 1)
+    return t("we.eval_running", n=n, restrict=restrict, percent=job.step)
+
+
 def show_evaluation(wv: WordVectors, asked: dict) -> None:
     """The remembered evaluation: its progress, or its accuracy and table per section, or a message."""
     job = eval_runner().get(asked["key"])
@@ -98,15 +106,7 @@ def show_evaluation(wv: WordVectors, asked: dict) -> None:
         st.warning(t("we.questions_cut", n=asked["n"], most=MAX_QUESTIONS))
     if not job.done:
         n, restrict = min(asked["n"], MAX_QUESTIONS), min(asked["restrict"], len(wv))
-        job_progress(
-            eval_runner(),
-            asked["key"],
-            lambda job: (
-                t("we.eval_running", n=n, restrict=restrict, percent=job.step)
-                if job.started
-                else t("we.eval_waiting", n=eval_runner().waiting() - 1)
-            ),
-        )
+        job_progress(eval_runner(), asked["key"], functools.partial(describe, n, restrict))
         return
     if job.error:
         st.error(t("we.eval_failed", error=job.error))
@@ -150,19 +150,14 @@ lookup = pd.DataFrame({"word": words, "index": ids, **{f"v{j}": vectors[:, j] fo
 shown = min(8, wv.dim)  # dims in the table; the downloads hold every one
 table(lookup.iloc[:, : 2 + shown], "word_vectors", hide_index=True, whole=lookup, array=vectors)
 st.caption(t("we.lookup_caption", shown=shown, dim=wv.dim))
-explain(
-    r"\text{embedding}(i) = W[i],\quad W \in \mathbb{R}^{|V| \times d}",
-    t("we.lookup_notice"),
-)
+explain(r"\text{embedding}(i) = W[i],\quad W \in \mathbb{R}^{|V| \times d}", t("we.lookup_notice"))
 show_code(WordVectors.embedding, glove.load_bundled)
 
 # --- 2. Analogies ---------------------------------------------------------------------------------------
 st.header(t("we.h_analogy"))
-c1, c2, c3 = st.columns(3)
 typed = [
-    c1.text_input("a", "man", key="we_a", **IN_LINK),
-    c2.text_input("b", "woman", key="we_b", **IN_LINK),
-    c3.text_input("c", "king", key="we_c", **IN_LINK),
+    column.text_input(box, default, key=f"we_{box}", **IN_LINK)
+    for column, box, default in zip(st.columns(3), "abc", ("man", "woman", "king"), strict=True)
 ]
 a, b, c = (resolve_word(wv, typed_word) for typed_word in typed)
 ranked = None
@@ -216,18 +211,14 @@ if proj is not None:
             proj.coords, index=pd.Index(plotted, name="word"), columns=[f"pc{i + 1}" for i in range(dims)]
         ),
     )
-explain(
-    r"X_c = X - \bar{x},\quad X_c = U S V^\top,\quad \text{coords} = X_c V_{:, 1..k}",
-    t("we.pca_notice"),
-)
+explain(r"X_c = X - \bar{x},\quad X_c = U S V^\top,\quad \text{coords} = X_c V_{:, 1..k}", t("we.pca_notice"))
 show_code(projection.pca)
 
 # --- 4. Neighbours --------------------------------------------------------------------------------------
 st.header(t("we.h_neighbours"))
 c1, c2, c3 = st.columns(3)
 typed_word = c1.text_input(t("we.word"), "frog", key="we_nn_word", **IN_LINK)
-least, default_k, most = NEIGHBOURS_K
-k = c2.slider("k", least, most, default_k, key="we_nn_k", **IN_LINK)
+k = c2.slider("k", *NEIGHBOURS_K, key="we_nn_k", **IN_LINK)
 metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True, **IN_LINK)
 word = resolve_word(wv, typed_word)
 found = None
@@ -256,20 +247,17 @@ if missing:
     st.warning(t("we.unknown", words=", ".join(missing)))
 else:
     x_pair, y_pair = (resolved[0], resolved[1]), (resolved[2], resolved[3])
-    zero_axes = []
-    for axis, (frm, to), (typed_from, typed_to) in zip(
-        "xy", (x_pair, y_pair), (typed_axes[:2], typed_axes[2:]), strict=True
-    ):
-        box = t(f"we.{axis}_to")
-        if frm == to:  # the same word, however it was typed: the axis has no direction
-            st.warning(
-                t("we.axis_same_word", axis=axis, frm=typed_from.strip(), to=typed_to.strip(), word=frm, box=box)
-            )
-            zero_axes.append(axis)
-        elif torch.equal(wv.vectors[wv.stoi[frm]], wv.vectors[wv.stoi[to]]):  # two words, one vector (a file's)
+    zero = False  # an axis of length 0 has no direction: a notice naming its box, instead of a flat plot
+    for axis, i in (("x", 0), ("y", 2)):
+        (frm, to), box = resolved[i : i + 2], t(f"we.{axis}_to")
+        same = frm == to or torch.equal(wv.vectors[wv.stoi[frm]], wv.vectors[wv.stoi[to]])
+        if frm == to:  # the same word, however it was typed
+            typed_from, typed_to = (typed_word.strip() for typed_word in typed_axes[i : i + 2])
+            st.warning(t("we.axis_same_word", axis=axis, frm=typed_from, to=typed_to, word=frm, box=box))
+        elif same:  # two words with one vector (a file's)
             st.warning(t("we.axis_same_vector", axis=axis, frm=frm, to=to, box=box))
-            zero_axes.append(axis)
-    if not zero_axes:
+        zero = zero or same
+    if not zero:
         try:
             coords = projection.difference_axes(wv, words, x_pair, y_pair)
         except Problem as err:  # an axis of length 0 the checks above did not see
@@ -278,10 +266,7 @@ if coords is not None:
     st.plotly_chart(
         word_scatter_figure(coords, words, axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"))
     )
-explain(
-    r"x(w) = v_w \cdot \frac{v_{to} - v_{from}}{\lVert v_{to} - v_{from} \rVert}",
-    t("we.axes_notice"),
-)
+explain(r"x(w) = v_w \cdot \frac{v_{to} - v_{from}}{\lVert v_{to} - v_{from} \rVert}", t("we.axes_notice"))
 
 # --- 6. Evaluation --------------------------------------------------------------------------------------
 st.header(t("we.h_eval"))
