@@ -320,6 +320,8 @@ def load_torchtext_cache(source: BinaryIO | Path, name: str, *, device: torch.de
     if not ok:
         raise VectorsError("vectors_not_cache", name=name)
     itos, vectors = list(obj[0]), obj[2]
+    if vectors.device.type != "cpu":  # a meta tensor: shapes without values
+        raise VectorsError("vectors_not_real", name=name, kind=vectors.device.type)
     if vectors.layout != torch.strided or vectors.is_complex() or vectors.is_quantized or vectors.dtype == torch.bool:
         kind = str(vectors.layout if vectors.layout != torch.strided else vectors.dtype).removeprefix("torch.")
         raise VectorsError("vectors_not_real", name=name, kind=kind)

@@ -57,6 +57,7 @@ REFUSED = [
     ("complex.pt", pt(list(SIX), torch.ones(6, 3, dtype=torch.complex64)), "a complex64 tensor"),
     ("bool.pt", pt(list(SIX), torch.ones(6, 3, dtype=torch.bool)), "a bool tensor"),
     ("sparse.pt", pt(list(SIX), torch.eye(6, 3).to_sparse()), "a sparse_coo tensor"),
+    ("meta.pt", pt(list(SIX), torch.empty(6, 3, device="meta")), "a meta tensor"),
     ("no_columns.pt", pt(list(SIX), torch.zeros(6, 0)), "no dimensions"),
     ("no_words.pt", pt([], torch.zeros(0, 3)), "holds no words"),
     ("repeated.pt", pt(["a", "a"], torch.eye(2)), "the word 'a' appears twice"),
