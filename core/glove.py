@@ -285,7 +285,8 @@ def load_text_file(path: Path, *, device: torch.device | None = None) -> WordVec
     """A GloVe text file, parsed once and memory-mapped from `<file>.emblab/` after that."""
     cache = path.with_name(path.name + CACHE_SUFFIX)
     stat = path.stat()
-    meta = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    # "checked": caches written before check_rows existed may hold rows it refuses, so they are parsed again
+    meta = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "checked": 1}
     try:
         if json.loads((cache / "meta.json").read_text()) == meta:
             itos, matrix = _load_cache(cache)

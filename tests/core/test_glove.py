@@ -284,3 +284,12 @@ def test_more_lines_than_words_read_are_refused_before_parsing(monkeypatch):
     monkeypatch.setattr("core.glove.MAX_WORDS", 3)
     with pytest.raises(VectorsError, match="has 4 lines; at most 3 words are read"):
         load_glove(GOOD * 2, name="v.txt")
+
+
+def test_a_cache_written_before_rows_were_checked_is_parsed_again(tmp_path):
+    (tmp_path / "v.txt").write_bytes(GOOD)
+    load_glove("v.txt", cache_dir=tmp_path)
+    meta = tmp_path / "v.txt.emblab" / "meta.json"
+    meta.write_text(meta.read_text().replace(', "checked": 1', ""))  # the old format
+    np.save(tmp_path / "v.txt.emblab" / "vectors.npy", np.full((2, 3), np.nan, np.float32))
+    assert np.isfinite(load_glove("v.txt", cache_dir=tmp_path).vectors.numpy()).all()
