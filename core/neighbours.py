@@ -7,6 +7,7 @@ and Kaski 2001) is scikit-learn's: it also penalises projected neighbours that w
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -172,6 +173,35 @@ def perplexity_sweep(
         offset = i * one.iterations
         layouts.append(project(x, one, (lambda step, _, o=offset: progress(o + step, 0.0)) if progress else None))
     return layouts
+
+
+DEMOS = ("sizes", "gaps")
+
+
+def demo_clusters(kind: str, n_per_cluster: int = 200, dim: int = 50, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Gaussian clusters whose t-SNE picture misleads (Wattenberg, Viegas and Johnson, "How to Use t-SNE
+    Effectively", Distill 2016), for the perplexity sweep.
+
+    "sizes": two clusters, one 10 times as spread as the other; t-SNE draws them about the same size.
+    "gaps": three tight clusters, two of them 5 apart and the third 50 away; the gaps t-SNE draws do not keep
+    that ratio.
+
+    Returns:
+        (n, dim) float64 points and (n,) int cluster labels.
+    """
+    rng = np.random.default_rng(seed)
+    direction = np.zeros(dim)
+    direction[0] = 1.0
+    if kind == "sizes":
+        spreads, centres = (1.0, 10.0), (0.0, 30.0 * math.sqrt(dim))
+    elif kind == "gaps":
+        spreads, centres = (1.0, 1.0, 1.0), (0.0, 5.0 * math.sqrt(dim), 55.0 * math.sqrt(dim))
+    else:
+        raise ValueError(f"kind must be one of {DEMOS}; it is {kind!r}.")
+    x = np.concatenate(
+        [c * direction + s * rng.normal(size=(n_per_cluster, dim)) for s, c in zip(spreads, centres, strict=True)]
+    )
+    return x, np.repeat(np.arange(len(spreads)), n_per_cluster)
 
 
 def layouts_every(every: int) -> tuple[list[tuple[int, np.ndarray]], Snapshot]:

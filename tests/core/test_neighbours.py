@@ -9,6 +9,7 @@ from core.neighbours import (
     MAX_TRUST_POINTS,
     check_sweep,
     cosine_neighbours,
+    demo_clusters,
     layouts_every,
     neighbour_indices,
     perplexity_sweep,
@@ -121,3 +122,16 @@ def test_intermediate_layouts_every_n_iterations():
     assert all(layout.shape == final.shape for _, layout in kept)
     assert not np.array_equal(kept[0][1], kept[-1][1])  # it moved
     assert np.array_equal(project(X[:40], cfg), final)  # watching does not change the result
+
+
+def test_demo_clusters_have_the_sizes_and_gaps_they_promise():
+    x, labels = demo_clusters("sizes", n_per_cluster=50, dim=20)
+    assert x.shape == (100, 20) and np.array_equal(labels, np.repeat([0, 1], 50))
+    spread = [np.linalg.norm(x[labels == i] - x[labels == i].mean(0), axis=1).mean() for i in (0, 1)]
+    assert 7 < spread[1] / spread[0] < 13  # one cluster 10 times as spread
+    x, labels = demo_clusters("gaps", n_per_cluster=50, dim=20)
+    centres = [x[labels == i].mean(0) for i in range(3)]
+    near, far = np.linalg.norm(centres[1] - centres[0]), np.linalg.norm(centres[2] - centres[1])
+    assert 8 < far / near < 12  # the third cluster 10 times as far
+    with pytest.raises(ValueError):
+        demo_clusters("rings")
