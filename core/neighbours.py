@@ -182,9 +182,10 @@ def demo_clusters(kind: str, n_per_cluster: int = 200, dim: int = 50, seed: int 
     """Gaussian clusters whose t-SNE picture misleads (Wattenberg, Viegas and Johnson, "How to Use t-SNE
     Effectively", Distill 2016), for the perplexity sweep.
 
-    "sizes": two clusters, one 10 times as spread as the other; t-SNE draws them about the same size.
-    "gaps": three tight clusters, two of them 5 apart and the third 50 away; the gaps t-SNE draws do not keep
-    that ratio.
+    "sizes": two clusters 30 radii apart, one 10 times as spread as the other (a unit Gaussian's radius is about
+    sqrt(dim)); t-SNE draws them about the same size.
+    "gaps": three unit clusters, the second 5 radii from the first, the third 50 radii beyond the second; the gaps
+    t-SNE draws do not keep that ratio of 10.
 
     Returns:
         (n, dim) float64 points and (n,) int cluster labels.
