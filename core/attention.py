@@ -20,6 +20,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
 import torch
 from torch import Tensor
 
@@ -499,3 +500,31 @@ def score_by_distance(
     for scheme, label, table in scheme_labels(tables or {}):
         curves[label] = scores(head, cfg, scheme, x_q, pos_q, x_k, pos_k, table, missing="nan")[0][0]
     return query_pos - pos_k, curves
+
+
+@dataclass(frozen=True, eq=False)
+class AttentionView:
+    """Everything the attention page draws for one configuration: the head and every scheme's result."""
+
+    head: Head
+    results: list[SchemeResult]
+
+    def matrices(self, what: str = "logits") -> dict[str, np.ndarray]:
+        """{label: (n, n) cpu float64 array} of each scheme's "logits" or "weights" (masked logits are -inf)."""
+        return {r.label: getattr(r, what).cpu().numpy() for r in self.results}
+
+    def result(self, label: str) -> SchemeResult:
+        """The result whose label is `label` ("sinusoidal", "learned: MiniLM", ...)."""
+        return next(r for r in self.results if r.label == label)
+
+    def terms(self, label: str = "sinusoidal") -> dict[str, np.ndarray]:
+        """The four terms of an added scheme as cpu arrays, keyed by TERMS."""
+        return {name: t.cpu().numpy() for name, t in self.result(label).terms.items()}
+
+
+def attention_view(
+    cfg: AttentionConfig, wv: WordVectors | None = None, tables: Mapping[str, Tensor] | None = None, *, device=None
+) -> AttentionView:
+    """make_head, then compare: the one call a page makes per configuration (and caches by cfg and table names)."""
+    head = make_head(cfg, wv, device=device)
+    return AttentionView(head, compare(head, cfg, tables))

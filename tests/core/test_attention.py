@@ -9,10 +9,12 @@ from torch.testing import assert_close
 from transformers.models.t5.modeling_t5 import T5Attention
 
 from core.attention import (
+    DEFAULT_SENTENCE,
     MAX_TOKENS,
     SCHEMES,
     TERMS,
     AttentionConfig,
+    attention_view,
     beyond,
     compare,
     make_head,
@@ -21,6 +23,8 @@ from core.attention import (
     shift_check,
     t5_bucket,
 )
+from core.glove import load_glove
+from core.pretrained import minilm_position_table as minilm_table
 from core.problems import Problem
 from core.rotary import alibi_bias
 from core.vectors import WordVectors
@@ -198,3 +202,24 @@ def test_bad_settings_say_what_to_change(kwargs, key):
 
 def test_the_longest_sentence_is_accepted():
     assert AttentionConfig(sentence=" ".join(["word"] * MAX_TOKENS))
+
+
+def test_the_view_on_real_glove_and_minilms_table():
+    """The page's one call: the bundled GloVe sentence, a trained-size table and MiniLM's 512 x 384 table."""
+    wv = load_glove()
+    cfg = AttentionConfig(shift=600)  # past MiniLM's 512 rows, so its check reads clamped rows
+    tables = {"trained": torch.randn(16, 64, generator=torch.Generator().manual_seed(0)), "MiniLM": minilm_table()}
+    view = attention_view(cfg, wv, tables)
+    assert view.head.tokens == DEFAULT_SENTENCE.split() and view.head.unknown == []
+    labels = ["none", "sinusoidal", "learned: trained", "learned: MiniLM", "rope", "alibi", "t5"]
+    assert list(view.matrices()) == labels and list(view.matrices("weights")) == labels
+    assert all(m.shape == (10, 10) for m in view.matrices().values())
+    assert_close(sum(view.terms("learned: MiniLM").values()), view.matrices()["learned: MiniLM"], atol=1e-5, rtol=0)
+    minilm = view.result("learned: MiniLM")
+    assert minilm.shift.clamped == 10 and minilm.beyond.values == {"rows": 512, "missing": 98}
+    moved = {r.label: r.shift.max_diff for r in view.results}
+    assert {label for label, diff in moved.items() if diff > 1e-6} == {
+        "sinusoidal",
+        "learned: trained",
+        "learned: MiniLM",
+    }
