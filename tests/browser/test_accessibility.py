@@ -13,9 +13,10 @@ from ui.pages import OVERVIEW, PATH
 PAGES = {lesson.key: "" if lesson is OVERVIEW else Path(lesson.script).stem for lesson in (OVERVIEW, *PATH)}
 # the browser's colour preference picks Streamlit's light or dark theme; presenter mode zooms the main column
 MODES = {"light": ("light", ""), "dark": ("dark", ""), "presenter": ("light", "?present=true")}
-# every chart drawn (plotly has laid it out) and no window of the chart component waiting for its block
-CHARTS_DRAWN = """() => [...document.querySelectorAll('.js-plotly-plot')].every(p => p._fullLayout && p.querySelector('.main-svg'))
-    && !document.querySelector('.live-chart.waiting')"""
+# every chart drawn: plotly has laid it out
+CHARTS_DRAWN = (
+    "() => [...document.querySelectorAll('.js-plotly-plot')].every(p => p._fullLayout && p.querySelector('.main-svg'))"
+)
 BACKGROUND_DARK = """(() => {
     const [r, g, b] = getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor.match(/\\d+/g);
     return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
