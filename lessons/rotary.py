@@ -175,7 +175,7 @@ alibi_section()
 # --- 5. The seeds' question -----------------------------------------------------------------------------
 st.header(t("rp.h_past"))
 st.markdown(t("rp.past"))
-page_link("lv")
+page_link("lv", t("rp.past_link"))
 
 # --- Try this ---------------------------------------------------------------------------------------
 try_this("rp")

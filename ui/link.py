@@ -25,6 +25,7 @@ from ui.i18n import Message, shown, t
 IN_LINK = dict(bind="query-params", persist_state="session")  # a setting's widget: in the link, kept across pages
 APP_PARAMS = ("lang", "present")  # the parameters app.py reads, on every page
 ASKED = "_link_asked"  # the first run's parameters, {name: [values]}, until check_link has read them
+SEEN = "_link_seen"  # the session's first link was read
 
 _history = st.components.v2.component("view_history", js=Path(__file__).with_name("history.js").read_text())
 
@@ -44,8 +45,9 @@ def upgrade_link(prefix: str) -> None:
     """On a session's first run, note the link's parameters for check_link, and rename an old link's settings to
     their widgets' keys (?d_model=64 on the PE page becomes ?pe_d_model=64); then run again, so that the widgets
     are seeded from the new names."""
-    if ASKED in st.session_state:
+    if SEEN in st.session_state:
         return
+    st.session_state[SEEN] = True
     params = st.query_params
     st.session_state[ASKED] = {name: params.get_all(name) for name in params}
     old = [name for name in params if name not in APP_PARAMS and not name.startswith(f"{prefix}_")]

@@ -59,10 +59,10 @@ def page_script(key: str) -> str:
     return OVERVIEW.script if key == OVERVIEW.key else LESSONS[key].script
 
 
-def page_link(key: str, where=st) -> None:
-    """A link to the lesson `key`, with its title and icon."""
+def page_link(key: str, label: str | None = None, where=st) -> None:
+    """A link to the lesson `key`, with its icon, and its title unless a label says more."""
     lesson = LESSONS[key]
-    where.page_link(lesson.script, label=lesson.title, icon=lesson.icon)
+    where.page_link(lesson.script, label=label or lesson.title, icon=lesson.icon)
 
 
 def asked_path(page) -> str | None:

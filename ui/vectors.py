@@ -51,7 +51,8 @@ def vectors_from_folder(name: str) -> WordVectors:
 def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
     """The vectors picker (bundled, the folder's files, an upload) and a cache key for the choice.
 
-    An upload is parsed once and kept in this session only; a bad file gets a message and the bundled vectors.
+    An upload is parsed once and kept in this session only. A file that cannot be used gets a message saying why,
+    and the page keeps the vectors it had: the last good upload, else the bundled vectors.
     """
     options = [glove.BUNDLED, *glove.list_vector_files(), UPLOAD]
     source = st.selectbox(
@@ -67,21 +68,34 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
             return bundled_or_stop(), glove.BUNDLED
         if source != UPLOAD:
             return vectors_from_folder(source), f"folder:{source}"
-        upload = st.file_uploader(
-            t("ui.upload_label"),
-            type=["txt", "vec", "pt"],
-            key=f"{prefix}_upload",
-        )
+        upload = st.file_uploader(t("ui.upload_label"), type=["txt", "vec", "pt"], key=f"{prefix}_upload")
         if upload is None:
             st.info(t("ui.upload_waiting"))
             return bundled_or_stop(), glove.BUNDLED
-        parsed = f"{prefix}_uploaded"
-        if st.session_state.get(parsed, (None,))[0] != upload.file_id:
-            st.session_state[parsed] = (
-                upload.file_id,
-                load_glove(upload.getvalue(), name=upload.name, device=device()),
-            )
-        return st.session_state[parsed][1], f"upload:{upload.file_id}"
+        return uploaded(prefix, upload)
     except VectorsError as err:
         st.error(t("ui.vectors_fallback", problem=problem(err)))
         return bundled_or_stop(), glove.BUNDLED
+
+
+def uploaded(prefix: str, upload) -> tuple[WordVectors, str]:
+    """The upload's vectors, parsed once; for a file that cannot be used, the last good upload's, with a message.
+
+    Raises VectorsError when there is no good upload to keep.
+    """
+    good, refused = f"{prefix}_uploaded", f"{prefix}_refused"  # (file id, name, vectors); (file id, error)
+    if st.session_state.get(good, (None,))[0] != upload.file_id:
+        if st.session_state.get(refused, (None,))[0] != upload.file_id:
+            try:
+                vectors = load_glove(upload.getvalue(), name=upload.name, device=device())
+                st.session_state[good] = (upload.file_id, upload.name, vectors)
+                st.session_state.pop(refused, None)
+            except VectorsError as err:
+                st.session_state[refused] = (upload.file_id, err)
+        if refused in st.session_state:
+            err = st.session_state[refused][1]
+            if good not in st.session_state:
+                raise err
+            st.error(t("ui.vectors_kept", problem=problem(err), name=st.session_state[good][1]))
+    file_id, _, vectors = st.session_state[good]
+    return vectors, f"upload:{file_id}"

@@ -91,6 +91,17 @@ def test_a_file_no_page_could_use_is_refused_naming_why_and_the_bundled_vectors_
     assert at.get("plotly_chart"), "the page draws with the bundled vectors"
 
 
+@pytest.mark.parametrize(("page", "prefix"), PAGES)
+def test_a_bad_file_after_a_good_one_keeps_the_good_one(open_page, page, prefix):
+    at = upload(open_page, page, prefix, "six.txt", text(SIX))
+    at.file_uploader(key=f"{prefix}_upload").upload("nan.txt", REFUSED[0][1]).run()
+    assert not at.exception
+    assert REFUSED[0][2] in errors(at) and "Still using the file uploaded before, six.txt" in errors(at)
+    assert at.get("plotly_chart")
+    at.run()  # the refused file is not read again, and its message stays
+    assert "Still using the file uploaded before, six.txt" in errors(at)
+
+
 def test_word_page_on_a_single_word(open_page):
     at = upload(open_page, WORD_PAGE, "we", "solo.txt", text({"solo": [1, 2, 3]}))
     move(at, "text_input", "we_words", "solo")
