@@ -41,6 +41,7 @@ MAX_HEAD_DIM = 256
 MAX_SHIFT = 100_000
 MAX_T5_BUCKETS = 256
 DEFAULT_SENTENCE = "the cat sat on the mat because it was tired"
+BEYOND = 2  # compare states what each scheme does at twice the length it was trained on
 
 
 @dataclass(frozen=True)
@@ -446,15 +447,15 @@ def scheme_labels(tables: Mapping[str, Tensor]) -> list[tuple[str, str, Tensor |
 
 def compare(head: Head, cfg: AttentionConfig, tables: Mapping[str, Tensor] | None = None) -> list[SchemeResult]:
     """Every scheme on the head's content at positions 0..n-1: logits, weights, bias or terms, shift check and
-    what happens past the trained length (at n + shift tokens, the longest the shift check reaches).
+    what happens past the trained length (at BEYOND times each scheme's trained length; `beyond` for any other).
 
     Args:
         tables: learned position tables by name, e.g. {"trained": (16, 64), "MiniLM": (512, 384)}.
     """
     positions = torch.arange(len(head.x), device=head.x.device)
-    length = len(head.x) + cfg.shift
     out = []
     for scheme, label, table in scheme_labels(tables or {}):
+        rows = None if table is None else len(table)
         raw, terms, _ = scores(head, cfg, scheme, head.x, positions, head.x, positions, table)
         logits, weights = attend(raw, cfg.causal)
         out.append(
@@ -466,7 +467,7 @@ def compare(head: Head, cfg: AttentionConfig, tables: Mapping[str, Tensor] | Non
                 bias(head, cfg, scheme, positions, positions),
                 terms,
                 shift_check(head, cfg, scheme, table, raw),
-                beyond(cfg, scheme, length, None if table is None else len(table)),
+                beyond(cfg, scheme, BEYOND * (cfg.trained_len if table is None else len(table)), rows),
             )
         )
     return out

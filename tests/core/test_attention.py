@@ -216,7 +216,8 @@ def test_the_view_on_real_glove_and_minilms_table():
     assert all(m.shape == (10, 10) for m in view.matrices().values())
     assert_close(sum(view.terms("learned: MiniLM").values()), view.matrices()["learned: MiniLM"], atol=1e-5, rtol=0)
     minilm = view.result("learned: MiniLM")
-    assert minilm.shift.clamped == 10 and minilm.beyond.values == {"rows": 512, "missing": 98}
+    assert minilm.shift.clamped == 10 and minilm.beyond.values == {"rows": 512, "missing": 512}  # at 2 x 512
+    assert view.result("rope").beyond.length == 2 * cfg.trained_len
     moved = {r.label: r.shift.max_diff for r in view.results}
     assert {label for label, diff in moved.items() if diff > 1e-6} == {
         "sinusoidal",
