@@ -74,13 +74,14 @@ if size > len(wv):
 
 st.subheader(t("es.h_colour"))
 c1, c2 = st.columns(2)
-# The groups' names as core has them, in either language (like the words they hold): a bound multiselect puts its
-# options' texts into the link (ui_api's caveat), and a link must open in either language.
+# The boxes show the groups' names as core has them (like the words they hold): a bound multiselect puts its
+# options' texts into the link, which must open in either language. The legend names them in the reader's.
 picked = c1.multiselect(
     t("es.groups"), list(GROUPS), GROUPS_SHOWN, key="es_groups", placeholder=t("es.groups_placeholder"), **IN_LINK
 )
 own = c2.text_area(t("es.own_groups"), "", key="es_own_groups", placeholder=t("es.own_placeholder"), **IN_LINK)
-groups = cloud.resolve_groups(wv, {name: list(GROUPS[name]) for name in picked} | cloud.parse_groups(own))
+named = {t(f"es.group_{name.replace(' ', '_')}"): list(GROUPS[name]) for name in picked}
+groups = cloud.resolve_groups(wv, named | cloud.parse_groups(own))
 if groups.malformed:
     c2.warning(t("es.malformed", words=" ".join(groups.malformed)))
 if groups.unknown:

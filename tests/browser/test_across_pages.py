@@ -43,7 +43,7 @@ def test_downloads_hold_the_window_shown_and_every_dimension(page, server_url):
     np.testing.assert_allclose(window[:, 1::2], np.cos(angle), atol=1e-5)
     page.get_by_role("slider", name="Positions shown").press("ArrowLeft")  # the same button, the new window's file
     page.get_by_role("slider", name="First position").press("End")
-    page.wait_for_url("**pos_start=50")
+    page.wait_for_url("**pe_pos_start=50")
     wait_until_idle(page)
     with page.expect_download() as npy:
         page.get_by_role("button", name="Download (NPY)").click()
@@ -59,7 +59,7 @@ def test_downloads_hold_the_window_shown_and_every_dimension(page, server_url):
     assert list(frame.columns) == ["word", "index", *(f"v{j}" for j in range(50))]  # the table shows 8 of them
     assert list(frame.word) == ["man", "woman", "king", "queen", "cat", "dog", "mother", "father"]
     with page.expect_download() as csv:
-        page.get_by_role("button", name="Download (CSV)").nth(1).click()  # the PCA plot's coordinates
+        page.get_by_role("button", name="Download (CSV)").nth(2).click()  # lookup, analogy, then the PCA's
     assert csv.value.suggested_filename == "pca_coordinates.csv"
     coordinates = pd.read_csv(csv.value.path())
     assert list(coordinates.columns) == ["word", "pc1", "pc2"] and list(coordinates.word) == list(frame.word)
