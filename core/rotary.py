@@ -7,6 +7,7 @@ Scalings follow transformers' modeling_rope_utils, the YaRN paper (Peng et al. 2
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 from torch import Tensor
@@ -93,6 +94,71 @@ def rope_inv_freq(
         medium = (wavelen >= high_freq_wavelen) & (wavelen <= low_freq_wavelen)
         return torch.where(medium, blended, scaled)
     raise ValueError(f"rope_type must be one of {SCALINGS}; it is {kind!r}.")
+
+
+@dataclass(frozen=True)
+class RopeConfig:
+    """The rotary page's settings: one head's RoPE, the method it is scaled by, and the context extension.
+
+    `method` is the scaling a single configuration uses (one of SCALINGS); the page draws all five besides.
+    Raises Problem with what to change, for the method in use and for llama3's factors (which every page draws).
+    """
+
+    head_dim: int = 128
+    base: float = 10000.0
+    method: str = "default"
+    original: int = 4096
+    target: int = 16384
+    factor: float = 4.0
+    low_freq: float = 1.0
+    high_freq: float = 4.0
+
+    def __post_init__(self) -> None:
+        check_rope(self.head_dim, self.base, self.scaling(self.method))
+        check_rope(self.head_dim, self.base, self.scaling("llama3"))
+        check_extension(self.original, self.target)
+
+    def scaling(self, method: str) -> dict | None:
+        """The Hugging Face rope_scaling dict of `method` with these settings (None for "default")."""
+        if method == "default":
+            return None
+        cfg = {"rope_type": method, "factor": self.factor}
+        if method in ("dynamic", "yarn", "llama3"):
+            cfg["original_max_position_embeddings"] = self.original
+        if method == "llama3":
+            cfg.update(low_freq_factor=self.low_freq, high_freq_factor=self.high_freq)
+        return cfg
+
+    def inv_freq(self, method: str | None = None, *, device=None) -> Tensor:
+        """theta_i of `method` (default: this configuration's own), at the target length. (head_dim // 2,)"""
+        method = self.method if method is None else method
+        return rope_inv_freq(self.head_dim, self.base, self.scaling(method), seq_len=self.target, device=device)
+
+
+def wavelengths(cfg: RopeConfig, *, device=None) -> Tensor:
+    """Positions per full turn of each pair, 2 pi / theta_i, under the configuration's own method. (head_dim // 2,)"""
+    return 2 * math.pi / cfg.inv_freq(device=device)
+
+
+def wavelength_ratio(a: RopeConfig, b: RopeConfig, *, device=None) -> Tensor | None:
+    """B's wavelength over A's, pair by pair: above 1 where B turns slower. None when head_dim differs (the pairs
+    are not the same pairs). (head_dim // 2,)"""
+    if a.head_dim != b.head_dim:
+        return None
+    return wavelengths(b, device=device) / wavelengths(a, device=device)
+
+
+def score_curves(cfg: RopeConfig, max_distance: int, seed: int, *, device=None) -> tuple[Tensor, Tensor]:
+    """q_m . k_n against m - n, for q = k and for a random q, k drawn from `seed` (on the cpu, so that every
+    device draws the same), rotated by the configuration's own method.
+
+    Returns:
+        two (max_distance + 1,) tensors: q = k, then random q, k.
+    """
+    inv_freq = cfg.inv_freq(device=device)  # (head_dim // 2,)
+    generator = torch.Generator().manual_seed(seed)
+    q, k = torch.randn(2, cfg.head_dim, generator=generator, dtype=torch.float64).to(inv_freq)  # (head_dim,) each
+    return scores_by_distance(q, q, inv_freq, max_distance), scores_by_distance(q, k, inv_freq, max_distance)
 
 
 def attention_scaling(scaling: dict | None) -> float:

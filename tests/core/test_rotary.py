@@ -8,6 +8,7 @@ import torch
 from torch.testing import assert_close
 
 from core.rotary import (
+    RopeConfig,
     alibi_bias,
     alibi_slopes,
     apply_rope,
@@ -15,7 +16,10 @@ from core.rotary import (
     check_extension,
     long_term_decay,
     rope_inv_freq,
+    score_curves,
     scores_by_distance,
+    wavelength_ratio,
+    wavelengths,
 )
 
 D, BASE = 128, 10000.0
@@ -143,3 +147,63 @@ def test_original_length_must_be_below_the_target():
     for heads in (0, 257):
         with pytest.raises(ValueError, match="needs 1 to 256 heads"):
             alibi_slopes(heads)
+
+
+# --- RopeConfig and A against B ---------------------------------------------------------------------------------
+
+
+def test_rope_config_builds_the_scaling_dicts_the_functions_take():
+    cfg = RopeConfig(method="llama3", factor=8.0, original=8192, target=32768)
+    llama3 = {
+        "rope_type": "llama3",
+        "factor": 8.0,
+        "original_max_position_embeddings": 8192,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+    }
+    assert cfg.scaling("llama3") == llama3 and cfg.scaling("default") is None
+    assert cfg.scaling("linear") == {"rope_type": "linear", "factor": 8.0}
+    assert_close(cfg.inv_freq(), rope_inv_freq(D, BASE, llama3, seq_len=32768))
+    assert_close(cfg.inv_freq("default"), torch.from_numpy(THETA))
+
+
+@pytest.mark.parametrize(
+    ("fields", "says"),
+    [
+        (dict(head_dim=63), "even"),
+        (dict(base=1.0), "above 1"),
+        (dict(method="ntk"), "must be one of"),
+        (dict(factor=0.5), "at least 1"),
+        (dict(low_freq=4.0), "high_freq_factor above it"),  # llama3's factors, whatever the method: section 2 uses them
+        (dict(original=16384), "below the target"),
+    ],
+)
+def test_rope_config_says_what_to_change(fields, says):
+    with pytest.raises(ValueError, match=says):
+        RopeConfig(**fields)
+
+
+def test_wavelengths_and_their_ratio_against_the_formula():
+    a, b = RopeConfig(), RopeConfig(base=500000.0)
+    two_i_over_d = np.arange(0, D, 2) / D
+    assert_close(wavelengths(a).numpy(), 2 * np.pi * BASE**two_i_over_d)
+    # (2 pi b_B^(2i/d)) / (2 pi b_A^(2i/d)) = (b_B / b_A)^(2i/d)
+    assert_close(wavelength_ratio(a, b).numpy(), (500000.0 / BASE) ** two_i_over_d)
+    linear = RopeConfig(method="linear", factor=4.0)
+    assert_close(wavelength_ratio(a, linear).numpy(), np.full(D // 2, 4.0))  # every pair 4x slower
+    assert wavelength_ratio(a, RopeConfig(head_dim=64)) is None
+
+
+def test_score_curves_against_a_sum_of_cosines():
+    # q = k: q_m . q_n = sum_i (q_i^2 + q_{i+d/2}^2) cos((m - n) theta_i); the seed draws q on the cpu
+    cfg = RopeConfig(head_dim=16, base=100.0)
+    q, k = torch.randn(2, 16, generator=torch.Generator().manual_seed(3), dtype=torch.float64).numpy()
+    theta = 1.0 / 100.0 ** (np.arange(0, 16, 2) / 16)
+    r = np.arange(41)[:, None]
+    same = ((q[:8] ** 2 + q[8:] ** 2) * np.cos(r * theta)).sum(axis=1)
+    # q and k differ: Re sum_i (q_i + i q_{i+d/2}) conj(k_i + i k_{i+d/2}) e^{i r theta_i}
+    h = (q[:8] + 1j * q[8:]) * np.conj(k[:8] + 1j * k[8:])
+    other = (h * np.exp(1j * r * theta)).real.sum(axis=1)
+    ours_same, ours_other = score_curves(cfg, 40, 3)
+    assert_close(ours_same.numpy(), same)
+    assert_close(ours_other.numpy(), other)
