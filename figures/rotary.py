@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 
 
@@ -38,3 +39,36 @@ def alibi_figure(bias: np.ndarray, title: str, axis_titles: tuple[str, str] = ("
         margin=dict(l=10, r=10, t=40, b=10),
     )
     return go.Figure(data=[heatmap], layout=layout)
+
+
+def ab_figure(
+    a: dict[str, np.ndarray],
+    b: dict[str, np.ndarray],
+    title: str,
+    x_title: str,
+    y_title: str,
+    *,
+    log_y: bool = False,
+) -> go.Figure:
+    """Two configurations' curves on one plot: A's dashed, B's solid, one colour per curve name (x = 0, 1, ...)."""
+    palette = plotly.colors.qualitative.Plotly
+    lines = []
+    for side, curves, dash in (("A", a, "dash"), ("B", b, "solid")):
+        for i, (name, values) in enumerate(curves.items()):
+            lines.append(
+                go.Scatter(
+                    y=np.asarray(values, np.float32),
+                    x0=0,
+                    dx=1,
+                    mode="lines",
+                    name=f"{side}: {name}",
+                    line=dict(dash=dash, color=palette[i % len(palette)]),
+                )
+            )
+    layout = dict(
+        title=dict(text=title),
+        xaxis=dict(title=dict(text=x_title)),
+        yaxis=dict(title=dict(text=y_title), type="log" if log_y else "linear"),
+        margin=dict(l=10, r=10, t=40, b=10),
+    )
+    return go.Figure(data=lines, layout=layout)

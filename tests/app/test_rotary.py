@@ -126,3 +126,80 @@ def test_a_smaller_head_dim_moves_the_pair_back_inside(at):
     at.number_input(key="rp_head_dim").set_value(8).run()
     assert not at.exception and "now 3" in at.warning[0].value
     assert at.slider(key="rp_pair").value == 3 and "Pair 3" in titles(at)[0]
+
+
+# --- A/B pinning (ui.compare): A in the link's rp_a, B the page's widgets ----------------------------------------
+
+DEFAULT_A = "head_dim:128;base:10000;method:default;original:4096;target:16384;factor:4;low_freq:1;high_freq:4"
+
+
+def test_pinning_a_and_changing_nothing_says_so(at):
+    at.button(key="rp_a_pin").click().run()
+    assert not at.exception and not at.error
+    assert at.query_params["rp_a"] == DEFAULT_A  # written into the link
+    assert "B equals A: change a setting to compare" in at.info[0].value
+    assert "A is pinned: head_dim 128, base 10000" in at.caption[0].value
+    assert len(at.get("plotly_chart")) == 5 and not at.table  # no chart of A against an identical B
+
+
+def test_pin_change_and_unpin(at):
+    at.button(key="rp_a_pin").click().run()
+    at.text_input(key="rp_base").input("500000").run()
+    assert not at.exception and not at.error and not at.info
+    table = at.table[0].value
+    assert list(table.iloc[1]) == ["base", "10000", "500000", "≠"] and list(table.iloc[0])[3] == ""
+    assert titles(at)[2:6] == [
+        "Wavelength of each pair: A against B",
+        "B's wavelength over A's, pair by pair",
+        "q_m · k_n against m − n",
+        "Long-term decay: mean |S_j| against distance",
+    ]
+    ab = json.loads(at.get("plotly_chart")[2].proto.spec)
+    assert [(d["name"], d["line"]["dash"]) for d in ab["data"]] == [
+        ("A: wavelength", "dash"),
+        ("B: wavelength", "solid"),
+    ]
+    ratio = json.loads(at.get("plotly_chart")[3].proto.spec)["data"][0]
+    assert ratio["name"] == "B / A"  # base 500000 over 10000: every pair but the first turns slower
+    assert at.query_params["rp_a"] == DEFAULT_A
+    at.button(key="rp_a_unpin").click().run()
+    assert not at.exception and "rp_a" not in at.query_params
+    assert len(at.get("plotly_chart")) == 5 and not at.table and at.button(key="rp_a_pin")
+
+
+def test_a_against_another_method_and_head_dim(at):
+    at.button(key="rp_a_pin").click().run()
+    at.selectbox(key="rp_method").set_value("yarn").run()
+    assert not at.exception and titles(at)[2] == "Wavelength of each pair: A against B"
+    at.number_input(key="rp_head_dim").set_value(64).run()
+    assert not at.exception and "different head_dim (128 and 64)" in at.info[0].value
+    assert "B's wavelength over A's, pair by pair" not in titles(at)
+
+
+def test_a_link_with_a_and_b_reopens_both():
+    at = open_link(rp_a="base:10000;method:yarn", rp_base="500000")  # a field left out takes its default
+    assert not at.exception and not at.warning and not at.error
+    assert at.text_input(key="rp_base").value == "500000"
+    assert list(at.table[0].value.iloc[2]) == ["method", "yarn", "default", "≠"]
+    assert titles(at)[2] == "Wavelength of each pair: A against B" and at.button(key="rp_a_unpin")
+    full = "head_dim:128;base:10000;method:yarn;original:4096;target:16384;factor:4;low_freq:1;high_freq:4"
+    assert at.query_params["rp_a"] == full
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("head_dim:127", "head_dim must be even"),  # the dataclass's own check, as for B
+        ("base:abc", "base must be a float; 'abc' is not"),
+        ("size:3", "'size:3' is not `name:value` with a name among head_dim, base"),
+        ("base:5;base:6", "base is given twice"),
+        ("method:ntk", "The RoPE scaling must be one of"),
+        ("original:90000", "below the target length"),
+    ],
+)
+def test_a_bad_pinned_a_is_named_never_a_traceback(text, says):
+    at = open_link(rp_a=text)
+    assert not at.exception and not at.error
+    warning = at.warning[0].value
+    assert f"rp_a={text}" in warning and says in warning and len(at.warning) == 1  # not also "not a setting"
+    assert "rp_a" not in at.query_params and at.button(key="rp_a_pin") and len(at.get("plotly_chart")) == 5

@@ -1,0 +1,153 @@
+"""Two configurations side by side: a learner pins the page's settings as A, changes them to B, sees both.
+
+On a page whose settings are one frozen dataclass (core's RopeConfig, PEConfig, ...):
+
+    cfg = RopeConfig(head_dim=..., base=...)   # B: built from the page's bound widgets, as always
+    a = pin_ui("rp_a", cfg)                    # the Pin / Unpin buttons; returns A, or None
+    if a is not None:                          # A is pinned and differs from B
+        settings_table(a, cfg)                 # both configurations, the changed settings marked
+        ...                                    # the page's figures of A against B (computed by core)
+
+`pin_ui` draws "Pin these settings as A" while nothing is pinned; once A is pinned, A's settings and "Unpin A".
+It returns None while nothing is pinned, when A equals B (it says so: "B equals A: change a setting to compare")
+and when the link's A is unusable (it names the parameter and why, then drops it).
+
+The link. B is what it always was: each bound widget's own parameter (`rp_base=500000`). A is ONE unbound
+parameter, named by the page, whose text lists every field of A's dataclass in its order, `name:value` joined by
+`;`, for example `rp_a=head_dim:64;base:500000;method:yarn;original:4096;target:16384;factor:4;low_freq:1;high_freq:4`.
+Why this form:
+- one parameter per page: a second set of bound widgets would double the page's controls, and Streamlit binds
+  widgets, not values; an unbound parameter may be written with st.query_params (only bound keys may not);
+- every field, not only those that differ from the defaults: a pinned A is a snapshot and must not move when a
+  default changes in a later version;
+- read back through the dataclass itself (`decode`), so A is validated by the same `__post_init__` as B, and a
+  hand-edited link gets the same messages; a field left out takes the dataclass default, so a short hand-written
+  `rp_a=base:500000` works too;
+- the page passes the parameter's name as a literal ("rp_a"): ui.link.check_link treats a parameter the page's
+  script names as a quoted string as the page's own, so a link with A gets no "not a setting" notice.
+A is kept in st.session_state too (key `_<param>`, e.g. `_rp_a`) and written back into the address on every run
+(the address loses unbound parameters on a page switch); on a session's first run and on Back/Forward it is read
+from the address instead, as app.py does for ?lang.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import TypeVar
+
+import streamlit as st
+
+from ui.i18n import Message, problem, t
+from ui.link import back_or_forward
+
+T = TypeVar("T")
+FIELD_SEP, VALUE_SEP = ";", ":"
+
+
+def encode(settings) -> str:
+    """A dataclass's fields as `name:value;name:value` (all of them, in their order)."""
+    return FIELD_SEP.join(
+        f"{f.name}{VALUE_SEP}{_text(getattr(settings, f.name))}" for f in dataclasses.fields(settings)
+    )
+
+
+def decode(text: str, cls: type[T]) -> T:
+    """The dataclass `cls` from `encode`'s text; a field not given takes its default.
+
+    Raises ValueError (a translated text) for an unknown, repeated or malformed field, and cls's own Problem for a
+    value it refuses.
+    """
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    values = {}
+    for item in text.split(FIELD_SEP):
+        if not item.strip():
+            continue
+        name, sep, value = (part.strip() for part in item.partition(VALUE_SEP))
+        if not sep or name not in fields:
+            raise ValueError(t("ui.ab_unknown", item=item, fields=", ".join(fields)))
+        if name in values:
+            raise ValueError(t("ui.ab_repeated", name=name))
+        kind = type(fields[name].default)
+        try:
+            values[name] = _parse(value, kind)
+        except ValueError:
+            raise ValueError(t("ui.ab_malformed", name=name, value=value, kind=kind.__name__)) from None
+    return cls(**values)
+
+
+def pin_ui(param: str, current: T, *, where=st) -> T | None:
+    """Pin / Unpin buttons for the page's settings `current` (B); returns A when it is pinned and differs from B.
+
+    Args:
+        param: A's query parameter, written in the page as a literal ("rp_a") so that check_link knows it.
+        current: B, the dataclass built from the page's widgets.
+        where: the container the buttons and notices go in.
+    """
+    key = f"_{param}"
+    if key not in st.session_state or back_or_forward():
+        st.session_state[key] = st.query_params.get(param)
+    text = st.session_state[key]
+    a = None
+    if text is not None:
+        try:
+            a = decode(text, type(current))
+            st.session_state[key] = text = encode(a)  # a short hand-written A is pinned in full, as a snapshot
+        except ValueError as err:
+            where.warning(t("ui.ab_bad", param=param, text=text, problem=problem(err)))
+            st.session_state[key] = text = None
+    if text is None:
+        st.query_params.pop(param, None)
+        where.button(t("ui.ab_pin"), key=f"{param}_pin", on_click=_keep, args=(key, encode(current)))
+        return None
+    if st.query_params.get(param) != text:
+        st.query_params[param] = text
+    c1, c2 = where.columns([4, 1], vertical_alignment="center")
+    c1.caption(t("ui.ab_pinned", settings=_readable(a)))
+    c2.button(t("ui.ab_unpin"), key=f"{param}_unpin", on_click=_keep, args=(key, None))
+    if a == current:
+        where.info(t("ui.ab_same"))
+        return None
+    return a
+
+
+def settings_table(a, b, *, where=st) -> None:
+    """Both configurations as a table, one row per setting, the settings B changed marked."""
+    rows = [(f.name, _text(getattr(a, f.name)), _text(getattr(b, f.name))) for f in dataclasses.fields(a)]
+    where.table(
+        {
+            t("ui.ab_setting"): [name for name, _, _ in rows],
+            "A": [va for _, va, _ in rows],
+            "B": [vb for _, _, vb in rows],
+            t("ui.ab_changed"): ["≠" if va != vb else "" for _, va, vb in rows],
+        }
+    )
+
+
+def _keep(key: str, text: str | None) -> None:
+    st.session_state[key] = text
+
+
+def _text(value) -> str:
+    """A field's value as short text that reads back exactly: 4.0 is "4", 0.1 is "0.1"."""
+    if isinstance(value, float) and math.isfinite(value):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(value)
+    return str(value)
+
+
+def _parse(text: str, kind: type):
+    if kind is bool:
+        if text.lower() not in ("true", "false"):
+            raise ValueError(text)
+        return text.lower() == "true"
+    if kind is float:
+        value = float(text)
+        if not math.isfinite(value):
+            raise ValueError(text)
+        return value
+    return kind(text)
+
+
+def _readable(settings) -> str:
+    return Message(", ".join(f"{f.name} {_text(getattr(settings, f.name))}" for f in dataclasses.fields(settings)))
