@@ -3,8 +3,9 @@
 In this process, with GloVe and MiniLM's position table loaded once (the page keeps them in st.cache_resource):
 make_head (the sentence through GloVe, W_q, W_k, T5's table), compare (every scheme's logits, softmax, bias or four
 terms, shift check and past-the-trained-length data, with a trained 16 x 64 table and MiniLM's 512 x 384 one) and
-score_by_distance (every scheme's curve), each the median of --repeats runs after a warm-up; then the same at the
-largest sentence (64 tokens) and d_model 1,024, head_dim 256.
+score_by_distance (every scheme's curve), each the median of --repeats runs after a warm-up; then all of it with the
+page's four figures (logits, softmax, four terms, score against distance) built and serialised; at the defaults and at
+the largest sentence (64 tokens), d_model 1,024 and head_dim 256.
 One thread per torch op (OMP_NUM_THREADS=1), as scripts/run.sh and the image run the server.
 Run: flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/attention.py [--repeats 20]
 """
@@ -23,9 +24,17 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one CPU thread per torch op, as
 import torch  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from core.attention import MAX_TOKENS, AttentionConfig, compare, make_head, score_by_distance  # noqa: E402
+from core.attention import (  # noqa: E402
+    MAX_TOKENS,
+    AttentionConfig,
+    attention_view,
+    compare,
+    make_head,
+    score_by_distance,
+)
 from core.glove import load_glove  # noqa: E402
 from core.pretrained import minilm_position_table  # noqa: E402
+from figures.attention import distance_figure, heatmaps_figure, terms_figure  # noqa: E402
 
 
 def median_ms(fn, repeats: int) -> float:
@@ -36,6 +45,20 @@ def median_ms(fn, repeats: int) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
+
+
+def figures_json(cfg: AttentionConfig, wv, tables) -> int:
+    """The page's work per configuration: the view, the distance curves, four figures as JSON; bytes sent."""
+    view = attention_view(cfg, wv, tables)
+    tokens = view.head.tokens
+    d, curves = score_by_distance(view.head, cfg, tables)
+    figs = [
+        heatmaps_figure(view.matrices("logits"), tokens, "logits"),
+        heatmaps_figure(view.matrices("weights"), tokens, "softmax", shared=True, zmid=None, colorscale="Blues"),
+        terms_figure(view.terms("sinusoidal"), view.matrices()["sinusoidal"], tokens, "terms"),
+        distance_figure(d.numpy(), {k: v.numpy() for k, v in curves.items()}, "distance"),
+    ]
+    return sum(len(f.to_json()) for f in figs)
 
 
 def main() -> None:
@@ -60,9 +83,11 @@ def main() -> None:
         made = median_ms(lambda cfg=cfg: make_head(cfg, wv), args.repeats)
         compared = median_ms(lambda cfg=cfg, head=head: compare(head, cfg, tables), args.repeats)
         curves = median_ms(lambda cfg=cfg, head=head: score_by_distance(head, cfg, tables), args.repeats)
+        figures = median_ms(lambda cfg=cfg: figures_json(cfg, wv, tables), args.repeats)
         print(
             f"{name}: make_head {made:.2f} ms, compare (7 schemes) {compared:.2f} ms, "
-            f"score_by_distance {curves:.2f} ms; total {made + compared + curves:.2f} ms"
+            f"score_by_distance {curves:.2f} ms; total {made + compared + curves:.2f} ms; with the four figures "
+            f"built and serialised (to_json, what Streamlit sends) {figures:.2f} ms"
         )
 
 

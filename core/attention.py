@@ -169,7 +169,8 @@ class SchemeResult:
         logits: (n, n) scaled logits, -inf where the causal mask hides a key.
         weights: (n, n) softmax of each row.
         bias: (n, n) the bias alibi and t5 add (None for the others).
-        terms: the four (n, n) terms of the added schemes, keyed by TERMS; they sum to the logits.
+        terms: the four (n, n) terms of the added schemes, keyed by TERMS (-inf where the mask hides a key); they sum
+            to the logits.
     """
 
     scheme: str
@@ -458,6 +459,8 @@ def compare(head: Head, cfg: AttentionConfig, tables: Mapping[str, Tensor] | Non
         rows = None if table is None else len(table)
         raw, terms, _ = scores(head, cfg, scheme, head.x, positions, head.x, positions, table)
         logits, weights = attend(raw, cfg.causal)
+        if terms is not None and cfg.causal:  # hidden where the logits are, so the four still sum to them
+            terms = {name: t.masked_fill(torch.isinf(logits), -torch.inf) for name, t in terms.items()}
         out.append(
             SchemeResult(
                 scheme,

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+
+from figures.grid import grid_layout
 
 
 def heatmaps_figure(
@@ -29,26 +30,25 @@ def heatmaps_figure(
     """
     names = list(matrices)
     rows = math.ceil(len(names) / columns)
-    fig = make_subplots(
-        rows=rows,
-        cols=min(columns, len(names)),
-        subplot_titles=names,
-        shared_xaxes=True,  # every panel has the same tokens: their names once, at the edges
-        shared_yaxes=True,
-        horizontal_spacing=0.02,
-        vertical_spacing=0.08 if rows > 1 else 0.0,
-    )
+    many = len(tokens) > 24  # too many names to read: the hover gives them
+    places, layout = grid_layout(names, columns, vspace=0.08 if rows > 1 else 0.0, axis_titles=axis_titles)
+    for key, axis in layout.items():
+        if key.startswith("xaxis"):
+            axis.update(tickangle=-60, **({"showticklabels": False} if many else {}))
+        elif key.startswith("yaxis"):
+            axis.update(autorange="reversed", **({"showticklabels": False} if many else {}))
     finite = [m[np.isfinite(m)] for m in matrices.values()]
-    values = np.concatenate([v.ravel() for v in finite]) if finite else np.zeros(1)
+    values = np.concatenate([v.ravel() for v in finite]) if finite else np.zeros(0)
     low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
     if shared and zmid is not None:
         reach = max(abs(low - zmid), abs(high - zmid)) or 1.0
         low, high = zmid - reach, zmid + reach
     labels = [f"{i}:{t}" for i, t in enumerate(tokens)]  # a repeated word stays a column of its own
+    traces = []
     for i, (name, m) in enumerate(matrices.items()):
         z = np.where(np.isfinite(m), m, np.nan).astype(np.float32)
         scale = dict(zmin=low, zmax=high) if shared else ({} if zmid is None else dict(zmid=zmid))
-        fig.add_trace(
+        traces.append(
             go.Heatmap(
                 z=z,
                 x=labels,
@@ -56,20 +56,12 @@ def heatmaps_figure(
                 colorscale=colorscale,
                 showscale=shared and i == 0,
                 hovertemplate=f"{name}<br>m = %{{y}}, n = %{{x}}<br>%{{z:.3f}}<extra></extra>",
+                **places[i],
                 **scale,
-            ),
-            row=i // columns + 1,
-            col=i % columns + 1,
+            )
         )
-    fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(tickangle=-60)
-    if len(tokens) > 24:  # too many names to read: the hover gives them
-        fig.update_xaxes(showticklabels=False)
-        fig.update_yaxes(showticklabels=False)
-    fig.update_xaxes(title=dict(text=axis_titles[0]), row=rows)
-    fig.update_yaxes(title=dict(text=axis_titles[1]), col=1)
-    fig.update_layout(title=dict(text=title), height=280 * rows + 80, margin=dict(l=10, r=10, t=70, b=10))
-    return fig
+    layout.update(title=dict(text=title), height=280 * rows + 80, margin=dict(l=10, r=10, t=70, b=10))
+    return go.Figure(data=traces, layout=layout)
 
 
 def terms_figure(

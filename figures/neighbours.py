@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+
+from figures.grid import grid_layout
 
 
 def kept_figure(
@@ -57,7 +58,8 @@ def sweep_figure(
     Args:
         colour: (n,) one number per point shared by every panel (a group index, neighbours kept), or None.
     """
-    fig = make_subplots(rows=1, cols=len(layouts), subplot_titles=list(layouts), horizontal_spacing=0.02)
+    places, layout = grid_layout(list(layouts), len(layouts), shared=False)
+    traces = []
     for i, coords in enumerate(layouts.values()):
         marker = dict(size=3, color="#1f77b4")
         if colour is not None:
@@ -65,15 +67,16 @@ def sweep_figure(
             if colour_title:
                 marker["colorbar"] = dict(title=dict(text=colour_title))
         xy = np.asarray(coords, np.float32)
-        fig.add_trace(
-            go.Scattergl(x=xy[:, 0], y=xy[:, 1], mode="markers", marker=marker, text=words, hoverinfo="text"),
-            row=1,
-            col=i + 1,
+        traces.append(
+            go.Scattergl(
+                x=xy[:, 0], y=xy[:, 1], mode="markers", marker=marker, text=words, hoverinfo="text", **places[i]
+            )
         )
-    fig.update_xaxes(showticklabels=False, zeroline=False)
-    fig.update_yaxes(showticklabels=False, zeroline=False)
-    fig.update_layout(title=dict(text=title), showlegend=False, height=360, margin=dict(l=10, r=10, t=70, b=10))
-    return fig
+    for key, axis in layout.items():
+        if key.startswith(("xaxis", "yaxis")):
+            axis.update(showticklabels=False, zeroline=False)
+    layout.update(title=dict(text=title), showlegend=False, height=360, margin=dict(l=10, r=10, t=70, b=10))
+    return go.Figure(data=traces, layout=layout)
 
 
 def frames_figure(

@@ -57,6 +57,15 @@ def test_the_four_terms_sum_to_the_full_logits():
     assert_close(full.numpy(), expected, atol=1e-5, rtol=0)
 
 
+def test_the_four_terms_are_masked_with_the_logits():
+    cfg = AttentionConfig(content="random", n_tokens=6, d_model=16, head_dim=4, causal=True)
+    result = {r.label: r for r in compare(make_head(cfg), cfg)}["sinusoidal"]
+    hidden = torch.ones(6, 6, dtype=torch.bool).triu(1)
+    for term in result.terms.values():
+        assert torch.isinf(term[hidden]).all() and torch.isfinite(term[~hidden]).all()
+    assert_close(sum(t[~hidden] for t in result.terms.values()), result.logits[~hidden], atol=1e-5, rtol=0)
+
+
 def test_the_four_terms_of_a_learned_table_sum_too():
     head = make_head(RANDOM)
     table = torch.randn(40, 32, generator=torch.Generator().manual_seed(1))

@@ -26,7 +26,14 @@ def test_one_heatmap_per_scheme_with_masked_keys_blank():
 def test_panels_wrap_into_rows_of_columns():
     fig = heatmaps_figure({str(i): B for i in range(7)}, TOKENS, "t", columns=3).to_dict()
     assert len(fig["data"]) == 7
-    assert fig["data"][6]["xaxis"] == "x7" and "xaxis9" in fig["layout"]  # 3 rows of 3
+    assert fig["data"][6]["xaxis"] == "x7" and "xaxis8" not in fig["layout"]
+    layout = fig["layout"]
+    assert layout["yaxis7"]["domain"][1] < layout["yaxis4"]["domain"][0] < layout["yaxis4"]["domain"][1] < 1  # rows
+    assert layout["xaxis7"]["domain"] == layout["xaxis"]["domain"] and layout["xaxis2"]["domain"][0] > 0.3  # columns
+    assert layout["xaxis7"]["matches"] == "x" and layout["yaxis5"]["matches"] == "y"  # zoom one, zoom all
+    ticks = [layout[f"xaxis{i or ''}"]["showticklabels"] for i in (0, 2, 3, 4, 5, 6, 7)]
+    assert ticks == [False, False, False, False, True, True, True]  # the lowest panel of each column
+    assert [bool(layout[f"yaxis{i or ''}"]["showticklabels"]) for i in (0, 2, 4, 7)] == [True, False, True, True]
 
 
 def test_a_shared_scale_is_symmetric_about_zero_and_has_one_colour_bar():
