@@ -77,3 +77,45 @@ def test_the_share_button_copies_without_the_clipboard_api(page, server_url):
     page.locator("#paste").focus()
     page.keyboard.press("Control+V")
     assert page.locator("#paste").input_value() == page.url
+
+
+def test_an_a_b_link_round_trip(page, browser, server_url):
+    """Pin A, change B, and the page's URL opened in a new page shows both A and B."""
+    page.goto(f"{server_url}/rotary")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    page.get_by_role("button", name="Pin these settings as A").click()
+    expect(page.get_by_text("B equals A: change a setting to compare")).to_be_visible()
+    page.wait_for_url("**/rotary?rp_a=head_dim*")  # A is written into the link
+    page.get_by_role("radio", name="500000").click()
+    wait_for_plot(
+        page, "[...document.querySelectorAll('.js-plotly-plot')].some(p => p.layout.title.text.includes('A against B'))"
+    )
+    page.wait_for_url(lambda url: "rp_base=500000" in url and "rp_a=" in url)
+    wait_until_idle(page)
+    shared = page.url
+    assert page.locator(EXCEPTION).count() == 0
+
+    other = browser.new_page()
+    other.set_default_timeout(60_000)
+    try:
+        other.goto(shared)
+        other.wait_for_selector(".js-plotly-plot")
+        wait_for_plot(
+            other,
+            "[...document.querySelectorAll('.js-plotly-plot')].some(p => p.layout.title.text.includes('A against B'))",
+        )
+        wait_until_idle(other)
+        assert other.get_by_role("textbox", name="base", exact=True).input_value() == "500000"  # B
+        expect(other.get_by_text("A is pinned: head_dim 128, base 10000,")).to_be_visible()  # A
+        expect(other.get_by_role("button", name="Unpin A")).to_be_visible()
+        expect(other.locator('[data-testid="stAlertContentWarning"]')).to_have_count(0)
+        legend = other.evaluate(
+            "[...document.querySelectorAll('.js-plotly-plot')].find(p => p.layout.title.text.includes('A against B'))"
+            ".data.map(d => d.name)"
+        )
+        assert legend == ["A: wavelength", "B: wavelength"]
+        assert "rp_a=" in other.url and "rp_base=500000" in other.url
+        assert other.locator(EXCEPTION).count() == 0
+    finally:
+        other.close()
