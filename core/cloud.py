@@ -100,11 +100,6 @@ def umap_epochs(n_points: int) -> int:
     return 500 if n_points <= 10_000 else 200
 
 
-def check(cfg: CloudConfig, n_points: int) -> Problem | None:
-    """cfg.problem_with(n_points): kept only until core/neighbours.py (another change in flight) calls that."""
-    return cfg.problem_with(n_points)
-
-
 def cloud_rows(wv: WordVectors, size: int, extra: list[str]) -> tuple[list[int], int]:
     """The rows to fit and draw: the `size` most frequent words, then each extra word outside them.
 

@@ -17,10 +17,12 @@ import torch
 from core.cloud import CloudConfig, Progress, exact_neighbours, project
 from core.problems import Problem
 
+K = 10  # neighbours per point compared, at first
 MAX_K = 100
 # scikit-learn's trustworthiness holds an (n, n) float64 distance matrix, its (n, n) argsort and an (n, n) rank
-# table at once: 24 bytes per pair, 600 MB at 5,000 points, 9.6 GB at 20,000: too much for a shared server.
-MAX_TRUST_POINTS = 5_000
+# table at once: 24 bytes per pair, 860 MB at 6,000 points, 9.6 GB at 20,000: too much for a shared server. 6,000
+# lets the embedding-space page's first cloud (5,000 words and the highlighted ones outside them) be measured.
+MAX_TRUST_POINTS = 6_000
 SWEEP = (5.0, 30.0, 100.0)
 
 Snapshot = Callable[[int, np.ndarray], None]  # (iteration, (n, dims) layout so far)
@@ -97,7 +99,7 @@ def neighbour_indices(x: np.ndarray, k: int, metric: str = "euclidean") -> np.nd
     return exact_neighbours(x, k + 1)[0][:, 1:]  # column 0 is the row itself
 
 
-def preservation(original: np.ndarray, projected: np.ndarray, k: int = 10) -> Preservation:
+def preservation(original: np.ndarray, projected: np.ndarray, k: int = K) -> Preservation:
     """How many of each point's k nearest neighbours (cosine, original space) stay among its k nearest in the
     projection (euclidean).
 
@@ -124,7 +126,7 @@ def check_trustworthiness(k: int, n_points: int, most: int | None = MAX_TRUST_PO
 
 
 def trustworthiness(
-    original: np.ndarray, projected: np.ndarray, k: int = 10, *, most: int | None = MAX_TRUST_POINTS
+    original: np.ndarray, projected: np.ndarray, k: int = K, *, most: int | None = MAX_TRUST_POINTS
 ) -> float:
     """scikit-learn's `sklearn.manifold.trustworthiness`, cosine distances in the original space, k neighbours.
 
