@@ -27,14 +27,17 @@ def submit(runner, key, work, total: int, refused_key: str) -> None:
 
 
 @st.fragment(run_every=1.0)
-def job_progress(runner, key, describe: Callable[[Job], str]) -> None:
+def job_progress(runner, key, describe: Callable[[Job], str], draw: Callable[[Job], None] | None = None) -> None:
     """A job's progress bar, redrawn every second in a fragment; a full rerun once the job is done, so that the
     page shows its result.
 
     Args:
         describe: the bar's text for the job as it is now (waiting, starting, at step n of total).
+        draw: what to show under the bar while the job runs (t-SNE's latest intermediate layout), or None.
     """
     job = runner.get(key)
     if job is None or job.done:
         st.rerun()
     st.progress(job.step / job.total if job.started else 0.0, text=describe(job))
+    if draw is not None and job.started:
+        draw(job)
