@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -79,7 +80,11 @@ def main() -> None:
         )
         if n <= args.trust_most:
             seconds, value = timed(lambda x=x, y=y: trustworthiness(x, y, K, most=None), 1)
-            print(f"{n:>6,} words: trustworthiness {value:.4f} in {seconds:.2f} s (scikit-learn, metric cosine)")
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
+            print(
+                f"{n:>6,} words: trustworthiness {value:.4f} in {seconds:.2f} s (scikit-learn, metric cosine); "
+                f"this process's peak memory so far {peak:.1f} GiB"
+            )
         else:
             print(
                 f"{n:>6,} words: trustworthiness not run: scikit-learn would hold three {n:,} x {n:,} tables of "
