@@ -1,68 +1,42 @@
 """Positional encoding: the sinusoidal table, its wavelengths, and why it encodes relative position."""
 
-import functools
-
 import numpy as np
 import streamlit as st
 
 from core import positional as pe
 from core.positional import LAYOUTS, PEConfig
 from figures import positional as fig
-from ui import (
-    Between,
-    device,
-    downloads,
-    explain,
-    npy_bytes,
-    parse_indices,
-    parse_number,
-    set_defaults,
-    show_code,
-    take_pick,
-)
 from ui.caching import page_cache_data
+from ui.device import device
 from ui.exercises import try_this
-from ui.i18n import problem, t
-from ui.live_chart import TableWindow, figure_json, live_chart, window_chart
+from ui.explain import explain, show_code
+from ui.i18n import language, problem, t
+from ui.link import IN_LINK, back_or_forward
+from ui.parse import parse_indices, parse_number
+from ui.presets import take_pick
+from ui.tables import downloads, npy_bytes
+from ui.window import WindowConfig, window_chart
 
-DEFAULTS = dict(d_model=128, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7")
-# The lesson's chapters, shown one at a time: Streamlit redraws every element on the page after a fragment
-# runs, so the delay after a slider move grows with the page's length (see benchmarks/rerun.py).
-CHAPTERS = ["table", "wavelengths", "similarity", "checks", "model", "exercises"]
-WINDOW_DEFAULTS = dict(
-    chapter="table",
-    pos_span=100,
-    dim_span=512,
-    curve_span=100,
-    sim_span=100,
-    sim_metric="dot",
-    shift_k=5,
-    pos_start=0,
-    dim_start=0,
-    curve_start=0,
-    sim_start=0,
-)
-CHECKED_ROWS = 500
-CHOICES = dict(
-    chapter=CHAPTERS,
-    layout=list(LAYOUTS),
-    pos_span=[10, 20, 50, 100, 200, 500, 1000],
-    dim_span=[8, 16, 32, 64, 128, 256, 512, 1024],
-    curve_span=[20, 50, 100, 200, 500, 1000, 2000],
-    sim_span=[10, 20, 50, 100, 200, 500],
-    sim_metric=["dot", "cosine"],
-    pos_start=Between(0, pe.MAX_LEN),
-    dim_start=Between(0, pe.MAX_D_MODEL),
-    curve_start=Between(0, pe.MAX_LEN),
-    sim_start=Between(0, pe.MAX_LEN),
-)
-TABLE_WINDOW = TableWindow(
-    keys=("pe_pos_start", "pe_pos_span", "pe_dim_start", "pe_dim_span"),
-    spans=(CHOICES["pos_span"], CHOICES["dim_span"]),
+BASE = f"{PEConfig.base:g}"  # the text box's default, "10000"
+DIMS = "4, 5, 6, 7"  # the columns the curves plot by default
+# The lesson's chapters, shown one at a time: after a fragment runs, Streamlit redraws every element on the page,
+# so the delay after a slider move grows with the page's length (benchmarks/rerun.py).
+CHAPTERS = ("table", "wavelengths", "similarity", "checks", "model", "exercises")
+TABLE_WINDOW = WindowConfig(
+    keys=("pe_pos_span", "pe_pos_start", "pe_dim_span", "pe_dim_start"),
+    spans=((10, 20, 50, 100, 200, 500, 1000), (8, 16, 32, 64, 128, 256, 512, 1024)),
+    defaults=(100, 512),
     max_cells=fig.HEATMAP_MAX_CELLS,
 )
-SIMILARITY_WINDOW = TableWindow(keys=("pe_sim_start", "pe_sim_span"), spans=(CHOICES["sim_span"],), tied=True)
-CURVES_WINDOW = TableWindow(keys=("pe_curve_start", "pe_curve_span"), spans=(CHOICES["curve_span"],), lines=True)
+CURVES_WINDOW = WindowConfig(
+    keys=("pe_curve_span", "pe_curve_start"), spans=((20, 50, 100, 200, 500, 1000, 2000),), defaults=(100,)
+)
+SIMILARITY_WINDOW = WindowConfig(
+    keys=("pe_sim_span", "pe_sim_start"), spans=((10, 20, 50, 100, 200, 500),), defaults=(100,), tied=True
+)
+METRICS = ("dot", "cosine")
+SHIFT_K = 5
+CHECKED_ROWS = 500
 PRESETS = {  # shown as t("pe.preset_<name>")
     "custom": {},
     "paper": dict(d_model=512, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"),
@@ -94,32 +68,14 @@ def table_window(cfg: PEConfig, p0: int, p1: int, d0: int, d1: int) -> np.ndarra
     return pe.pe_window(cfg, p0, p1, d0, d1, device=device()).cpu().numpy()
 
 
-# The heatmap without its values, which the browser takes from the block it holds (ui.window_chart).
-@page_cache_data(max_entries=8)
-def table_figure(axes: tuple[str, str]) -> str:
-    return figure_json(fig.pe_heatmap_figure(np.zeros((0, 0)), axis_titles=axes))
-
-
 @page_cache_data(max_entries=64)
 def table_columns(cfg: PEConfig, p0: int, p1: int, dims: tuple[int, ...]) -> np.ndarray:
     return pe.pe_columns(cfg, p0, p1, list(dims), device=device()).cpu().numpy()
 
 
-# The curves without their values, which the browser takes from the columns it holds (ui.window_chart).
-@page_cache_data(max_entries=8)
-def curves_figure(dims: tuple[int, ...], titles: tuple[str, str, str]) -> str:
-    return figure_json(fig.pe_curves_figure(np.zeros((0, len(dims))), 0, list(dims), titles))
-
-
 @page_cache_data(max_entries=64)
 def similarity(cfg: PEConfig, p0: int, p1: int, metric: str) -> np.ndarray:
     return pe.position_similarity(pe.pe_window(cfg, p0, p1, device=device()), metric).cpu().numpy()
-
-
-# The similarity matrix without its values, which the browser takes from the block it holds (ui.window_chart).
-@page_cache_data(max_entries=8)
-def similarity_figure(metric: str, titles: tuple[str, str, str]) -> str:
-    return figure_json(fig.similarity_figure(np.zeros((0, 0)), 0, metric, titles))
 
 
 @page_cache_data(max_entries=64)
@@ -139,14 +95,22 @@ st.title(t("pe.title"))
 st.markdown(t("pe.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
-link = set_defaults("pe", {**DEFAULTS, **WINDOW_DEFAULTS}, CHOICES)
+# The preset is not in the link: the settings it sets are.
 st.selectbox(
-    t("pe.preset"), list(PRESETS), format_func=lambda p: t(f"pe.preset_{p}"), key="pe_preset", on_change=apply_preset
+    t("pe.preset"),
+    list(PRESETS),
+    format_func=lambda p: t(f"pe.preset_{p}"),
+    key="pe_preset",
+    on_change=apply_preset,
+    persist_state="session",
 )
 c1, c2, c3, c4 = st.columns([1, 1, 1.4, 1.2])
-d_model = c1.number_input("d_model", step=1, key="pe_d_model", on_change=mark_custom)
-max_len = c2.number_input(t("pe.max_len"), step=1, key="pe_max_len", on_change=mark_custom)
-base_text = c3.text_input("base", key="pe_base", on_change=mark_custom, help=t("pe.base_help"))
+# No min or max on the sizes: PEConfig checks them and the page says what to change (and keeps the last valid).
+d_model = c1.number_input("d_model", value=PEConfig.d_model, step=1, key="pe_d_model", on_change=mark_custom, **IN_LINK)
+max_len = c2.number_input(
+    t("pe.max_len"), value=PEConfig.max_len, step=1, key="pe_max_len", on_change=mark_custom, **IN_LINK
+)
+base_text = c3.text_input("base", value=BASE, key="pe_base", on_change=mark_custom, help=t("pe.base_help"), **IN_LINK)
 c3.pills(
     t("pe.common_bases"),
     ["100", "10000", "500000"],
@@ -155,17 +119,21 @@ c3.pills(
     on_change=pick_base,
     label_visibility="collapsed",
 )
+# Streamlit writes a bound radio's label into the link, so the options are shown as core's names of the layouts,
+# the same in every language (?pe_layout=concatenated, as old links say); other languages add theirs under them.
 layout = c4.radio(
     t("pe.layout"),
     LAYOUTS,
-    format_func=lambda v: t(f"pe.layout_{v}"),
+    index=LAYOUTS.index(PEConfig.layout),
+    captions=None if language() == "en" else [t(f"pe.layout_{v}") for v in LAYOUTS],
     key="pe_layout",
     on_change=mark_custom,
     help=t("pe.layout_help"),
+    **IN_LINK,
 )
 
 try:
-    cfg = PEConfig(int(d_model), int(max_len), parse_number(base_text, "base", "10000"), layout)
+    cfg = PEConfig(int(d_model), int(max_len), parse_number(base_text, "base", BASE), layout)
     st.session_state.pe_last_valid = cfg
 except ValueError as err:
     cfg = st.session_state.get("pe_last_valid", PEConfig())
@@ -175,57 +143,74 @@ if cfg.d_model == 1:
 elif cfg.d_model % 2:
     st.info(t("pe.d_model_odd", d_model=cfg.d_model, n_sin=cfg.n_sin, n_cos=cfg.d_model // 2))
 
+# The chapter is in the link by hand, as app.py does the language: a control bound by Streamlit writes its label,
+# which is in the learner's language, so the link would stop opening its chapter after a change of language
+# (tests/browser/test_positional_encoding.py, in Chinese). ?pe_chapter=similarity is read when the session opens
+# the page and on Back or Forward, and the chapter shown is written back on every run.
+asked = st.query_params.get("pe_chapter")
+if "pe_chapter" not in st.session_state or back_or_forward():
+    st.session_state.pe_chapter = asked if asked in CHAPTERS else CHAPTERS[0]
+chapter = st.segmented_control(
+    t("pe.chapter"),
+    CHAPTERS,
+    format_func=lambda c: t(f"pe.ch_{c}"),
+    key="pe_chapter",
+    required=True,
+    label_visibility="collapsed",
+    persist_state="session",
+)
+if chapter == CHAPTERS[0]:
+    st.query_params.pop("pe_chapter", None)
+else:
+    st.query_params["pe_chapter"] = chapter
 
-# Each section's controls and what they change are a fragment: a slider there reruns and redraws that
-# part alone, and writes the URL. Formulas and code, which no slider changes, stay outside so a rerun does
-# not redraw them.
-# The table's window moves in the browser, inside a block of the table it was sent (all of it, when small): its
-# sliders redraw the heatmap at once, and the fragment's rerun that follows updates the caption, download and link.
-@link.fragment
+
+# Each section's controls and the charts they change are a fragment: a slider there reruns and redraws that part
+# alone. Formulas and code, which no slider changes, stay outside, so a rerun does not redraw them.
+@st.fragment
 def table_section(cfg: PEConfig) -> None:
-    labels = (t("pe.pos_start"), t("pe.pos_span"), t("pe.dim_start"), t("pe.dim_span"))
-    figure = table_figure((t("pe.ax_dimension"), t("pe.ax_position")))
-    block = functools.partial(table_window, cfg)
-    table = (cfg.max_len, cfg.d_model)
-    (p0, p1, d0, d1), window = window_chart(figure, table, TABLE_WINDOW, labels, "pe_table_chart", block)
-    capped = p1 < min(p0 + st.session_state.pe_pos_span, cfg.max_len)  # a wide window shows fewer rows
-    st.caption(
-        t(
-            "pe.table_caption",
-            p0=p0,
-            p1=p1 - 1,
-            d0=d0,
-            d1=d1 - 1,
-            max_len=cfg.max_len,
-            d_model=cfg.d_model,
-            cells=(p1 - p0) * (d1 - d0),
-        )
-        + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if capped else "")
+    labels = (t("pe.pos_span"), t("pe.pos_start"), t("pe.dim_span"), t("pe.dim_start"))
+    axes = (t("pe.ax_dimension"), t("pe.ax_position"))
+
+    def heatmap(p0: int, p1: int, d0: int, d1: int):
+        return fig.pe_heatmap_figure(table_window(cfg, p0, p1, d0, d1), p0, d0, axis_titles=axes)
+
+    p0, p1, d0, d1 = window_chart(
+        TABLE_WINDOW, labels, (cfg.max_len, cfg.d_model), heatmap, "pe_table_chart", **IN_LINK
     )
-    downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=window, key="pe_window")
+    capped = p1 < min(p0 + st.session_state.pe_pos_span, cfg.max_len)  # a wide window shows fewer rows
+    cells = (p1 - p0) * (d1 - d0)
+    caption = t(
+        "pe.table_caption", p0=p0, p1=p1 - 1, d0=d0, d1=d1 - 1, max_len=cfg.max_len, d_model=cfg.d_model, cells=cells
+    )
+    st.caption(caption + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if capped else ""))
+    downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=table_window(cfg, p0, p1, d0, d1), key="pe_window")
 
 
-# The curves' window moves in the browser too, over the chosen columns of the table.
-@link.fragment
+@st.fragment
 def curves_section(cfg: PEConfig) -> None:
     c1, _ = st.columns([1, 2])
-    dims, dropped = parse_indices(c1.text_input(t("pe.dims"), key="pe_dims"), cfg.d_model, most=8)
+    dims, dropped = parse_indices(
+        c1.text_input(t("pe.dims"), value=DIMS, key="pe_dims", **IN_LINK), cfg.d_model, most=8
+    )
     if dropped:
         st.warning(t("pe.dims_dropped", dropped=", ".join(dropped), last=cfg.d_model - 1))
     if dims:
-        figure = curves_figure(tuple(dims), (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value")))
-        labels = (t("pe.from_position"), t("pe.curve_span"))
+        titles = (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value"))
 
-        def block(p0: int, p1: int, *_columns) -> np.ndarray:  # every chosen dimension
-            return table_columns(cfg, p0, p1, tuple(dims))
+        def curves(p0: int, p1: int, *_columns):  # every chosen dimension
+            return fig.pe_curves_figure(table_columns(cfg, p0, p1, tuple(dims)), p0, dims, titles)
 
-        window_chart(figure, (cfg.max_len, len(dims)), CURVES_WINDOW, labels, "pe_curves_chart", block)
+        labels = (t("pe.curve_span"), t("pe.from_position"))
+        window_chart(CURVES_WINDOW, labels, (cfg.max_len, len(dims)), curves, "pe_curves_chart", **IN_LINK)
 
 
 def wavelength_section(cfg: PEConfig) -> None:
     lam = pe.wavelengths(cfg.d_model, cfg.base, device=device()).cpu().numpy()
     titles = (t("pe.wl_title", d_model=cfg.d_model), t("pe.wl_x"), t("pe.wl_y"))
-    live_chart(fig.wavelength_figure(lam, titles, (t("pe.wl_wavelength"), t("pe.wl_frequency"))), key="pe_wl_chart")
+    st.plotly_chart(
+        fig.wavelength_figure(lam, titles, (t("pe.wl_wavelength"), t("pe.wl_frequency"))), key="pe_wl_chart"
+    )
     c1, c2 = st.columns(2)
     positions = [f"{n:,.0f}" if n >= 1000 else f"{n:.4g}" for n in (lam[0], lam[-1])]  # 54,410, not 5.441e+04
     c1.metric(t("pe.shortest"), positions[0])
@@ -237,34 +222,29 @@ def wavelength_section(cfg: PEConfig) -> None:
     )
 
 
-# The similarity's window moves in the browser too: a square on the diagonal of the positions' matrix. The
-# offset chart, whose second reference is the first position, follows with the rerun after the move.
-@link.fragment
+# The offset chart's second reference is the similarity window's first position.
+@st.fragment
 def similarity_section(cfg: PEConfig) -> None:
     c1, _ = st.columns([1, 2])
-    metric = c1.radio(t("pe.similarity"), CHOICES["sim_metric"], key="pe_sim_metric", horizontal=True)
+    metric = c1.radio(t("pe.similarity"), METRICS, key="pe_sim_metric", horizontal=True, **IN_LINK)
     position = t("pe.ax_position")
-    figure = similarity_figure(metric, (t("pe.sim_title", metric=metric), position + " m", position + " n"))
-    labels = (t("pe.from_position"), t("pe.sim_span"))
+    titles = (t("pe.sim_title", metric=metric), position + " m", position + " n")
 
-    def block(p0: int, p1: int, *_columns) -> np.ndarray:  # the same positions along both axes
-        return similarity(cfg, p0, p1, metric)
+    def square(p0: int, p1: int, *_columns):  # the same positions along both axes
+        return fig.similarity_figure(similarity(cfg, p0, p1, metric), p0, metric, titles)
 
-    # every pair of positions is sent when there are at most 256 of them
-    (p0, _, _, _), _ = window_chart(
-        figure, (cfg.max_len, cfg.max_len), SIMILARITY_WINDOW, labels, "pe_sim_chart", block
-    )
-    span = st.session_state.pe_sim_span
+    labels = (t("pe.sim_span"), t("pe.from_position"))
+    p0, _, _, _ = window_chart(SIMILARITY_WINDOW, labels, (cfg.max_len, cfg.max_len), square, "pe_sim_chart", **IN_LINK)
     refs = (0, p0) if p0 else (0, cfg.max_len // 2)
-    k_max = min(span, cfg.max_len - 1 - max(refs))
+    k_max = min(st.session_state.pe_sim_span, cfg.max_len - 1 - max(refs))
     if k_max >= 1:
         titles = (t("pe.offset_title"), t("pe.offset_x"), "PE[n] · PE[n+k]")
-        live_chart(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs), titles), key="pe_offset_chart")
+        st.plotly_chart(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs), titles), key="pe_offset_chart")
 
 
-@link.fragment
+@st.fragment
 def checks_section(cfg: PEConfig) -> None:
-    k = int(st.number_input(t("pe.shift_k"), step=1, key="pe_shift_k"))
+    k = int(st.number_input(t("pe.shift_k"), value=SHIFT_K, step=1, key="pe_shift_k", **IN_LINK))
     if not 0 <= k < cfg.max_len:
         fallback = min(1, cfg.max_len - 1)
         st.error(t("pe.k_range", last=cfg.max_len - 1, k=k, fallback=fallback))
@@ -275,15 +255,6 @@ def checks_section(cfg: PEConfig) -> None:
     c1.metric(f"max |PE[p+{k}] − M_{k} PE[p]|, p ∈ {rows}", "n/a" if np.isnan(shift_err) else f"{shift_err:.2e}")
     c2.metric("max |exp(−2i·ln(base)/d) − base^(−2i/d)|", f"{div_err:.2e}")
 
-
-chapter = st.segmented_control(
-    t("pe.chapter"),
-    CHAPTERS,
-    format_func=lambda c: t(f"pe.ch_{c}"),
-    key="pe_chapter",
-    required=True,
-    label_visibility="collapsed",
-)
 
 # --- 1. The table -----------------------------------------------------------------------------------
 if chapter == "table":

@@ -83,8 +83,8 @@ def launch_chromium(playwright, profile_dir: str, **kwargs):
 
 
 EXCEPTION = '[data-testid="stException"]'  # a traceback drawn on the page
-# the PE table's window, which the browser cuts from its block: rows of a Float32Array
-HEATMAP_SHAPE = "(z => z.length + ', ' + z[0].length)(document.querySelector('.js-plotly-plot').data[0].z)"
+# the PE table's window: the first chart's z as plotly decoded it (the figure carries it in base64)
+HEATMAP_SHAPE = "(z => z.length + ', ' + z[0].length)(document.querySelector('.js-plotly-plot')._fullData[0].z)"
 HEATMAP_Y0 = "document.querySelector('.js-plotly-plot').data[0].y0"
 
 
