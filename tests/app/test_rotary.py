@@ -203,3 +203,12 @@ def test_a_bad_pinned_a_is_named_never_a_traceback(text, says):
     warning = at.warning[0].value
     assert f"rp_a={text}" in warning and says in warning and len(at.warning) == 1  # not also "not a setting"
     assert "rp_a" not in at.query_params and at.button(key="rp_a_pin") and len(at.get("plotly_chart")) == 5
+
+
+def test_a_stays_pinned_across_pages(at):
+    at.button(key="rp_a_pin").click().run()
+    at.text_input(key="rp_base").input("500000").run()
+    at.switch_page("lessons/overview.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and at.text_input(key="rp_base").value == "500000"
+    assert at.query_params["rp_a"] == DEFAULT_A and titles(at)[2] == "Wavelength of each pair: A against B"

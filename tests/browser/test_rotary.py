@@ -119,3 +119,23 @@ def test_an_a_b_link_round_trip(page, browser, server_url):
         assert other.locator(EXCEPTION).count() == 0
     finally:
         other.close()
+
+
+def test_back_goes_through_pinning_too(page, server_url):
+    page.goto(f"{server_url}/rotary")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    page.get_by_role("button", name="Pin these settings as A").click()
+    page.wait_for_url("**/rotary?rp_a=head_dim*")
+    wait_until_idle(page)
+    page.get_by_role("radio", name="500000").click()
+    page.wait_for_url(lambda url: "rp_base=500000" in url)
+    wait_until_idle(page)
+    page.go_back()  # B's change undone, A still pinned
+    page.wait_for_url(lambda url: "rp_base" not in url and "rp_a=" in url)
+    expect(page.get_by_text("B equals A: change a setting to compare")).to_be_visible()
+    page.go_back()  # before the pin
+    page.wait_for_url(lambda url: "rp_a=" not in url)
+    expect(page.get_by_role("button", name="Pin these settings as A")).to_be_visible()
+    wait_until_idle(page)
+    assert "rp_a=" not in page.url and page.locator(EXCEPTION).count() == 0
