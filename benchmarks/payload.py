@@ -1,5 +1,5 @@
-"""Bytes sent per chart on the PE page, at many settings, via AppTest: each ui.live_chart message as sent
-(the figure's JSON and the component's code), chapter by chapter.
+"""Bytes sent per chart on the PE page, at many settings, via AppTest: each st.plotly_chart message as sent
+(the figure's JSON), chapter by chapter.
 
 Also prints what a naive figure of the whole table would weigh at the largest setting (100,000 x 4,096):
 measured on 1,000 rows, as plotly's base64 array and as a plain JSON list, and scaled by 100.
@@ -46,9 +46,8 @@ def chart_bytes(changes: dict) -> dict[str, int]:
             at.session_state[key] = value
         at.run()
         assert not at.exception, at.exception
-        for element in at.get("bidi_component"):
-            if element.proto.component_name == "live_chart":  # not the sidebar's share popover
-                sizes[element.proto.id.rsplit("-", 1)[-1]] = element.proto.ByteSize()
+        for element in at.get("plotly_chart"):
+            sizes[element.proto.id.rsplit("-", 1)[-1]] = element.proto.ByteSize()
     return sizes
 
 

@@ -1,7 +1,7 @@
 """Simulated learners for Locust: each opens one page the way the browser does and moves one control on it.
 
 One user class per control that issue 27 names: the PE page's d_model (PEDModel) and its table window
-(PEWindow, moved through the state the chart component sends, as ui/live_chart.js does), the word page's k
+(PEWindow, its first position's slider), the word page's k
 (WordK), the rotary page's base (RotaryBase) and the input layer's sentence (InputSentence). A learner opens
 its page, reads the widget ids from the elements the server sent, then moves its control, thinking
 EMBLAB_THINK_S seconds (3 by default, between 2/3 and 4/3 of it) between moves.
@@ -17,7 +17,6 @@ as the browser reconnects.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import time
@@ -108,17 +107,14 @@ class PEDModel(Learner):
 
 
 class PEWindow(Learner):
-    """The PE table's window, moved by the chart's sliders: the component sends {"window": {start, span}}."""
+    """The PE table's first position, scrubbed anywhere in a table of 1,000 positions."""
 
     page = "positional_encoding"
-    control = "pe_table_chart"
+    control = "pe_pos_start"
+    query = "pe_max_len=1000"
 
     def next_value(self, widget: Element) -> Any:
-        window = json.loads(widget.proto.json)["window"]
-        (rows, cols), (row_spans, col_spans) = window["table"], window["spans"]
-        span = [self.rng.choice(row_spans), self.rng.choice(col_spans)]
-        start = [self.rng.randrange(max(rows - span[0], 0) + 1), self.rng.randrange(max(cols - span[1], 0) + 1)]
-        return {"window": {"start": start, "span": span}}
+        return self.rng.randint(int(widget.proto.min), int(widget.proto.max))
 
 
 class WordK(Learner):
