@@ -1,22 +1,26 @@
 """The embedding space at scale: thousands of words, PCA / t-SNE / UMAP, search and isolate (seed 004, 4.3)."""
 
 import functools
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import cloud
+from core import cloud, neighbours
 from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
 from core.jobs import Job, JobRunner
 from core.problems import Problem
 from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.cloud import cloud_figure
+from figures.neighbours import frames_figure, kept_figure, sweep_figure
+from ui.caching import page_cache_data
 from ui.exercises import try_this
-from ui.explain import show_code
+from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import job_progress, submit
 from ui.link import IN_LINK
+from ui.parse import parse_number
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors
 
@@ -29,6 +33,9 @@ LEARNING_RATES = (0, 10, 50, 100, 200, 500, 1000, 2000)  # 0: openTSNE's auto
 ITERATIONS = (300, 500, 750, 1000, 1500, 2000)  # each above cloud.EXAGGERATION_ITERS
 N_NEIGHBORS = (2, 5000)
 MIN_DISTS = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.8, 0.99)
+LAYOUT_EVERY = 50  # t-SNE's intermediate layouts kept while it runs: one every 50 iterations
+SWEEP_DATA = ("sizes", "gaps", "cloud")  # core.neighbours.DEMOS, then the page's own cloud
+MOST_PANELS = 4  # the sweep's small multiples: each one is a whole t-SNE run
 
 
 @st.cache_resource
@@ -43,8 +50,46 @@ def pca_coords(_wv: WordVectors, source: str, rows: tuple[int, ...], dims: int) 
     return cloud.project(_wv.vectors[list(rows)].cpu().numpy(), CloudConfig("PCA", dims))
 
 
+@st.cache_resource
+def layouts() -> dict[tuple, list[tuple[int, np.ndarray]]]:
+    """t-SNE's intermediate layouts per projection job (core.neighbours.layouts_every), kept while runner() keeps
+    the job: the progress fragment draws the latest, the replay all of them."""
+    return {}
+
+
 def start(key: tuple, x: np.ndarray, cfg: CloudConfig) -> None:
-    submit(runner(), key, lambda progress: cloud.project(x, cfg, progress), cfg.steps(len(x)), "es_refused")
+    kept, snapshot = neighbours.layouts_every(LAYOUT_EVERY)
+    store = layouts()
+    for old in [k for k in store if runner().get(k) is None]:
+        del store[old]
+    store[key] = kept
+    work = functools.partial(cloud.project, x, cfg, snapshot=snapshot if cfg.method == "t-SNE" else None)
+    submit(runner(), key, lambda progress: work(progress=progress), cfg.steps(len(x)), "es_refused")
+
+
+@page_cache_data(max_entries=8)
+def kept_counts(_wv: WordVectors, source: str, rows: tuple[int, ...], cfg: CloudConfig, k: int, _coords) -> np.ndarray:
+    """(n,) how many of each word's k neighbours the projection `cfg` of these rows kept: once per projection."""
+    return neighbours.preservation(_wv.vectors[list(rows)].cpu().numpy(), _coords, k).kept
+
+
+@page_cache_data(max_entries=8)
+def trust(_wv: WordVectors, source: str, rows: tuple[int, ...], cfg: CloudConfig, k: int, _coords) -> float:
+    return neighbours.trustworthiness(_wv.vectors[list(rows)].cpu().numpy(), _coords, k)
+
+
+def draw_latest(job: Job, words: list[str], roles: dict, axis_titles: tuple[str, ...]) -> None:
+    """Inside the progress fragment: the latest intermediate layout of a running t-SNE."""
+    if not (kept := layouts().get(job.key)):
+        return
+    iteration, xy = kept[-1]
+    st.plotly_chart(cloud_figure(xy, words, **roles, axis_titles=axis_titles), key="es_snapshot")
+    st.caption(t("es.snapshot", iteration=iteration, total=job.total, exaggerated=cloud.EXAGGERATION_ITERS))
+
+
+def start_sweep(key: tuple, x: np.ndarray, cfg: CloudConfig, perplexities: tuple[float, ...]) -> None:
+    work = functools.partial(neighbours.perplexity_sweep, x, cfg, perplexities)
+    submit(runner(), key, lambda progress: work(progress=progress), len(perplexities) * cfg.iterations, "es_refused")
 
 
 def describe(method: str, job: Job) -> str:
@@ -54,6 +99,15 @@ def describe(method: str, job: Job) -> str:
     if job.step == 0 and method == "UMAP":
         return t("es.umap_starting")
     return t("es.step", method=method, step=job.step, total=job.total)
+
+
+def read_perplexities(text: str) -> tuple[float, ...]:
+    """The sweep's box, "5, 30, 100" -> (5.0, 30.0, 100.0); ValueError with a message a learner can act on."""
+    example = ", ".join(f"{p:g}" for p in neighbours.SWEEP)
+    values = tuple(parse_number(part, t("es.sweep"), example) for part in text.split(",") if part.strip())
+    if not 1 <= len(values) <= MOST_PANELS:
+        raise ValueError(t("es.sweep_count", most=MOST_PANELS, n=len(values), example=example))
+    return values
 
 
 st.title(t("es.title"))
@@ -144,6 +198,13 @@ shown = dict.fromkeys(look.found + [w for ws in groups.words.values() for w in w
 extra = list(shown) + ([found] if found else []) + [w for w, _ in near]
 rows, added = cloud.cloud_rows(wv, size, extra)
 n_frequent = len(rows) - added
+words = [wv.itos[r] for r in rows]
+index = {w: i for i, w in enumerate(words)}
+roles = dict(
+    chosen=[index[w] for w in look.found],
+    groups={name: [index[w] for w in ws] for name, ws in groups.words.items()},
+    legend={role: t(f"es.legend_{role}") for role in ("cloud", "chosen", "neighbours", "found")},
+)
 st.markdown(
     t("es.count", n=len(rows), frequent=n_frequent, name=wv.name)
     + (t("es.count_added", added=added) if added else "")
@@ -153,7 +214,8 @@ st.markdown(
 if invalid := cfg.problem_with(len(rows), wv.dim):
     st.error(t("es.invalid", problem=problem(invalid)))
     cfg = CloudConfig("PCA", dims)
-coords = None
+axis_titles = tuple(f"{cfg.method} {i + 1}" for i in range(dims))
+coords = key = None
 if cfg.problem_with(len(rows), wv.dim):
     pass  # too few words or dimensions even for PCA: said above
 elif cfg.method == "PCA":
@@ -178,27 +240,46 @@ else:
         if refused := st.session_state.get("es_refused"):
             st.warning(refused)
     elif not job.done:
-        job_progress(runner(), key, functools.partial(describe, cfg.method))
+        latest = functools.partial(draw_latest, words=words, roles=roles, axis_titles=axis_titles)
+        job_progress(runner(), key, functools.partial(describe, cfg.method), latest)
     else:
         coords = job.result
 
-# --- 3. The plot and the neighbours ----------------------------------------------------------------------
+# --- 3. The plot, and how honest it is -------------------------------------------------------------------
 if coords is not None:
-    index = {w: i for i, w in enumerate(wv.itos[r] for r in rows)}
-    words = [wv.itos[r] for r in rows]
-    fig = cloud_figure(
-        coords,
-        words,
-        chosen=[index[w] for w in look.found],
-        groups={name: [index[w] for w in ws] for name, ws in groups.words.items()},
-        found=index[found] if found else None,
-        neighbours=[index[w] for w, _ in near],
-        isolate=isolate and found is not None,
-        axis_titles=tuple(f"{cfg.method} {i + 1}" for i in range(dims)),
-        revision=f"{source_key}:{cfg}:{len(rows)}",
-        legend={role: t(f"es.legend_{role}") for role in ("cloud", "chosen", "neighbours", "found")},
-    )
-    drawn = sum(len(t.hovertext) for t in fig.data)
+    st.header(t("es.h_honest"))
+    c1, c2, c3, c4 = st.columns(4)
+    kept_k = c1.number_input(t("es.kept_k"), 1, neighbours.MAX_K, neighbours.K, key="es_kept_k", **IN_LINK)
+    by_kept = c2.toggle(t("es.colour_kept"), False, key="es_colour_kept", help=t("es.colour_kept_help"), **IN_LINK)
+    measure = (source_key, tuple(rows), cfg, kept_k, coords)  # cached per projection and k
+    kept = None
+    if bad := neighbours.check_k(kept_k, len(rows)):
+        st.error(problem(bad))
+    else:
+        kept = kept_counts(wv, *measure)
+        c3.metric(t("es.kept_share", k=kept_k), f"{kept.mean() / kept_k:.1%}", help=t("es.kept_share_help"))
+    if bad := neighbours.check_trustworthiness(kept_k, len(rows)):
+        st.warning(problem(bad))
+    else:
+        c4.metric(t("es.trust", k=kept_k), f"{trust(wv, *measure):.3f}", help=t("es.trust_help"))
+    revision = f"{source_key}:{cfg}:{len(rows)}"
+    if by_kept and kept is not None:
+        fig = kept_figure(
+            coords, words, kept, kept_k, t("es.kept_title", k=kept_k), t("es.kept_colour"), revision=revision
+        )
+        drawn = len(coords)
+    else:
+        fig = cloud_figure(
+            coords,
+            words,
+            **roles,
+            found=index[found] if found else None,
+            neighbours=[index[w] for w, _ in near],
+            isolate=isolate and found is not None,
+            axis_titles=axis_titles,
+            revision=revision,
+        )
+        drawn = sum(len(trace.hovertext) for trace in fig.data)
     left, right = st.columns([3, 1]) if found else (st.container(), None)
     left.plotly_chart(fig, key="es_plot")
     left.caption(
@@ -209,6 +290,17 @@ if coords is not None:
     if right is not None:
         right.markdown(t("es.nearest", word=found, dim=wv.dim))
         table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", where=right, plain=True)
+    explain(
+        r"\text{kept}_k(i) = \frac{|N_k(x_i) \cap N_k(y_i)|}{k} \qquad "
+        r"T(k) = 1 - \frac{2}{nk(2n-3k-1)} \sum_{i=1}^{n} \sum_{j \in U_k(i)} \big(r(i,j) - k\big)",
+        t("es.kept_notice"),
+    )
+    show_code(neighbours.preservation, neighbours.cosine_neighbours, neighbours.trustworthiness)
+    frames = layouts().get(key, []) if key else []
+    if len(frames) > 1 and dims == 2 and st.toggle(t("es.replay"), False, key="es_replay", **IN_LINK):
+        replay = frames_figure(frames, words, t("es.replay_title", every=LAYOUT_EVERY), t("es.iteration"))
+        st.plotly_chart(replay, key="es_replay_plot")
+        st.caption(t("es.replay_notice", exaggerated=cloud.EXAGGERATION_ITERS))
     downloads(
         f"cloud_{cfg.method.lower()}_{len(rows)}",
         frame=pd.DataFrame(
@@ -219,6 +311,58 @@ elif found:
     table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
 
 show_code(cloud.cloud_rows, cloud.project, cloud.neighbours)
+
+# --- 4. A perplexity sweep --------------------------------------------------------------------------------
+st.header(t("es.h_sweep"))
+c1, c2 = st.columns(2)
+# Not in the link: a bound radio would write its option's translated text there (ui.link's caveat); kept across
+# pages all the same.
+data = c1.radio(
+    t("es.sweep_data"),
+    SWEEP_DATA,
+    0,
+    format_func=lambda d: t(f"es.sweep_{d}"),
+    key="es_sweep_data",
+    horizontal=True,
+    persist_state="session",
+)
+typed_sweep = c2.text_input(t("es.sweep"), ", ".join(f"{p:g}" for p in neighbours.SWEEP), key="es_sweep", **IN_LINK)
+sweep_cfg = replace(cfg, dims=2) if cfg.method == "t-SNE" else CloudConfig("t-SNE", 2, seed=int(seed))
+demo, labels = neighbours.demo_clusters(data) if data != "cloud" else (None, None)
+n_sweep = len(rows) if demo is None else len(demo)
+st.caption(t("es.sweep_about", n=n_sweep, iterations=sweep_cfg.iterations, seed=sweep_cfg.seed))
+try:
+    perplexities = read_perplexities(typed_sweep)
+except ValueError as err:
+    st.error(str(err))
+    perplexities = ()
+if perplexities and (bad := neighbours.check_sweep(sweep_cfg, perplexities, n_sweep)):
+    st.error(problem(bad))
+    perplexities = ()
+if perplexities:
+    sweep_key = ("sweep", data, (source_key, tuple(rows)) if demo is None else None, sweep_cfg, perplexities)
+    job = runner().get(sweep_key)
+    if job is None or job.error:
+        if job is not None:
+            st.error(t("es.failed", method="t-SNE", error=job.error))
+        points = wv.vectors[rows].cpu().numpy() if demo is None else demo
+        st.button(
+            t("es.sweep_run", n=len(perplexities), points=n_sweep),
+            key="es_sweep_run",
+            on_click=start_sweep,
+            args=(sweep_key, points, sweep_cfg, perplexities),
+        )
+        if refused := st.session_state.get("es_refused"):
+            st.warning(refused)
+    elif not job.done:
+        job_progress(runner(), sweep_key, functools.partial(describe, "t-SNE"))
+    else:
+        panels = {t("es.panel", perplexity=f"{p:g}"): xy for p, xy in zip(perplexities, job.result, strict=True)}
+        hover = words if demo is None else [t("es.cluster", n=int(c) + 1) for c in labels]
+        fig = sweep_figure(panels, hover, t(f"es.sweep_{data}"), colour=labels, colour_title=t("es.cluster_colour"))
+        st.plotly_chart(fig, key="es_sweep_plot")
+explain(r"\mathrm{Perp}(P_i) = 2^{H(P_i)}, \quad H(P_i) = -\sum_j p_{j|i} \log_2 p_{j|i}", t("es.sweep_notice"))
+show_code(neighbours.perplexity_sweep, neighbours.demo_clusters)
 
 # --- Try this ---------------------------------------------------------------------------------------
 try_this("es", wv)

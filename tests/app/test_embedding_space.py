@@ -6,7 +6,10 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.neighbours import preservation, trustworthiness
+from core.projection import pca
 from tests.app import APP
+from ui.vectors import bundled_vectors
 
 PAGE = "lessons/embedding_space.py"
 
@@ -91,7 +94,6 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     at.text_input(key="es_words").set_value("king, queen").run()
     at.multiselect(key="es_groups").set_value([]).run()
     at.radio(key="es_method").set_value("t-SNE").run()
-    at.select_slider(key="es_iterations").set_value(300).run()
     at.select_slider(key="es_learning_rate").set_value(200).run()
     at.number_input(key="es_perplexity").set_value(20).run()
     assert not at.get("plotly_chart")
@@ -99,13 +101,21 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     at.switch_page("lessons/positional_encoding.py").run()
     at.switch_page(PAGE).run()
     deadline = time.monotonic() + 120
-    while not at.get("plotly_chart") and time.monotonic() < deadline:
-        assert at.get("progress") or at.get("plotly_chart"), "neither the job's progress nor its plot is shown"
-        time.sleep(1)
+    layouts = []  # the captions of the intermediate layouts drawn under the progress bar
+    while at.get("progress") and time.monotonic() < deadline:
+        if at.get("plotly_chart"):
+            layouts.append(next(c.value for c in at.caption if "redrawn as it runs" in c.value))
+            assert len(drawn(at)) == 502  # every point, as in the final plot
+        time.sleep(0.5)
         at.run()
-    assert not at.exception
+    assert not at.exception and not at.get("progress")
+    assert layouts, "no intermediate layout was drawn while t-SNE ran"
+    assert all("of 750" in caption for caption in layouts)
     assert len(drawn(at)) == stated(at) == 502  # king and queen are not among the 500 most frequent
     assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"
+    at.toggle(key="es_replay").set_value(True).run()
+    frames = [f["name"] for f in json.loads(at.get("plotly_chart")[1].proto.spec)["frames"]]
+    assert frames == [str(i) for i in range(50, 751, 50)]  # every 50 iterations, then the result
 
 
 def test_a_cloud_larger_than_the_vocabulary_is_all_of_it_and_says_so(open_page, vectors_folder):
@@ -148,3 +158,85 @@ def test_an_old_form_link_opens_the_same_view():
     assert not old.warning and list(old.table[0].value.index) == list(new.table[0].value.index)
     assert len(old.table[0].value) == 5 and old.number_input(key="es_perplexity").value == 20
     assert old.button(key="es_run").label == new.button(key="es_run").label
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_the_projection_says_how_many_neighbours_it_kept_and_how_trustworthy_it_is(at):
+    at.select_slider(key="es_size").set_value(500).run()
+    at.text_input(key="es_words").set_value("").run()
+    at.multiselect(key="es_groups").set_value([]).run()
+    x = bundled_vectors().vectors[:500].numpy()
+    y = pca(x, 2).coords
+    assert metrics(at) == {
+        "Neighbours kept (k = 10)": f"{preservation(x, y, 10).mean:.1%}",
+        "Trustworthiness (k = 10)": f"{trustworthiness(x, y, 10):.3f}",
+    }
+    at.number_input(key="es_kept_k").set_value(3).run()
+    assert metrics(at)["Neighbours kept (k = 3)"] == f"{preservation(x, y, 3).mean:.1%}"
+    assert not at.exception and not at.error and not at.warning
+
+
+def test_the_colour_toggle_colours_every_point_by_neighbours_kept(at):
+    at.toggle(key="es_colour_kept").set_value(True).run()
+    (points,) = chart(at)["data"]
+    assert len(points["text"]) == stated(at) and (points["marker"]["cmin"], points["marker"]["cmax"]) == (0, 10)
+    assert points["text"][0].startswith("the: ") and points["text"][0].endswith("/10")
+    assert next(c.value for c in at.caption if c.value.startswith("Drawn")).startswith("Drawn: 5,010 points")
+    at.toggle(key="es_colour_kept").set_value(False).run()
+    assert "chosen" in {t["meta"] for t in chart(at)["data"]}
+
+
+def test_honesty_bad_k_is_named_and_the_plot_stays(open_page, vectors_folder):
+    at = open_page(PAGE)
+    at.selectbox(key="es_source").select("tiny.txt").run()
+    at.multiselect(key="es_groups").set_value([]).run()
+    assert any("below half the points (at most 7 here); it is 10" in w.value for w in at.warning)
+    at.number_input(key="es_kept_k").set_value(20).run()
+    assert "between 1 and 14; it is 20" in at.error[0].value
+    assert not at.exception and len(drawn(at)) == stated(at)
+
+
+def test_too_many_points_for_trustworthiness_says_so(at):
+    at.select_slider(key="es_size").set_value(10_000).run()
+    assert any("at most 6,000 points" in w.value for w in at.warning)
+    assert list(metrics(at)) == ["Neighbours kept (k = 10)"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("5, abc", "abc"),
+        ("5, 10, 20, 30, 40", "1 to 4 perplexities"),
+        ("", "1 to 4 perplexities"),
+        ("5, 150", "below a third of the points (133 here"),
+        ("0", "must be above 0"),
+    ],
+)
+def test_sweep_bad_inputs_are_named(at, typed, said):
+    at.text_input(key="es_sweep").set_value(typed).run()
+    assert any(said in e.value for e in at.error), [e.value for e in at.error]
+    assert not at.exception and "es_sweep_run" not in [b.key for b in at.button]
+
+
+def test_the_sweep_runs_in_the_background_as_small_multiples(at):
+    at.radio(key="es_method").set_value("t-SNE").run()
+    at.select_slider(key="es_iterations").set_value(300).run()
+    at.radio(key="es_sweep_data").set_value("gaps").run()
+    at.text_input(key="es_sweep").set_value("5, 50").run()
+    assert at.button(key="es_sweep_run").label == "Run t-SNE 2 times on 600 points"
+    at.button(key="es_sweep_run").click().run()
+    deadline = time.monotonic() + 120
+    while at.get("progress") and time.monotonic() < deadline:
+        time.sleep(1)
+        at.run()
+    assert not at.exception
+    (sweep,) = [
+        spec for spec in (json.loads(c.proto.spec) for c in at.get("plotly_chart")) if "xaxis2" in spec["layout"]
+    ]
+    assert [a["text"] for a in sweep["layout"]["annotations"]] == ["perplexity 5", "perplexity 50"]
+    assert [len(t["text"]) for t in sweep["data"]] == [600, 600] and sweep["data"][0]["text"][0] == "cluster 1"
+    at.radio(key="es_sweep_data").set_value("cloud").run()
+    assert at.button(key="es_sweep_run").label == "Run t-SNE 2 times on 5,010 points"
