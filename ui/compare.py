@@ -25,6 +25,10 @@ Why this form:
   `rp_a=base:500000` works too;
 - the page passes the parameter's name as a literal ("rp_a"): ui.link.check_link treats a parameter the page's
   script names as a quoted string as the page's own, so a link with A gets no "not a setting" notice.
+In the address bar Streamlit writes it percent-encoded (`rp_a=head_dim%3A64%3Bbase%3A500000...`), as it writes
+every parameter; a hand-written link may use `:` and `;` as they are. Each field is read by the type of its default
+(int, float, str or bool), so a settings dataclass used here gives every field a plain default of its own type
+(`base: float = 10000.0`, not `= 10000`).
 A is kept in st.session_state too (key `_<param>`, e.g. `_rp_a`) and written back into the address on every run
 (the address loses unbound parameters on a page switch); on a session's first run and on Back/Forward it is read
 from the address instead, as app.py does for ?lang.
