@@ -22,7 +22,7 @@ Why this form:
   default changes in a later version;
 - read back through the dataclass itself (`decode`), so A is validated by the same `__post_init__` as B, and a
   hand-edited link gets the same messages; a field left out takes the dataclass default, so a short hand-written
-  `rp_a=base:500000` works too;
+  `rp_a=base:500000` works too, and is pinned (and written back) in full;
 - the page passes the parameter's name as a literal ("rp_a"): ui.link.check_link treats a parameter the page's
   script names as a quoted string as the page's own, so a link with A gets no "not a setting" notice.
 In the address bar Streamlit writes it percent-encoded (`rp_a=head_dim%3A64%3Bbase%3A500000...`), as it writes
@@ -30,8 +30,9 @@ every parameter; a hand-written link may use `:` and `;` as they are. Each field
 (int, float, str or bool), so a settings dataclass used here gives every field a plain default of its own type
 (`base: float = 10000.0`, not `= 10000`).
 A is kept in st.session_state too (key `_<param>`, e.g. `_rp_a`) and written back into the address on every run
-(the address loses unbound parameters on a page switch); on a session's first run and on Back/Forward it is read
-from the address instead, as app.py does for ?lang.
+(so that A survives a switch to another page and back, whatever the address keeps meanwhile); on a session's first
+run and on Back/Forward it is read from the address instead, as app.py does for ?lang. pin_ui works inside an
+st.fragment (the rotary page calls it in one: tests/browser/test_rotary.py, the A/B round trip and Back).
 """
 
 from __future__ import annotations
