@@ -49,3 +49,19 @@ def test_a_link_opens_its_view(page, server_url):
     assert drawn == 6 and page.locator('[data-testid="stTable"] tbody tr').count() == 5
     wait_until_idle(page)
     assert page.locator(EXCEPTION).count() == 0 and page.locator('[data-testid="stAlert"]').count() == 0
+
+
+def test_the_honesty_numbers_show_and_the_toggle_colours_by_neighbours_kept(page, server_url):
+    page.goto(f"{server_url}/embedding_space")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    kept = page.locator('[data-testid="stMetric"]', has_text="Neighbours kept (k = 10)")
+    trust = page.locator('[data-testid="stMetric"]', has_text="Trustworthiness (k = 10)")
+    assert kept.locator('[data-testid="stMetricValue"]').inner_text().endswith("%")
+    assert 0 < float(trust.locator('[data-testid="stMetricValue"]').inner_text()) < 1
+    page.get_by_text("Colour by neighbours kept", exact=True).click()
+    plot = "document.querySelector('.js-plotly-plot')"
+    wait_for_plot(page, f"{plot}.data.length === 1 && {plot}.data[0].marker.cmax === 10")
+    assert page.evaluate(f"{plot}.data[0].text.length") == 5010
+    page.wait_for_url("**/embedding_space?es_colour_kept=true")
+    assert page.locator(EXCEPTION).count() == 0
