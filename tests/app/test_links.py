@@ -89,6 +89,7 @@ SHARED = {
     "lessons/rotary.py": dict(
         rp_head_dim=64,
         rp_base="500000",
+        rp_method="yarn",
         rp_pair=3,
         rp_positions=32,
         rp_factor=8.0,
