@@ -46,8 +46,8 @@ def runner() -> JobRunner:
 
 
 @st.cache_resource(max_entries=16)
-def pca_coords(_wv: WordVectors, source: str, rows: tuple[int, ...], dims: int) -> np.ndarray:
-    return cloud.project(_wv.vectors[list(rows)].cpu().numpy(), CloudConfig("PCA", dims))
+def pca_coords(_wv: WordVectors, _rows: list[int], cloud_id: tuple, dims: int) -> np.ndarray:
+    return cloud.project(_wv.vectors[_rows].cpu().numpy(), CloudConfig("PCA", dims))
 
 
 @st.cache_resource
@@ -68,14 +68,14 @@ def start(key: tuple, x: np.ndarray, cfg: CloudConfig) -> None:
 
 
 @page_cache_data(max_entries=8)
-def kept_counts(_wv: WordVectors, source: str, rows: tuple[int, ...], cfg: CloudConfig, k: int, _coords) -> np.ndarray:
+def kept_counts(_wv: WordVectors, _rows: list[int], cloud_id: tuple, cfg: CloudConfig, k: int, _coords) -> np.ndarray:
     """(n,) how many of each word's k neighbours the projection `cfg` of these rows kept: once per projection."""
-    return neighbours.preservation(_wv.vectors[list(rows)].cpu().numpy(), _coords, k).kept
+    return neighbours.preservation(_wv.vectors[_rows].cpu().numpy(), _coords, k).kept
 
 
 @page_cache_data(max_entries=8)
-def trust(_wv: WordVectors, source: str, rows: tuple[int, ...], cfg: CloudConfig, k: int, _coords) -> float:
-    return neighbours.trustworthiness(_wv.vectors[list(rows)].cpu().numpy(), _coords, k)
+def trust(_wv: WordVectors, _rows: list[int], cloud_id: tuple, cfg: CloudConfig, k: int, _coords) -> float:
+    return neighbours.trustworthiness(_wv.vectors[_rows].cpu().numpy(), _coords, k)
 
 
 def draw_latest(job: Job, words: list[str], roles: dict, axis_titles: tuple[str, ...]) -> None:
@@ -198,6 +198,9 @@ shown = dict.fromkeys(look.found + [w for ws in groups.words.values() for w in w
 extra = list(shown) + ([found] if found else []) + [w for w, _ in near]
 rows, added = cloud.cloud_rows(wv, size, extra)
 n_frequent = len(rows) - added
+# The cloud's rows for a cache key: the n most frequent, then the few added ones (cloud_rows). Streamlit's hash of
+# every row would cost more than the rest of a rerun's cached lookups (benchmarks/honesty.py).
+cloud_id = (source_key, n_frequent, tuple(rows[n_frequent:]))
 words = [wv.itos[r] for r in rows]
 index = {w: i for i, w in enumerate(words)}
 roles = dict(
@@ -220,7 +223,7 @@ if cfg.problem_with(len(rows), wv.dim):
     pass  # too few words or dimensions even for PCA: said above
 elif cfg.method == "PCA":
     try:
-        coords = pca_coords(wv, source_key, tuple(rows), dims)
+        coords = pca_coords(wv, rows, cloud_id, dims)
     except Problem as err:  # every vector of the cloud the same
         st.error(problem(err))
 else:
@@ -251,7 +254,7 @@ if coords is not None:
     c1, c2, c3, c4 = st.columns(4)
     kept_k = c1.number_input(t("es.kept_k"), 1, neighbours.MAX_K, neighbours.K, key="es_kept_k", **IN_LINK)
     by_kept = c2.toggle(t("es.colour_kept"), False, key="es_colour_kept", help=t("es.colour_kept_help"), **IN_LINK)
-    measure = (source_key, tuple(rows), cfg, kept_k, coords)  # cached per projection and k
+    measure = (rows, cloud_id, cfg, kept_k, coords)  # cached per projection and k
     kept = None
     if bad := neighbours.check_k(kept_k, len(rows)):
         st.error(problem(bad))
