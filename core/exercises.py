@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core import cloud, embeddings, positional, pretrained, projection, rotary, training
+from core import attention, cloud, embeddings, positional, pretrained, projection, rotary, training
 from core.vectors import WordVectors
 
 
@@ -112,6 +112,20 @@ def rope_pairs_longer_than(head_dim: int, base: float, length: int) -> int:
     return int((wavelengths > length).sum())
 
 
+def attention_shift_difference(wv: WordVectors, scheme: str) -> float:
+    """The attention page's shift check at its defaults: the largest change of a scheme's logits when every
+    position moves by AttentionConfig().shift."""
+    cfg = attention.AttentionConfig()
+    head = attention.make_head(cfg, wv)
+    return attention.shift_check(head, cfg, scheme).max_diff
+
+
+def attention_beyond(scheme: str, value: str) -> float | int:
+    """A number of the attention page's "past the trained length" line at its defaults (twice the trained length)."""
+    cfg = attention.AttentionConfig()
+    return attention.beyond(cfg, scheme, attention.BEYOND * cfg.trained_len).values[value]
+
+
 EXERCISES: dict[str, list[Exercise]] = {
     "pe": [
         Exercise("pe_repeat", lambda wv: pairs_repeating_within(128, 100.0, 50)),
@@ -140,6 +154,11 @@ EXERCISES: dict[str, list[Exercise]] = {
         Exercise("rp_slow", lambda wv: rope_pairs_longer_than(128, 10000.0, 4096)),
         Exercise("rp_llama3", lambda wv: rope_pairs_longer_than(128, 500000.0, 4096)),
         Exercise("rp_alibi", lambda wv: rotary.alibi_slopes(8)[0], tolerance=0.0005),
+    ],
+    "at": [
+        Exercise("at_shift", lambda wv: attention_shift_difference(wv, "sinusoidal"), tolerance=0.005),
+        Exercise("at_t5", lambda wv: attention_beyond("t5", "clips_from")),
+        Exercise("at_alibi", lambda wv: attention_beyond("alibi", "at_length"), tolerance=0.05),
     ],
 }
 

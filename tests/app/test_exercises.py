@@ -18,6 +18,7 @@ PAGES = {
     "lv": "lessons/learned_vs_sinusoidal.py",
     "il": "lessons/input_layer.py",
     "rp": "lessons/rotary.py",
+    "at": "lessons/attention.py",
 }
 
 

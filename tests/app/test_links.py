@@ -103,6 +103,27 @@ SHARED = {
         rp_head=5,
         rp_alibi_len=64,
     ),
+    "lessons/attention.py": dict(
+        at_content="random",
+        at_sentence="a dog ran",
+        at_tokens=6,
+        at_d_model=32,
+        at_head_dim=8,
+        at_seed=3,
+        at_causal=True,
+        at_shift=5,
+        at_trained_len=12,
+        at_base=500.0,
+        at_alibi_heads=4,
+        at_alibi_head=2,
+        at_t5_buckets=16,
+        at_t5_max=64,
+        at_t5_bidirectional=False,
+        at_query=2,
+        at_key=3,
+        at_query_pos=20,
+        at_max_distance=32,
+    ),
 }
 
 

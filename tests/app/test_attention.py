@@ -1,0 +1,175 @@
+"""The attention page in AppTest: every control moves the page, the bad inputs get messages, a link opens a view."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core import attention
+from core.exercises import EXERCISES
+from core.glove import load_glove
+from tests.app import APP
+
+PAGE = "lessons/attention.py"
+SCHEMES = ["none", "sinusoidal", "learned: MiniLM", "rope", "alibi", "t5"]
+
+
+@pytest.fixture
+def at(open_page):
+    return open_page(PAGE)
+
+
+def charts(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def view(at) -> tuple:
+    """What the page shows: every chart's data and every line of text (a control that moves changes it)."""
+    return (
+        [json.dumps(c["data"], sort_keys=True) for c in charts(at)],
+        [m.value for m in at.markdown],
+        [c.value for c in at.caption],
+    )
+
+
+def checks(at) -> dict[str, str]:
+    """Section 4's line per scheme: {label: text}."""
+    lines = [m.value for m in at.markdown if m.value.startswith("- **")]
+    return {re.match(r"- \*\*(.+?)\*\*", line).group(1): line for line in lines}
+
+
+def test_defaults_show_every_scheme_side_by_side(at):
+    assert not at.exception and not at.error
+    logits, weights, terms, learned, distance = charts(at)
+    titles = [a["text"] for a in logits["layout"]["annotations"]]
+    assert titles == SCHEMES and [a["text"] for a in weights["layout"]["annotations"]] == SCHEMES
+    assert len(logits["data"]) == len(weights["data"]) == 6
+    assert [a["text"] for a in terms["layout"]["annotations"]] == [*attention.TERMS, "sum = logits"]
+    assert len(learned["data"]) == 5
+    assert [line["name"] for line in distance["data"]] == SCHEMES
+    assert at.get("page_link")[0].proto.page == "learned_vs_sinusoidal"
+    assert len(at.get("expander")) >= 5  # "Show the code" under each figure
+    assert len(at.latex) >= 5
+
+
+def test_the_four_terms_sum_to_the_logits_and_the_page_says_by_how_much(at):
+    (line,) = [m.value for m in at.markdown if "add up to the logits" in m.value]
+    assert float(re.search(r"\*\*(.+?)\*\*", line).group(1)) < 1e-5
+    terms = charts(at)[2]["data"]
+    assert len(terms) == 5 and all(t["type"] == "heatmap" for t in terms)
+
+
+def test_each_scheme_says_whether_it_depends_on_m_minus_n_only_and_what_happens_past_its_length(at):
+    lines = checks(at)
+    assert list(lines) == SCHEMES
+    for relative in ("none", "rope", "alibi", "t5"):
+        assert "depends on m − n only" in lines[relative], relative
+    for absolute in ("sinusoidal", "learned: MiniLM"):
+        assert "depends on absolute positions" in lines[absolute], absolute
+    assert "never completed a turn" in lines["rope"] and "ALiBi's bias goes from -7.5 to -15.5" in lines["alibi"]
+    assert "the table has 512 rows; 512 positions have none" in lines["learned: MiniLM"]
+    assert "from 91 on shares the last bucket 15" in lines["t5"]
+
+
+@pytest.mark.parametrize(
+    "kind, key, value",
+    [
+        ("text_input", "at_sentence", "a dog ran in the park"),
+        ("number_input", "at_d_model", 32),
+        ("number_input", "at_head_dim", 32),
+        ("number_input", "at_seed", 3),
+        ("toggle", "at_causal", True),
+        ("number_input", "at_shift", 3),
+        ("number_input", "at_trained_len", 12),
+        ("number_input", "at_base", 500.0),
+        ("number_input", "at_alibi_heads", 4),
+        ("number_input", "at_alibi_head", 3),
+        ("number_input", "at_t5_buckets", 16),
+        ("number_input", "at_t5_max", 64),
+        ("toggle", "at_t5_bidirectional", False),
+        ("number_input", "at_query", 2),
+        ("number_input", "at_key", 4),
+        ("slider", "at_query_pos", 20),
+        ("slider", "at_max_distance", 32),
+    ],
+)
+def test_every_control_moves_the_page(at, kind, key, value):
+    before = view(at)
+    getattr(at, kind)(key=key).set_value(value).run()
+    assert not at.exception and not at.error, key
+    assert at.session_state[key] == value
+    assert view(at) != before, key
+
+
+def test_random_content_and_its_number_of_tokens(at):
+    at.radio(key="at_content").set_value("random").run()
+    assert not at.exception and not at.error
+    assert charts(at)[0]["data"][0]["x"][:2] == ["0:t0", "1:t1"]
+    before = view(at)
+    at.number_input(key="at_tokens").set_value(5).run()
+    assert len(charts(at)[0]["data"][0]["x"]) == 5 and view(at) != before
+
+
+def test_an_odd_head_dim_is_named_and_nothing_drawn(at):
+    at.number_input(key="at_head_dim").set_value(15).run()
+    assert not at.exception
+    assert "head_dim must be even" in at.error[0].value and "15" in at.error[0].value
+    assert not at.get("plotly_chart")
+    assert at.header[-1].value == "Try this"  # the exercises stay
+
+
+def test_a_sentence_longer_than_the_budget_is_named(at):
+    at.text_input(key="at_sentence").set_value(" ".join(["word"] * (attention.MAX_TOKENS + 6))).run()
+    assert not at.exception
+    assert (
+        f"has {attention.MAX_TOKENS + 6} tokens" in at.error[0].value and str(attention.MAX_TOKENS) in at.error[0].value
+    )
+    at.text_input(key="at_sentence").set_value("   ").run()
+    assert "no words" in at.error[0].value
+
+
+def test_unknown_words_are_named_and_their_rows_are_zero(at):
+    at.text_input(key="at_sentence").set_value("the zzqxv sat on the qqqpl").run()
+    assert not at.exception and not at.error
+    assert "zzqxv, qqqpl" in at.warning[0].value and "zero" in at.warning[0].value
+
+
+def test_a_shorter_sentence_moves_the_chosen_tokens_back_inside(at):
+    at.number_input(key="at_key").set_value(9).run()
+    at.text_input(key="at_sentence").set_value("the cat sat").run()
+    assert not at.exception and at.session_state["at_key"] == 2
+    assert any("Key token" in w.value for w in at.warning)
+
+
+def test_a_link_reopens_the_view():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page(PAGE)
+    at.query_params["at_head_dim"] = "32"
+    at.query_params["at_causal"] = "true"
+    at.query_params["at_query_pos"] = "30"
+    at.run()
+    assert not at.exception and not at.error and not at.warning
+    assert at.session_state["at_head_dim"] == 32 and at.session_state["at_causal"] is True
+    assert at.session_state["at_query_pos"] == 30
+    weights = charts(at)[1]["data"][0]
+    assert "30" in charts(at)[4]["layout"]["title"]["text"]
+    assert weights["type"] == "heatmap"
+
+
+def test_the_exercises_answers_are_the_pages_own_numbers():
+    wv = load_glove()
+    answers = {e.key: e.answer(wv) for e in EXERCISES["at"]}
+    assert answers["at_alibi"] == -0.5 * 31  # head 0 of 8: slope 2^-1, the farthest key at 32 tokens is 31 away
+    import torch
+    from transformers.models.t5.modeling_t5 import T5Attention
+
+    buckets = T5Attention._relative_position_bucket(-torch.arange(200), True, 32, 128)
+    assert answers["at_t5"] == int((buckets == buckets[-1]).nonzero()[0])
+    cfg = attention.AttentionConfig()
+    head = attention.make_head(cfg, wv)
+    here = attention.compare(head, cfg)[1].logits.numpy()
+    positions = torch.arange(len(head.tokens))
+    moved, _, _ = attention.scores(head, cfg, "sinusoidal", head.x, positions + 8, head.x, positions + 8)
+    assert answers["at_shift"] == pytest.approx(np.abs(moved.numpy() - here).max())
