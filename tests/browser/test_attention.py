@@ -1,0 +1,50 @@
+"""The attention page in a real Chromium: it renders every scheme without an exception, a setting redraws the
+heatmaps and goes into the link, and the distance slider moves the score-against-distance plot."""
+
+from playwright.sync_api import expect
+
+from tests.browser.harness import EXCEPTION, wait_for_plot, wait_until_idle
+
+# The first heatmap's panels (one per scheme) and the number of key columns of its first panel
+LOGITS = (
+    "(() => { const p = document.querySelectorAll('.js-plotly-plot')[0];"
+    " return p.data.length + '|' + (p.data[0].x || []).length; })()"
+)
+
+
+def test_the_page_renders_every_scheme_and_a_setting_redraws_the_heatmaps_and_the_link(page, server_url):
+    page.goto(f"{server_url}/attention")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    assert page.evaluate("document.querySelectorAll('.js-plotly-plot').length") == 5
+    assert page.evaluate(LOGITS) == "6|10"  # six schemes, ten tokens of the default sentence
+    assert page.locator(EXCEPTION).count() == 0
+
+    sentence = page.get_by_label("Sentence (through GloVe)")
+    sentence.fill("the dog ran")
+    sentence.press("Enter")
+    wait_for_plot(page, f"{LOGITS} === '6|3'")
+    page.wait_for_url("**/attention?at_sentence=the+dog+ran")
+    wait_until_idle(page)
+
+    head_dim = page.get_by_label("head_dim")
+    head_dim.fill("15")
+    head_dim.press("Enter")
+    expect(page.locator('[data-testid="stAlertContentError"]')).to_contain_text("head_dim must be even")
+    page.wait_for_url("**/attention?*at_head_dim=15*")
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_a_link_opens_the_view_and_the_query_slider_moves_the_distance_plot(page, server_url):
+    page.goto(f"{server_url}/attention?at_head_dim=32&at_query_pos=20")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    assert page.get_by_label("head_dim").input_value() == "32"
+    title = "document.querySelectorAll('.js-plotly-plot')[4].layout.title.text"
+    assert "position 20" in page.evaluate(title)
+    page.get_by_role("slider", name="Query position m").press("ArrowRight")
+    wait_for_plot(page, f"{title}.includes('position 21')")
+    page.wait_for_url("**/attention?*at_query_pos=21*")
+    wait_until_idle(page)
+    assert "at_head_dim=32" in page.url
+    assert page.locator(EXCEPTION).count() == 0
