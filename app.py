@@ -9,6 +9,7 @@ from ui.i18n import LANG_KEY, LANGUAGES, problem, shown, t
 from ui.link import ASKED, IN_LINK, back_or_forward, check_link, keep_history, upgrade_link
 from ui.pages import asked_path, navigation, page_script
 from ui.presenter import CSS, PRESENT_KEY, presenting
+from ui.resources import import_libraries
 from ui.sessions import start_reaper
 from ui.share_link import share_link
 
@@ -16,6 +17,7 @@ THEME_CSS = Path(__file__).with_name("ui") / "theme.css"  # what .streamlit/conf
 
 st.set_page_config(page_title="Transformer Embedding Lab", page_icon="🧭", layout="wide")
 st.html(THEME_CSS)
+import_libraries()  # once per process, before any page's imports: first visits at once must not race them
 start_reaper()  # once per process: closed tabs' sessions are let go of when Streamlit's reconnect window ends
 page, key = navigation()
 upgrade_link(key)

@@ -37,6 +37,23 @@ def minilm_positions() -> np.ndarray:
     return pretrained.minilm_position_table().numpy()
 
 
+@st.cache_resource(show_spinner=False)
+def import_libraries() -> None:
+    """Import pandas, plotly, torch, core and figures once, in one session's thread, while the others wait.
+
+    Each session runs its page in a thread of its own. Two first visits at once would import pandas in two threads,
+    and Python's import lock may then hand one of them the half-imported module ("partially initialized module
+    'pandas' has no attribute 'Series'", tests/loadtest/test_locust.py). A cached resource is made once: every other
+    caller waits for it. app.py calls this before any page runs.
+    """
+    import pandas  # noqa: F401
+    import plotly.graph_objects  # noqa: F401
+
+    for package in (core, figures):
+        for module in _modules(package):
+            importlib.import_module(module.name)
+
+
 def preload(report: Callable[[str, float], None] | None = None) -> None:
     """Import every module the pages use and fill the caches above and GloVe's (with its unit rows and word index);
     skip a table whose package is missing.
@@ -45,7 +62,7 @@ def preload(report: Callable[[str, float], None] | None = None) -> None:
         report: called as report(what, seconds) after each step.
     """
     steps: list[tuple[str, Callable[[], object]]] = [
-        ("imports", lambda: [importlib.import_module(m.name) for p in (core, figures) for m in _modules(p)]),
+        ("imports", import_libraries),
         ("device", device_choice),
         ("GloVe", _glove),
         ("MiniLM input layer", minilm_input),
