@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core import attention, cloud, embeddings, positional, pretrained, projection, rotary, training
+from core import attention, cloud, embeddings, neighbours, positional, pretrained, projection, rotary, training
 from core.vectors import WordVectors
 
 
@@ -73,11 +73,22 @@ def nearest_word(wv: WordVectors, word: str) -> str:
     return cloud.neighbours(wv, word, 1)[0][0]
 
 
-def default_cloud_points(wv: WordVectors) -> int:
-    """Points the embedding-space page draws at its defaults: 5,000 words, four chosen words, four groups."""
+def default_cloud_rows(wv: WordVectors) -> list[int]:
+    """The rows the embedding-space page draws at its defaults: 5,000 words, four chosen words, four groups."""
     chosen = ["man", "woman", "king", "queen"]
     grouped = [w for name in ("animals", "countries", "capitals", "numbers") for w in cloud.GROUPS[name]]
-    return len(cloud.cloud_rows(wv, 5000, chosen + grouped)[0])
+    return cloud.cloud_rows(wv, 5000, chosen + grouped)[0]
+
+
+def default_cloud_points(wv: WordVectors) -> int:
+    return len(default_cloud_rows(wv))
+
+
+def kept_gained_in_3d(wv: WordVectors) -> float:
+    """Percentage points of neighbours kept (k = neighbours.K) that PCA in 3D gains over 2D on the default cloud."""
+    x = wv.vectors[default_cloud_rows(wv)].cpu().numpy()
+    kept = [neighbours.preservation(x, cloud.project(x, cloud.CloudConfig("PCA", d))).mean for d in (2, 3)]
+    return 100 * (kept[1] - kept[0])
 
 
 def learned_accuracy_past(train_len: int, test_len: int) -> float:
@@ -140,6 +151,7 @@ EXERCISES: dict[str, list[Exercise]] = {
     "es": [
         Exercise("es_queen", lambda wv: nearest_word(wv, "queen")),
         Exercise("es_count", default_cloud_points),
+        Exercise("es_kept_3d", kept_gained_in_3d, tolerance=0.15),
     ],
     "lv": [
         Exercise("lv_past", lambda wv: learned_accuracy_past(16, 32), tolerance=0.005),
