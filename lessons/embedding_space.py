@@ -89,7 +89,8 @@ def draw_latest(job: Job, words: list[str], roles: dict, axis_titles: tuple[str,
 
 def start_sweep(key: tuple, x: np.ndarray, cfg: CloudConfig, perplexities: tuple[float, ...]) -> None:
     work = functools.partial(neighbours.perplexity_sweep, x, cfg, perplexities)
-    submit(runner(), key, lambda progress: work(progress=progress), len(perplexities) * cfg.iterations, "es_refused")
+    total = len(perplexities) * cfg.iterations
+    submit(runner(), key, lambda progress: work(progress=progress), total, "es_sweep_refused")
 
 
 def describe(method: str, job: Job) -> str:
@@ -249,8 +250,12 @@ else:
         coords = job.result
 
 # --- 3. The plot, and how honest it is -------------------------------------------------------------------
-if coords is not None:
-    st.header(t("es.h_honest"))
+st.header(t("es.h_honest"))
+if coords is None:
+    st.caption(t("es.honest_later"))
+    if found:
+        table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
+else:
     c1, c2, c3, c4 = st.columns(4)
     kept_k = c1.number_input(t("es.kept_k"), 1, neighbours.MAX_K, neighbours.K, key="es_kept_k", **IN_LINK)
     by_kept = c2.toggle(t("es.colour_kept"), False, key="es_colour_kept", help=t("es.colour_kept_help"), **IN_LINK)
@@ -310,8 +315,6 @@ if coords is not None:
             coords, index=pd.Index(words, name="word"), columns=[f"{cfg.method}_{i + 1}" for i in range(dims)]
         ),
     )
-elif found:
-    table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
 
 show_code(cloud.cloud_rows, cloud.project, cloud.neighbours)
 
@@ -355,14 +358,20 @@ if perplexities:
             on_click=start_sweep,
             args=(sweep_key, points, sweep_cfg, perplexities),
         )
-        if refused := st.session_state.get("es_refused"):
+        if refused := st.session_state.get("es_sweep_refused"):
             st.warning(refused)
     elif not job.done:
         job_progress(runner(), sweep_key, functools.partial(describe, "t-SNE"))
     else:
         panels = {t("es.panel", perplexity=f"{p:g}"): xy for p, xy in zip(perplexities, job.result, strict=True)}
         hover = words if demo is None else [t("es.cluster", n=int(c) + 1) for c in labels]
-        fig = sweep_figure(panels, hover, t(f"es.sweep_{data}"), colour=labels, colour_title=t("es.cluster_colour"))
+        fig = sweep_figure(
+            panels,
+            hover,
+            t(f"es.sweep_{data}"),
+            colour=None if labels is None else labels + 1,
+            colour_title=t("es.cluster_colour"),
+        )
         st.plotly_chart(fig, key="es_sweep_plot")
 explain(r"\mathrm{Perp}(P_i) = 2^{H(P_i)}, \quad H(P_i) = -\sum_j p_{j|i} \log_2 p_{j|i}", t("es.sweep_notice"))
 show_code(neighbours.perplexity_sweep, neighbours.demo_clusters)
