@@ -2,4 +2,17 @@
 
 from pathlib import Path
 
+from streamlit.testing.v1 import AppTest
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def open_link(page: str, params: dict | None = None, /, **named) -> AppTest:
+    """The page opened from a link with these query parameters (a dict, or named: `open_link(PAGE, rp_base="5")`)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page(page)
+    for name, value in {**(params or {}), **named}.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at

@@ -1,11 +1,11 @@
 """The input-layer page in AppTest: every control, the three tables, and the bad inputs the issue names."""
 
+import functools
 import json
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from tests.app import APP
+from tests.app import open_link as open_link_to
 
 PAGE = "lessons/input_layer.py"
 
@@ -19,15 +19,7 @@ def stage_titles(at) -> list[str]:
     return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")][:-1]
 
 
-def open_link(**params: str) -> AppTest:
-    """The page opened from a link with these query parameters."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.switch_page(PAGE)
-    for name, value in params.items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+open_link = functools.partial(open_link_to, PAGE)
 
 
 def test_glove_default_shows_six_stages_and_the_seed_tables(at):

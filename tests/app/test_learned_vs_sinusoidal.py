@@ -1,15 +1,15 @@
 """The learned-vs-sinusoidal page in AppTest: a tiny training run, every control, every bad input."""
 
+import functools
 import json
 import time
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from core import pretrained
 from core.training import TrainConfig
-from tests.app import APP
+from tests.app import open_link as open_link_to
 
 PAGE = "lessons/learned_vs_sinusoidal.py"
 
@@ -19,15 +19,7 @@ def at(open_page):
     return open_page(PAGE)
 
 
-def open_link(**params: str) -> AppTest:
-    """The page opened from a link with these query parameters."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.switch_page(PAGE)
-    for name, value in params.items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+open_link = functools.partial(open_link_to, PAGE)
 
 
 def settings(at) -> dict:

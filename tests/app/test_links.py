@@ -5,7 +5,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app import APP
+from tests.app import open_link
 
 # A value other than the default for every setting of every page (the test fails when a page gains a setting
 # that is missing here).
@@ -104,6 +104,7 @@ SHARED = {
         rp_alibi_len=64,
     ),
     "lessons/attention.py": dict(
+        at_chapter="distance",
         at_content="random",
         at_sentence="a dog ran",
         at_tokens=6,
@@ -125,16 +126,6 @@ SHARED = {
         at_max_distance=32,
     ),
 }
-
-
-def open_link(page: str, params: dict[str, str | list[str]]) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.switch_page(page)
-    for name, value in params.items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def bound(at: AppTest) -> set[str]:

@@ -1,11 +1,11 @@
 """The rotary page in AppTest: every control and each bad input the issue names."""
 
+import functools
 import json
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from tests.app import APP
+from tests.app import open_link as open_link_to
 
 PAGE = "lessons/rotary.py"
 
@@ -19,15 +19,7 @@ def titles(at) -> list[str]:
     return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
 
 
-def open_link(**params: str) -> AppTest:
-    """The page opened from a link with these query parameters."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.switch_page(PAGE)
-    for name, value in params.items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+open_link = functools.partial(open_link_to, PAGE)
 
 
 def test_defaults_draw_every_figure(at):

@@ -1,14 +1,14 @@
 """The word-embedding page in AppTest: every control, and every bad input the issue names."""
 
+import functools
 import time
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from core.glove import load_glove
 from core.jobs import JobRunner
 from core.problems import Problem
-from tests.app import APP
+from tests.app import open_link as open_link_to
 
 PAGE = "lessons/word_embeddings.py"
 
@@ -111,14 +111,7 @@ def test_an_axis_between_two_words_with_one_vector_gets_a_notice(open_page, vect
     assert not any("length 0" in w.value for w in at.warning) and not at.exception
 
 
-def open_link(params: dict[str, str]) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.switch_page(PAGE)
-    for name, value in params.items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+open_link = functools.partial(open_link_to, PAGE)
 
 
 def test_a_link_opens_its_view_and_the_view_then_moves():

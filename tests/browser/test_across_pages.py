@@ -67,7 +67,7 @@ def test_downloads_hold_the_window_shown_and_every_dimension(page, server_url):
 
 
 def test_sections_that_rerun_alone_keep_the_link_and_back_brings_the_view_back(page, server_url):
-    # the input layer's and rotary page's settings rerun their part alone (a fragment); the word page's k a full run
+    # the input layer's settings rerun their part alone (a fragment); the word page's k a full run
     page.goto(f"{server_url}/word_embeddings")
     neighbours = page.locator('[data-testid="stTable"]').nth(1).locator("tbody tr")  # the analogy's table is first
     neighbours.first.wait_for()
@@ -91,22 +91,7 @@ def test_sections_that_rerun_alone_keep_the_link_and_back_brings_the_view_back(p
     page.wait_for_url(lambda url: "il_sentence=I" in url)
     wait_for_plot(page, "document.querySelector('.js-plotly-plot').data[0].y.includes('2: you')")
     wait_until_idle(page)
-
-    page.goto(f"{server_url}/rotary")
-    page.wait_for_selector(".js-plotly-plot")
-    wait_until_idle(page)
-    base = page.get_by_role("textbox", name="base", exact=True)
-    base.fill("abc")
-    base.press("Enter")
-    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(1)
-    page.wait_for_url("**/rotary?rp_base=abc")
-    expect(page.get_by_role("heading", name="4. ALiBi", exact=False)).to_be_visible()  # it does not use the base
-    base.fill("500000")
-    base.press("Enter")
-    page.wait_for_url("**/rotary?rp_base=500000")
-    expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(0)
-    wait_until_idle(page)
-    assert page.locator(EXCEPTION).count() == 0
+    assert page.locator(EXCEPTION).count() == 0  # the rotary page's sections: tests/browser/test_rotary.py
 
 
 def test_back_and_forward_step_through_the_views_of_a_page(page, server_url):
