@@ -31,9 +31,33 @@ _history = st.components.v2.component("view_history", js=Path(__file__).with_nam
 
 
 def back_or_forward() -> bool:
-    """Whether this run is the browser's Back or Forward: Streamlit's flag for it, which is not public. Only the
-    language needs it (app.py): every bound widget is restored from the address by Streamlit itself."""
+    """Whether this run is the browser's Back or Forward: Streamlit's flag for it, which is not public. Only what
+    the binding cannot hold needs it (translated_choice, ui.compare's A, ui.window's windows): every bound widget is
+    restored from the address by Streamlit itself."""
     return bool(getattr(get_script_run_ctx(), "is_history_navigation", False))
+
+
+def translated_choice(widget, label: str, options, *, key: str, format_func, **kwargs):
+    """A choice whose options are shown translated (a page's chapter, the language), kept in the link by hand.
+
+    A control Streamlit binds writes its option's label into the address, in the learner's language, so the link
+    would stop opening its choice after a change of language (tests/app/test_i18n.py, ?lang=zh; the PE page's
+    chapter in Chinese, tests/browser/test_positional_encoding.py). So `?<key>=<option>` is read when the session
+    first draws the control and on Back or Forward, and the option shown is written back on every run (nothing when
+    it is the first, the default). A value that is not an option is left to check_link's notice.
+
+    Args:
+        widget: st.segmented_control, st.sidebar.segmented_control, st.radio, ...
+    """
+    if key not in st.session_state or back_or_forward():
+        asked = st.query_params.get(key)
+        st.session_state[key] = asked if asked in options else options[0]
+    value = widget(label, options, format_func=format_func, key=key, persist_state="session", **kwargs)
+    if value == options[0]:
+        st.query_params.pop(key, None)
+    else:
+        st.query_params[key] = value
+    return value
 
 
 def keep_history() -> None:
@@ -71,8 +95,6 @@ def check_link(where, script: str) -> None:
     old = st.session_state.pop("_link_old", {})
     ignored = []
     for name, values in asked.items():
-        if name == "lang":  # app.py's own notice
-            continue
         said = f"{shown(old.get(name, name))}={shown(values[-1])}"
         if name not in st.session_state:
             if f'"{name}"' not in _text(script):

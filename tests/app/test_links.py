@@ -61,6 +61,7 @@ SHARED = {
         es_find="queen",
         es_k=5,
         es_isolate=True,
+        es_sweep="5, 50",
     ),
     "lessons/learned_vs_sinusoidal.py": dict(
         lv_task="reverse",
@@ -195,7 +196,7 @@ def test_an_old_link_without_the_page_prefix_opens_the_same_view():
 
 def test_a_language_the_lab_does_not_have_is_named_and_english_shown():
     at = open_link("lessons/overview.py", dict(lang="xx"))
-    assert "language xx" in at.warning[0].value and at.session_state["lang"] == "en"
+    assert "lang=xx (not a value this setting takes" in at.warning[0].value and at.session_state["lang"] == "en"
     assert at.title[0].value.startswith("Overview")
 
 
