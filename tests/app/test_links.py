@@ -61,6 +61,8 @@ SHARED = {
         es_find="queen",
         es_k=5,
         es_isolate=True,
+        es_kept_k=5,
+        es_colour_kept=True,
         es_sweep="5, 50",
     ),
     "lessons/learned_vs_sinusoidal.py": dict(
