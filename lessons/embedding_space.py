@@ -19,7 +19,7 @@ from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import job_progress, submit
-from ui.link import IN_LINK
+from ui.link import IN_LINK, translated_choice
 from ui.parse import parse_number
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors
@@ -321,16 +321,13 @@ show_code(cloud.cloud_rows, cloud.project, cloud.neighbours)
 # --- 4. A perplexity sweep --------------------------------------------------------------------------------
 st.header(t("es.h_sweep"))
 c1, c2 = st.columns(2)
-# Not in the link: a bound radio would write its option's translated text there (ui.link's caveat); kept across
-# pages all the same.
-data = c1.radio(
+data = translated_choice(
+    c1.radio,
     t("es.sweep_data"),
     SWEEP_DATA,
-    0,
-    format_func=lambda d: t(f"es.sweep_{d}"),
     key="es_sweep_data",
+    format_func=lambda d: t(f"es.sweep_{d}"),
     horizontal=True,
-    persist_state="session",
 )
 typed_sweep = c2.text_input(t("es.sweep"), ", ".join(f"{p:g}" for p in neighbours.SWEEP), key="es_sweep", **IN_LINK)
 sweep_cfg = replace(cfg, dims=2) if cfg.method == "t-SNE" else CloudConfig("t-SNE", 2, seed=int(seed))

@@ -4,11 +4,10 @@ import json
 import time
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from core.neighbours import preservation, trustworthiness
 from core.projection import pca
-from tests.app import APP
+from tests.app import open_link
 from ui.vectors import bundled_vectors
 
 PAGE = "lessons/embedding_space.py"
@@ -130,20 +129,11 @@ def test_a_cloud_larger_than_the_vocabulary_is_all_of_it_and_says_so(open_page, 
     assert not at.exception
 
 
-def open_link(params: dict[str, str | list[str]]) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.switch_page(PAGE)
-    for name, value in params.items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
 def test_a_link_opens_its_view_and_the_view_then_moves():
     # The browser writes a moved widget's value into the address (tests/browser/test_embedding_space.py).
     at = open_link(
-        {"es_find": "queen", "es_k": "5", "es_isolate": "true", "es_dims": "3D", "es_groups": ["family", "numbers"]}
+        PAGE,
+        {"es_find": "queen", "es_k": "5", "es_isolate": "true", "es_dims": "3D", "es_groups": ["family", "numbers"]},
     )
     assert not at.warning and list(at.table[0].value.index)[:2] == ["princess", "lady"]
     assert len(drawn(at)) == 6 and {t["type"] for t in chart(at)["data"]} == {"scatter3d"}
@@ -153,8 +143,8 @@ def test_a_link_opens_its_view_and_the_view_then_moves():
 
 
 def test_an_old_form_link_opens_the_same_view():
-    old = open_link({"find": "queen", "k": "5", "method": "t-SNE", "perplexity": "20"})
-    new = open_link({"es_find": "queen", "es_k": "5", "es_method": "t-SNE", "es_perplexity": "20"})
+    old = open_link(PAGE, {"find": "queen", "k": "5", "method": "t-SNE", "perplexity": "20"})
+    new = open_link(PAGE, {"es_find": "queen", "es_k": "5", "es_method": "t-SNE", "es_perplexity": "20"})
     assert not old.warning and list(old.table[0].value.index) == list(new.table[0].value.index)
     assert len(old.table[0].value) == 5 and old.number_input(key="es_perplexity").value == 20
     assert old.button(key="es_run").label == new.button(key="es_run").label
@@ -240,3 +230,11 @@ def test_the_sweep_runs_in_the_background_as_small_multiples(at):
     assert [len(t["text"]) for t in sweep["data"]] == [600, 600] and sweep["data"][0]["text"][0] == "cluster 1"
     at.radio(key="es_sweep_data").set_value("cloud").run()
     assert at.button(key="es_sweep_run").label == "Run t-SNE 2 times on 5,010 points"
+
+
+def test_a_link_opens_the_sweep_on_its_data_in_either_language():
+    at = open_link(PAGE, es_sweep_data="gaps", es_sweep="5, 50")
+    assert at.radio(key="es_sweep_data").value == "gaps"
+    assert at.button(key="es_sweep_run").label == "Run t-SNE 2 times on 600 points"
+    zh = open_link(PAGE, es_sweep_data="gaps", lang="zh")
+    assert zh.radio(key="es_sweep_data").value == "gaps" and not zh.exception
