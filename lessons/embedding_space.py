@@ -308,7 +308,12 @@ else:
     if len(frames) > 1 and dims == 2 and st.toggle(t("es.replay"), False, key="es_replay", **IN_LINK):
         replay = frames_figure(frames, words, t("es.replay_title", every=LAYOUT_EVERY), t("es.iteration"))
         st.plotly_chart(replay, key="es_replay_plot")
-        st.caption(t("es.replay_notice", exaggerated=cloud.EXAGGERATION_ITERS))
+        explain(
+            r"\frac{\partial C}{\partial y_i} = 4 \sum_{j} \left(\alpha\, p_{ij} - q_{ij}\right)(y_i - y_j)"
+            r"\left(1 + \lVert y_i - y_j \rVert^2\right)^{-1}",
+            t("es.replay_notice", exaggerated=cloud.EXAGGERATION_ITERS),
+        )
+        show_code(neighbours.layouts_every, cloud._tsne)
     downloads(
         f"cloud_{cfg.method.lower()}_{len(rows)}",
         frame=pd.DataFrame(
