@@ -1,5 +1,5 @@
-"""Bytes sent per chart on the PE page, at many settings, via AppTest: each st.plotly_chart message as sent
-(the figure's JSON), chapter by chapter.
+"""Bytes sent per chart on the PE page, at many settings, via AppTest: each message as sent, chapter by chapter:
+the window charts' (ui.live_chart: the figure's JSON, the block of the table and the window) and st.plotly_chart's.
 
 Also prints what a naive figure of the whole table would weigh at the largest setting (100,000 x 4,096):
 measured on 1,000 rows, as plotly's base64 array and as a plain JSON list, and scaled by 100.
@@ -46,7 +46,10 @@ def chart_bytes(changes: dict) -> dict[str, int]:
             at.session_state[key] = value
         at.run()
         assert not at.exception, at.exception
-        for element in at.get("plotly_chart"):
+        for element in at.get("bidi_component"):
+            if element.proto.component_name == "live_chart":  # not the sidebar's share popover
+                sizes[element.proto.id.rsplit("-", 1)[-1]] = element.proto.ByteSize()
+        for element in at.get("plotly_chart"):  # the charts without a window (wavelengths, offsets)
             sizes[element.proto.id.rsplit("-", 1)[-1]] = element.proto.ByteSize()
     return sizes
 

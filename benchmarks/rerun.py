@@ -3,24 +3,31 @@
 Each sample: from a page at rest, press an arrow key on a slider (found before the clock starts), and time two
 things. "shown": until the page shows the move (the chart's data or the text changed). "run done": until the
 script run after the move has finished, and for the PE table until it has written the caption that names the
-window, and for the PE curves and similarity until the link is written. Every chart is drawn by st.plotly_chart
-in its section's fragment, so a move shows once the fragment's run sends the new figure.
+window, and for the PE curves and similarity until the link is written. For a page that must rerun to show a
+move, the two are one time. The PE page's windows (table, curves, similarity) move in the browser
+(ui.window.window_chart, drawn by ui.live_chart): the chart is redrawn from the block of the table the browser holds, and the move is
+sent once it is drawn; the rerun that follows updates the caption, the download, the link, and the similarity's
+offset chart.
 
 The trivial page (one slider, one line of text, benchmarks/trivial_page.py) is the floor: the round trip through
 Streamlit that no page can avoid. A page with one slider and the PE page's default heatmap alone
-(benchmarks/heatmap_page.py) shows what one chart costs when the server sends it.
+(benchmarks/heatmap_page.py) shows what one chart costs when the server sends it, drawn with st.plotly_chart and
+with ui.live_chart: what each move of a Streamlit slider costs when the chart is the server's to draw.
 
 Every page is open in its own Chromium and the moves take turns, one per page, so that the floor and the pages are
 measured under the same load: on a 2-core machine the speed drifts from one minute to the next, and measured one
-after the other the ratio changed widely between two runs. The slider is looked up before the clock starts, so
-Playwright's own time is not counted.
+after the other the ratio changed widely between two runs. Earlier versions also timed moves back to back and
+looked the slider up inside the clock: Playwright's own time on every page, which made the PE page's ratio look
+smaller.
 
 What the time is made of (profiled in Chromium, software rendering on 2 cores): the browser's main thread is busy
 for nearly all of it. Streamlit 1.67 gives a plotly chart an id hashed from its figure, so st.plotly_chart
-remounts on every change of data and plotly draws the chart again (streamlit#16052). After a fragment run React
-re-renders every element on the page, so the PE page shows one chapter at a time; its sliders sit in fragments,
-so only their section reruns on the server. Each move also writes the settings into the URL, so that a link shows
-the view. The servers run as deployed (harness.SERVER_ENV), with one CPU thread per torch op.
+remounts on every change of data and plotly draws the chart twice; ui.live_chart draws it once, in place
+(Plotly.react). After a fragment run React re-renders every element on the page, three times (the run's start, its
+elements, its end), so the PE page shows one chapter at a time; its sliders sit in fragments, so only their
+section reruns on the server. Each move also writes the settings into the URL, so that a link shows the view.
+The servers run as deployed (harness.SERVER_ENV), with one CPU thread per torch op: with one per core, a move took
+longer, as the window's sin and cos waited for a second thread that Chromium was using.
 Run: .venv/bin/python benchmarks/rerun.py [--moves 30]
 """
 
@@ -39,7 +46,8 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.browser.harness import free_port, launch_chromium, start_server, wait_until_idle  # noqa: E402
 
-# The heatmap's first row and column and its shape (z is plotly's base64 form, whose shape is "rows, columns")
+# The heatmap's first row and column and its shape: z is plotly's base64 form when the server sent the cells, rows
+# of a Float32Array when the browser cut the window from its block (window_chart)
 HEATMAP = (
     "(() => { try { const d = document.querySelector('.js-plotly-plot').data[0];"
     " return [d.y0, d.x0, d.z.shape || d.z.length + ', ' + d.z[0].length].join('|'); }"
@@ -67,8 +75,8 @@ class Subject:
     """A slider on a page, what shows that a move took effect, and the times measured.
 
     marker: a JavaScript expression whose value changes when the page shows the move (the chart or the text).
-    written: one that changes when the run after the move has written the rest of the page (the caption, the
-        link); without it, the marker's change is the run's.
+    written: for a page whose chart moves in the browser before the rerun, one that changes when the rerun
+        after the move has written the page (the caption); without it, the marker's change is the rerun's.
     """
 
     name: str
@@ -149,11 +157,14 @@ def main() -> None:
     ]
     heatmap, app = f"http://127.0.0.1:{port_heatmap}", f"http://127.0.0.1:{port_app}/positional_encoding"
     back_and_forth, right = ["ArrowLeft", "ArrowRight"], ["ArrowRight"]
-    rows = [  # name, URL, slider, keys, what shows the move, what the run after it writes (if not the same)
+    rows = [  # name, URL, slider, keys, what shows the move, what the rerun after it writes (if not the same)
         ("trivial page (floor)", f"http://127.0.0.1:{port_trivial}", "value", right, TEXT, None),
-        ("one-heatmap page, st.plotly_chart", heatmap, "First position", right, HEATMAP, None),
+        ("one-heatmap page, st.plotly_chart", f"{heatmap}/?chart=plotly_chart", "First position", right, HEATMAP, None),
+        ("one-heatmap page, ui.live_chart", heatmap, "First position", right, HEATMAP, None),
+        # the table's window: at the defaults the browser holds the whole table and cuts the window from it
         ("PE table, 'Positions shown' 100 <-> 50", app, "Positions shown", back_and_forth, HEATMAP, CAPTION),
         ("PE table, 'First position' +1", f"{app}?pe_pos_span=50", "First position", right, HEATMAP, CAPTION),
+        # the curves' window moves in the browser too; the rerun after a move writes the link
         (
             "PE curves, 'Positions plotted' 100 <-> 50",
             f"{app}?pe_chapter=wavelengths",
@@ -162,7 +173,7 @@ def main() -> None:
             CURVES,
             "location.search",
         ),
-        # the run after a move also redraws the offset chart
+        # and the similarity's: the rerun after a move writes the link and redraws the offset chart
         (
             "PE similarity, 'Positions compared' 100 <-> 50",
             f"{app}?pe_chapter=similarity",

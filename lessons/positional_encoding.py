@@ -1,5 +1,7 @@
 """Positional encoding: the sinusoidal table, its wavelengths, and why it encodes relative position."""
 
+import functools
+
 import numpy as np
 import streamlit as st
 
@@ -15,7 +17,7 @@ from ui.link import IN_LINK, back_or_forward
 from ui.parse import parse_indices, parse_number
 from ui.presets import take_pick
 from ui.tables import downloads, npy_bytes
-from ui.window import WindowConfig, window_chart
+from ui.window import WindowConfig, window_chart, window_link
 
 BASE = f"{PEConfig.base:g}"  # the text box's default, "10000"
 DIMS = "4, 5, 6, 7"  # the columns the curves plot by default
@@ -29,7 +31,10 @@ TABLE_WINDOW = WindowConfig(
     max_cells=fig.HEATMAP_MAX_CELLS,
 )
 CURVES_WINDOW = WindowConfig(
-    keys=("pe_curve_span", "pe_curve_start"), spans=((20, 50, 100, 200, 500, 1000, 2000),), defaults=(100,)
+    keys=("pe_curve_span", "pe_curve_start"),
+    spans=((20, 50, 100, 200, 500, 1000, 2000),),
+    defaults=(100,),
+    lines=True,
 )
 SIMILARITY_WINDOW = WindowConfig(
     keys=("pe_sim_span", "pe_sim_start"), spans=((10, 20, 50, 100, 200, 500),), defaults=(100,), tied=True
@@ -143,6 +148,12 @@ if cfg.d_model == 1:
 elif cfg.d_model % 2:
     st.info(t("pe.d_model_odd", d_model=cfg.d_model, n_sin=cfg.n_sin, n_cos=cfg.d_model // 2))
 
+# The windows' sliders are the chart's own (ui.window.window_chart moves them in the browser), not widgets that
+# Streamlit binds to the link: their values go into the link by hand, read when the session opens the page and on
+# Back or Forward.
+for window in (TABLE_WINDOW, CURVES_WINDOW, SIMILARITY_WINDOW):
+    window_link(window)
+
 # The chapter is in the link by hand, as app.py does the language: a control bound by Streamlit writes its label,
 # which is in the learner's language, so the link would stop opening its chapter after a change of language
 # (tests/browser/test_positional_encoding.py, in Chinese). ?pe_chapter=similarity is read when the session opens
@@ -165,19 +176,22 @@ else:
     st.query_params["pe_chapter"] = chapter
 
 
-# Each section's controls and the charts they change are a fragment: a slider there reruns and redraws that part
+# Each section's controls and the charts they change are a fragment: a control there reruns and redraws that part
 # alone. Formulas and code, which no slider changes, stay outside, so a rerun does not redraw them.
+# The three window charts move their window in the browser, inside a block of the table they were sent (all of it,
+# when small): their sliders redraw the chart as the thumb is dragged, and the fragment's rerun that follows brings
+# the caption, download, offset chart and link up to date (benchmarks/rerun.py compares it with st.plotly_chart).
 @st.fragment
 def table_section(cfg: PEConfig) -> None:
     labels = (t("pe.pos_span"), t("pe.pos_start"), t("pe.dim_span"), t("pe.dim_start"))
     axes = (t("pe.ax_dimension"), t("pe.ax_position"))
 
-    def heatmap(p0: int, p1: int, d0: int, d1: int):
-        return fig.pe_heatmap_figure(table_window(cfg, p0, p1, d0, d1), p0, d0, axis_titles=axes)
+    def heatmap(values: np.ndarray, p0: int, d0: int):
+        return fig.pe_heatmap_figure(values, p0, d0, axis_titles=axes)
 
-    p0, p1, d0, d1 = window_chart(
-        TABLE_WINDOW, labels, (cfg.max_len, cfg.d_model), heatmap, "pe_table_chart", **IN_LINK
-    )
+    table = (cfg.max_len, cfg.d_model)
+    cells = functools.partial(table_window, cfg)
+    p0, p1, d0, d1 = window_chart(TABLE_WINDOW, labels, table, heatmap, "pe_table_chart", cells=cells)
     capped = p1 < min(p0 + st.session_state.pe_pos_span, cfg.max_len)  # a wide window shows fewer rows
     cells = (p1 - p0) * (d1 - d0)
     caption = t(
@@ -198,11 +212,14 @@ def curves_section(cfg: PEConfig) -> None:
     if dims:
         titles = (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value"))
 
-        def curves(p0: int, p1: int, *_columns):  # every chosen dimension
-            return fig.pe_curves_figure(table_columns(cfg, p0, p1, tuple(dims)), p0, dims, titles)
+        def curves(values: np.ndarray, p0: int, _d0: int):
+            return fig.pe_curves_figure(values, p0, dims, titles)
+
+        def cells(p0: int, p1: int, *_columns) -> np.ndarray:  # every chosen dimension
+            return table_columns(cfg, p0, p1, tuple(dims))
 
         labels = (t("pe.curve_span"), t("pe.from_position"))
-        window_chart(CURVES_WINDOW, labels, (cfg.max_len, len(dims)), curves, "pe_curves_chart", **IN_LINK)
+        window_chart(CURVES_WINDOW, labels, (cfg.max_len, len(dims)), curves, "pe_curves_chart", cells=cells)
 
 
 def wavelength_section(cfg: PEConfig) -> None:
@@ -230,11 +247,15 @@ def similarity_section(cfg: PEConfig) -> None:
     position = t("pe.ax_position")
     titles = (t("pe.sim_title", metric=metric), position + " m", position + " n")
 
-    def square(p0: int, p1: int, *_columns):  # the same positions along both axes
-        return fig.similarity_figure(similarity(cfg, p0, p1, metric), p0, metric, titles)
+    def square(values: np.ndarray, p0: int, _c0: int):
+        return fig.similarity_figure(values, p0, metric, titles)
+
+    def cells(p0: int, p1: int, *_columns) -> np.ndarray:  # the same positions along both axes
+        return similarity(cfg, p0, p1, metric)
 
     labels = (t("pe.sim_span"), t("pe.from_position"))
-    p0, _, _, _ = window_chart(SIMILARITY_WINDOW, labels, (cfg.max_len, cfg.max_len), square, "pe_sim_chart", **IN_LINK)
+    table = (cfg.max_len, cfg.max_len)
+    p0, _, _, _ = window_chart(SIMILARITY_WINDOW, labels, table, square, "pe_sim_chart", cells=cells)
     refs = (0, p0) if p0 else (0, cfg.max_len // 2)
     k_max = min(st.session_state.pe_sim_span, cfg.max_len - 1 - max(refs))
     if k_max >= 1:

@@ -1,7 +1,7 @@
 """Simulated learners for Locust: each opens one page the way the browser does and moves one control on it.
 
 One user class per control that issue 27 names: the PE page's d_model (PEDModel) and its table window
-(PEWindow, its first position's slider), the word page's k
+(PEWindow, moved through the state the chart component sends, as ui/live_chart.js does), the word page's k
 (WordK), the rotary page's base (RotaryBase) and the input layer's sentence (InputSentence). A learner opens
 its page, reads the widget ids from the elements the server sent, then moves its control, thinking
 EMBLAB_THINK_S seconds (3 by default, between 2/3 and 4/3 of it) between moves.
@@ -17,6 +17,7 @@ as the browser reconnects.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import time
@@ -107,14 +108,19 @@ class PEDModel(Learner):
 
 
 class PEWindow(Learner):
-    """The PE table's first position, scrubbed anywhere in a table of 1,000 positions."""
+    """The PE table's window, moved by the chart's sliders: the component sends {"window": {start, span}}."""
 
     page = "positional_encoding"
-    control = "pe_pos_start"
-    query = "pe_max_len=1000"
+    control = "pe_table_chart"
 
     def next_value(self, widget: Element) -> Any:
-        return self.rng.randint(int(widget.proto.min), int(widget.proto.max))
+        # as live_chart.js: spans among the choices, and a first row and column up to the last ones the server
+        # worked out for those spans (ui.window.extents)
+        window = json.loads(widget.proto.json)["window"]
+        i, j = (self.rng.randrange(len(spans)) for spans in window["spans"])
+        *_, last_row, last_col = window["extents"][i][j]
+        start = [self.rng.randint(0, last_row), self.rng.randint(0, last_col)]
+        return {"window": {"start": start, "span": [window["spans"][0][i], window["spans"][1][j]]}}
 
 
 class WordK(Learner):

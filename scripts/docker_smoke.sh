@@ -45,9 +45,9 @@ with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
     assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"
     print("Chromium: the word page drew its chart:", page.locator("h1").first.inner_text())
     page.goto(f"http://127.0.0.1:{sys.argv[1]}/positional_encoding")
-    page.wait_for_selector(".js-plotly-plot")  # drawn by st.plotly_chart with the image's Streamlit plotly.js
+    page.wait_for_selector(".live-chart .js-plotly-plot")  # drawn by ui.live_chart with the image's Streamlit plotly.js
     assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"
-    print("Chromium: the PE page drew its heatmap")
+    print("Chromium: the PE page drew its heatmap with ui.live_chart")
     context.close()
 PY
 

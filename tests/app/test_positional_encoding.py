@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.positional import sinusoidal_encoding
-from tests.app import APP
+from tests.app import APP, open_link
 
 PAGE = "lessons/positional_encoding.py"
 
@@ -19,35 +19,42 @@ def at(open_page):
     return open_page(PAGE)
 
 
+def windows(at) -> list[dict]:
+    """What the page sent ui.live_chart's window charts, in order."""
+    return [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
+
+
 def charts(at) -> list[dict]:
-    """The figures the page drew with st.plotly_chart, in order."""
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
-def values(trace: dict, axis: str) -> np.ndarray:
-    """A trace's z or y as plotly.js reads it: the float32 array the figure carries (plotly's base64 form)."""
-    array = trace[axis]
-    shape = [int(n) for n in str(array.get("shape", -1)).split(",")]  # plotly writes "100, 128"
-    return np.frombuffer(base64.b64decode(array["bdata"]), array["dtype"]).reshape(shape)
+    """The figures the page drew: its window charts' (without their values), then st.plotly_chart's."""
+    return [json.loads(data["figure"]) for data in windows(at)] + [
+        json.loads(c.proto.spec) for c in at.get("plotly_chart")
+    ]
 
 
 def shown(at) -> dict:
-    """The first chart's window: its first row and column, and z (a heatmap's cells, or the lines as columns)."""
-    data = charts(at)[0]["data"]
-    if data[0]["type"] == "heatmap":
-        return dict(y0=data[0]["y0"], x0=data[0]["x0"], z=values(data[0], "z"))
-    return dict(y0=data[0]["x0"], x0=0, z=np.stack([values(line, "y") for line in data], axis=1))
+    """The first window chart as the browser draws it: the window looked up in the extents sent and cut from the
+    block sent, as live_chart.js does. For the table, z is the heatmap's; for the curves, z's columns are the lines.
+    """
+    window = windows(at)[0]["window"]
+    choice = [spans.index(span) for spans, span in zip(window["spans"], window["span"], strict=False)] + [0]
+    rows, cols, last_row, last_col = window["extents"][choice[0]][choice[1]]
+    r0 = min(window["start"][0], last_row)
+    c0 = min(window["start"][1], last_col) if len(window["spans"]) == 2 or window["tied"] else 0
+    block = window["block"]
+    values = np.frombuffer(base64.b64decode(block["bdata"]), "<f4").reshape(block["shape"])
+    b0, bc0 = block["origin"]
+    return dict(y0=r0, x0=c0, z=values[r0 - b0 : r0 + rows - b0, c0 - bc0 : c0 + cols - bc0])
 
 
 heatmap = shown  # on the table's chapter
 
 
-def move_window(at, **moves) -> None:
-    """Move the window's sliders: spans first, as a learner reads them, then the first indices."""
-    for name, value in sorted(moves.items(), key=lambda item: "start" in item[0]):
-        widget = at.slider(key=f"pe_{name}") if "start" in name else at.select_slider(key=f"pe_{name}")
-        widget.set_value(value).run()
-        assert not at.exception, at.exception
+def move_window(at, **values) -> None:
+    """What a move of a window's sliders in the browser sets (the browser tests move them there)."""
+    for name, value in values.items():
+        at.session_state[f"pe_{name}"] = value
+    at.run()
+    assert not at.exception, at.exception
 
 
 def open_chapter(at, chapter: str) -> None:
@@ -204,23 +211,31 @@ def test_d_model_one_warns_and_odd_informs(at):
 
 def test_window_outside_the_table_is_moved_back_with_a_notice(at):
     at.number_input(key="pe_max_len").set_value(2000).run()
-    move_window(at, pos_span=50, pos_start=1900)
-    at.select_slider(key="pe_pos_span").set_value(100).run()  # still inside: the first position stays
-    assert heatmap(at)["y0"] == 1900 and at.slider(key="pe_pos_start").value == 1900
+    move_window(at, pos_start=1900)
+    assert heatmap(at)["y0"] == 1900 and at.query_params["pe_pos_start"] == "1900"
     at.number_input(key="pe_max_len").set_value(300).run()
     assert not at.exception
     assert any("First position was 1900, past what a table of 300 allows" in w.value for w in at.warning)
-    assert heatmap(at)["y0"] == 200 and at.slider(key="pe_pos_start").value == 200
-    # (the slider's range changed with the table: Streamlit 1.67 drops its value from the link until the next move)
+    assert heatmap(at)["y0"] == 200 and at.session_state["pe_pos_start"] == 200
+    assert at.query_params["pe_pos_start"] == "200"  # the link says where the window is now, not 1900
 
 
-def test_the_first_position_reaches_where_the_narrowest_window_fits_and_a_wider_one_shows_the_rows_left(at):
+def test_the_first_position_reaches_where_the_window_fits(at):
     at.number_input(key="pe_max_len").set_value(2000).run()
     move_window(at, pos_span=50)
-    assert at.slider(key="pe_pos_start").proto.max == 1990  # 2,000 positions less the narrowest window's 10
-    move_window(at, pos_start=1990)
-    assert (heatmap(at)["y0"], heatmap(at)["z"].shape) == (1990, (10, 128)) and not at.warning
-    assert "Positions 1990–1999 × dimensions 0–127" in at.caption[0].value
+    window = windows(at)[0]["window"]
+    assert window["extents"][window["spans"][0].index(50)][window["spans"][1].index(512)] == [50, 128, 1950, 0]
+    move_window(at, pos_start=1950)
+    assert (heatmap(at)["y0"], heatmap(at)["z"].shape) == (1950, (50, 128)) and not at.warning
+    assert "Positions 1950–1999 × dimensions 0–127" in at.caption[0].value
+
+
+def test_a_window_the_link_gives_wrongly_is_named_and_not_taken():
+    at = open_link(PAGE, pe_pos_span="33", pe_pos_start="x", pe_sim_start="7")
+    notice = at.warning[0].value
+    assert "pe_pos_span=33" in notice and "pe_pos_start=x" in notice and "pe_sim_start" not in notice
+    assert (heatmap(at)["y0"], heatmap(at)["z"].shape) == (0, (100, 128))
+    assert at.session_state["pe_sim_start"] == 7 and at.query_params == dict(pe_sim_start="7")
 
 
 def test_largest_table_states_the_budget_and_still_draws(at):

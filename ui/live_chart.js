@@ -1,0 +1,219 @@
+// One plotly chart that keeps its <div> across reruns and shows a window on a table, with sliders that move it in
+// the browser (ui.window.window_chart; ui/live_chart.py says why st.plotly_chart is not enough here). The window's
+// arithmetic is the server's: for every choice of spans it sends the rows and columns shown and the last first
+// index (ui.window.extents); here they are only looked up, and the window cut out of the block of the table sent.
+export default function ({ data, parentElement, setStateValue }) {
+  let gd = parentElement.querySelector(".live-chart");
+  if (!gd) {
+    gd = document.createElement("div");
+    gd.className = "live-chart";
+    parentElement.appendChild(gd);
+  }
+  moveWindow(parentElement, gd, data, setStateValue);
+}
+
+// Figures are drawn in the order they arrive, even while plotly.js is still loading.
+function show(gd, figure, chunk) {
+  gd.drawn = (gd.drawn || Promise.resolve()).then(() => draw(gd, figure, chunk)).catch((e) => console.error("live_chart", e));
+}
+
+// Material's "fullscreen" icon, for the modebar button that st.plotly_chart's toolbar has and a component lacks.
+// Full screen, plotly fills the screen (config.responsive); back, it returns to the height it had.
+const FULL_SCREEN = {
+  name: "Full screen",
+  icon: { width: 24, height: 24, path: "M7 14H5v5h5v-2H7v-3zm-2-4h2V7h3V5H5v5zm12 7h-3v2h5v-5h-2v3zM14 5v2h3v3h2V5h-5z" },
+  click: (gd) => {
+    if (document.fullscreenElement) return document.exitFullscreen();
+    const height = gd._fullLayout.height;
+    const back = () => {
+      if (document.fullscreenElement) return;
+      gd.removeEventListener("fullscreenchange", back);
+      window.Plotly.relayout(gd, { height });
+    };
+    gd.addEventListener("fullscreenchange", back);
+    return gd.requestFullscreen();
+  },
+};
+
+// As st.plotly_chart configures plotly: no logo, and nothing that sends a chart to plotly's cloud.
+const CONFIG = {
+  displaylogo: false,
+  responsive: true,
+  showSendToCloud: false,
+  modeBarButtonsToRemove: ["lasso2d", "select2d", "sendChartToCloud"],
+  modeBarButtonsToAdd: [FULL_SCREEN],
+};
+
+async function draw(gd, { data, layout }, chunk) {
+  if (!window.Plotly) {
+    // Streamlit's own plotly.js: importing its chart chunk (a module the page may already hold) sets window.Plotly.
+    const app = document.querySelector('script[type="module"][src*="/static/js/index."]').src;
+    await import(new URL(chunk, app).href);
+  }
+  // The theme's colours and font, which Streamlit gives a component as --st-* properties: light or dark alike.
+  // Lines take the theme's chart colours, as in st.plotly_chart, unless the figure chose its own.
+  const css = getComputedStyle(gd);
+  const theme = (name, otherwise) => css.getPropertyValue(name).trim() || otherwise;
+  const grid = theme("--st-border-color-light", "#ebf0f8");
+  const axis = { gridcolor: grid, zerolinecolor: grid, linecolor: grid };
+  const colorway = theme("--st-chart-categorical-colors", "").split(",").filter(Boolean);
+  const themed = {
+    ...(colorway.length ? { colorway } : {}),
+    ...layout,
+    font: { family: theme("--st-font", css.fontFamily), color: theme("--st-text-color", css.color), ...layout.font },
+    xaxis: { ...axis, ...layout.xaxis },
+    yaxis: { ...axis, ...layout.yaxis },
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "rgba(0,0,0,0)",
+  };
+  await window.Plotly.react(gd, data, themed, CONFIG);
+}
+
+// --- A window on a table, moved in the browser ----------------------------------------------------------------
+// The server sends a block of the table (all of it when it is small) and the window it knows. The sliders move
+// the window; while it stays inside the block, the chart is redrawn at once. Each move is also sent
+// (setStateValue), and the rerun it starts brings the page's caption, download and link up to date; a window
+// outside the block waits, dimmed, for the block that rerun sends.
+function moveWindow(parentElement, gd, data, setStateValue) {
+  const w = data.window;
+  let box = parentElement.querySelector(".window-sliders");
+  if (!box) {
+    // The move is sent once the chart shows it: the rerun it starts would otherwise hold up the drawing.
+    box = sliders(w.labels, () => redraw(box, gd), (s) => {
+      const asked = { start: [...s.start], span: [...s.span] };
+      s.sent.push(JSON.stringify([asked.start, asked.span]));
+      gd.drawn.then(() => requestAnimationFrame(() => setTimeout(() => setStateValue("window", asked))));
+    });
+    parentElement.insertBefore(box, gd);
+  }
+  box.label(w.labels);
+  const s = box.state;
+  // A window the server sends back is one this browser moved to (its echo): the sliders may be further on by
+  // now. Any other window is the server's own (a link, a preset, a smaller table): the sliders take it.
+  const echo = s.sent.indexOf(JSON.stringify([w.start, w.span]));
+  if (echo >= 0) {
+    s.sent.splice(0, echo + 1);
+  } else {
+    Object.assign(s, { start: [...w.start], span: [...w.span], sent: [] }); // copies: the sliders change them
+  }
+  if (s.blockText !== w.block.bdata) {
+    s.block = { ...w.block, values: decode(w.block.bdata) };
+    s.blockText = w.block.bdata;
+  }
+  Object.assign(s, { spans: w.spans, extents: w.extents, lines: w.lines, tied: w.tied });
+  s.chunk = data.plotly_chunk;
+  if (s.figureText !== data.figure) {
+    s.figure = JSON.parse(data.figure);
+    s.figureText = data.figure;
+  }
+  redraw(box, gd);
+}
+
+function decode(base64) {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return new Float32Array(bytes.buffer);
+}
+
+// The sliders' ranges and values from the state, then the window's cells into the chart: the first trace's z
+// (a heatmap), or each trace's y, one column each (lines).
+function redraw(box, gd) {
+  const s = box.state;
+  const choice = [0, 1].map((axis) => (axis < box.axes ? s.spans[axis].indexOf(s.span[axis]) : 0));
+  const [rows, cols, ...last] = s.extents[choice[0]][choice[1]]; // as the server worked them out (ui.window)
+  for (let axis = 0; axis < box.axes; axis++) {
+    box.set(2 * axis, choice[axis], s.spans[axis].length - 1, s.span[axis]);
+    // a range input keeps its value within [0, max]: a window that no longer fits moves back to the last start
+    s.start[axis] = box.set(2 * axis + 1, s.start[axis], last[axis]);
+  }
+  if (s.tied) [s.start[1], s.span[1]] = [s.start[0], s.span[0]]; // the columns are the rows
+  const [r0, c0] = box.axes === 2 || s.tied ? s.start : [s.start[0], 0];
+  const [r1, c1] = [r0 + rows, c0 + cols];
+  const { origin: [b0, bc0], shape: [blockRows, blockCols], values } = s.block;
+  const inside = b0 <= r0 && r1 <= b0 + blockRows && bc0 <= c0 && c1 <= bc0 + blockCols;
+  gd.classList.toggle("waiting", !inside);
+  // a new block (even of the same shape: another base) or figure is a new object, and is drawn anew
+  const shown = [r0, r1, c0, c1, s.block, s.figure];
+  if (!inside || (s.shown && shown.every((v, i) => v === s.shown[i]))) return;
+  s.shown = shown;
+  const at = (r, c) => (r - b0) * blockCols + (c - bc0); // where cell (r, c) of the table is in the block
+  let data;
+  if (s.lines) {
+    data = s.figure.data.map((trace, j) => {
+      const y = new Float32Array(r1 - r0);
+      for (let r = r0; r < r1; r++) y[r - r0] = values[at(r, c0 + j)];
+      return { ...trace, y, x0: r0 };
+    });
+  } else {
+    const z = [];
+    for (let r = r0; r < r1; r++) z.push(values.subarray(at(r, c0), at(r, c1)));
+    const [trace, ...others] = s.figure.data;
+    data = [{ ...trace, z, x0: c0, y0: r0 }, ...others];
+  }
+  show(gd, { data, layout: s.figure.layout }, s.chunk);
+}
+
+// The sliders in the order shown: for each axis (rows, then columns, if the window has both), how many shown,
+// then the first. `label` is where each one's label is in the server's list, which follows WindowConfig.keys.
+const SLIDERS = [
+  { axis: 0, span: true, label: 0 },
+  { axis: 0, span: false, label: 1 },
+  { axis: 1, span: true, label: 2 },
+  { axis: 1, span: false, label: 3 },
+];
+
+// `moved` follows every step of a drag; `released` comes once the slider is let go, or a key moved it.
+function sliders(labels, moved, released) {
+  const box = document.createElement("div");
+  box.className = "window-sliders";
+  box.axes = labels.length / 2;
+  const state = { sent: [] };
+  const kinds = SLIDERS.filter(({ axis }) => axis < box.axes);
+  const inputs = kinds.map(({ axis, span, label }) => {
+    const wrap = document.createElement("label");
+    wrap.className = "window-slider";
+    // Two axes: a column each (a hidden first row must not pull the columns' sliders into the rows' column).
+    // One axis: how many and the first, side by side.
+    wrap.style.gridColumn = box.axes === 2 ? axis + 1 : span ? 1 : 2;
+    wrap.innerHTML = '<span class="name"></span><output></output><input type="range" min="0" step="1"><span class="ends"><span></span><span></span></span>';
+    const input = wrap.querySelector("input");
+    const take = () => {
+      const v = Number(input.value);
+      if (span) state.span[axis] = state.spans[axis][v];
+      else state.start[axis] = v;
+    };
+    input.addEventListener("input", () => (take(), moved()));
+    input.addEventListener("change", () => (take(), released(state)));
+    box.appendChild(wrap);
+    return input;
+  });
+  // The labels, on each run: another language brings other labels to the same sliders.
+  box.label = (texts) =>
+    kinds.forEach(({ label }, slot) => {
+      inputs[slot].parentElement.querySelector(".name").textContent = texts[label];
+      inputs[slot].setAttribute("aria-label", texts[label]);
+    });
+  // A slider's range, value and the text shown for it (a span slider's value is the index of its choice; a first
+  // index shows its value); returns the value the slider took.
+  box.set = (slot, value, max, text) => {
+    const input = inputs[slot];
+    input.max = max;
+    input.value = value;
+    value = Number(input.value);
+    text = text ?? value;
+    input.setAttribute("aria-valuetext", text);
+    const wrap = input.parentElement;
+    wrap.hidden = max === 0 && !kinds[slot].span; // no first row to choose when the window holds them all
+    const choices = kinds[slot].span ? state.spans[kinds[slot].axis] : [0, max];
+    const [low, high] = wrap.querySelectorAll(".ends span");
+    low.textContent = choices[0];
+    high.textContent = choices[choices.length - 1];
+    const out = wrap.querySelector("output");
+    out.textContent = text;
+    out.style.setProperty("--at", max ? value / max : 0);
+    return value;
+  };
+  box.state = state;
+  return box;
+}

@@ -1,0 +1,92 @@
+"""The chart component behind ui.window.window_chart: a window on a table that the browser moves itself.
+
+In Streamlit 1.67 st.plotly_chart's element id is a hash of its figure, so a new figure remounts the chart
+and plotly draws it from scratch twice (before and after measuring the column's width), and its sliders are
+Streamlit widgets, whose every step is a rerun. streamlit/streamlit#16052 would update charts in place. Until
+then this component keeps one plotly <div> across reruns, holds a block of the table in the browser and moves
+the window inside it as the slider is dragged (Plotly.react, with the plotly.js Streamlit already ships,
+st.plotly_chart's modebar, a full-screen button in it, and the theme's colours, light or dark).
+benchmarks/rerun.py measures the difference; the PE page's three window charts use it, every other chart is
+st.plotly_chart.
+
+The browser works out no window itself: ui.window sends it, for every choice of spans, the rows and columns
+shown and the last first index (ui.window.extents), and live_chart.js only looks them up and cuts the window
+out of the block it holds.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import streamlit as st
+
+# The chart chunk of the installed Streamlit frontend: importing it in the browser loads Streamlit's plotly.js.
+PLOTLY_CHUNK = next((Path(st.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"), None)
+TEMPLATE = pio.templates["plotly_white"].to_plotly_json()  # the page's font and colours are added in the browser
+# A table of at most this many cells goes to the browser whole (256 kB of float32, 350 kB of base64), so that
+# its window moves without a rerun; a larger one is sent a window at a time.
+BLOCK_CELLS = 65_536
+
+_component = st.components.v2.component(
+    "live_chart",
+    js=Path(__file__).with_name("live_chart.js").read_text(),
+    css=Path(__file__).with_name("live_chart.css").read_text(),
+    isolate_styles=False,
+)
+
+
+def figure_json(figure: go.Figure) -> str:
+    """The text the component is sent for `figure` (its template added, which the browser does not have)."""
+    spec = figure.to_plotly_json()
+    spec["layout"]["template"] = TEMPLATE
+    return pio.to_json(spec, validate=False)
+
+
+def block_bounds(table: tuple[int, int], shown: tuple[int, int, int, int], budget: int = BLOCK_CELLS):
+    """The part of the table the browser is sent: all of it when it has at most `budget` cells, else the window."""
+    return (0, table[0], 0, table[1]) if table[0] * table[1] <= budget else shown
+
+
+def draw(
+    figure: go.Figure,
+    window: dict,
+    block: tuple[tuple[int, int], np.ndarray],
+    key: str,
+    on_change: Callable[[], None],
+) -> None:
+    """Send the chart without its values, the window (ui.window.window_chart's dict) and a block of the table,
+    whose first cell is the table's (row, column) `block[0]`; `on_change` runs when the browser moved the window."""
+    origin, values = block
+    values = np.ascontiguousarray(values, dtype="<f4")
+    window = dict(
+        window,
+        block=dict(origin=list(origin), shape=list(values.shape), bdata=base64.b64encode(values).decode()),
+    )
+    data = dict(figure=figure_json(figure), plotly_chunk=PLOTLY_CHUNK.name, window=window)
+    _component(data=data, key=key, on_window_change=on_change)
+
+
+def asked_window(asked, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> dict[str, int] | None:
+    """The keys' values for the window the browser sent ({"start": [row, col], "span": [rows, cols]}), or None
+    when it is malformed or its spans are not among the choices.
+
+    keys: rows shown, first row[, columns shown, first column] (ui.window.WindowConfig.keys).
+    A first index past the table's end is the page's to move back (ui.window.keep_inside).
+    """
+    parts = [asked.get("start"), asked.get("span")] if isinstance(asked, dict) else []
+    values = [v for part in parts if isinstance(part, list) and len(part) == 2 for v in part]
+    if len(values) != 4 or not all(type(v) is int for v in values):
+        return None
+    r0, c0, rows, cols = values
+    if r0 < 0 or rows not in spans[0]:
+        return None
+    if len(keys) == 2:  # a window over the rows alone
+        return dict(zip(keys, (rows, r0), strict=True))
+    if c0 < 0 or cols not in spans[1]:
+        return None
+    return dict(zip(keys, (rows, r0, cols, c0), strict=True))
