@@ -5,14 +5,14 @@ things. "shown": until the page shows the move (the chart's data or the text cha
 script run after the move has finished, and for the PE table until it has written the caption that names the
 window, and for the PE curves and similarity until the link is written. For a page that must rerun to show a
 move, the two are one time. The PE page's windows (table, curves, similarity) move in the browser
-(ui.window.window_chart, drawn by ui.live_chart): the chart is redrawn from the block of the table the browser holds, and the move is
-sent once it is drawn; the rerun that follows updates the caption, the download, the link, and the similarity's
-offset chart.
+(ui.window.window_chart, drawn by ui.live_chart): the chart is redrawn from the block of the table the browser
+holds, and the move is sent once it is drawn; the rerun that follows updates the caption, the download, the link,
+and the similarity's offset chart.
 
 The trivial page (one slider, one line of text, benchmarks/trivial_page.py) is the floor: the round trip through
 Streamlit that no page can avoid. A page with one slider and the PE page's default heatmap alone
-(benchmarks/heatmap_page.py) shows what one chart costs when the server sends it, drawn with st.plotly_chart and
-with ui.live_chart: what each move of a Streamlit slider costs when the chart is the server's to draw.
+(benchmarks/heatmap_page.py) shows what one chart costs: sent by the server on each move of a Streamlit slider and
+drawn by st.plotly_chart, or moved in the browser by ui.window.window_chart (a table of 500 positions).
 
 Every page is open in its own Chromium and the moves take turns, one per page, so that the floor and the pages are
 measured under the same load: on a 2-core machine the speed drifts from one minute to the next, and measured one
@@ -159,8 +159,15 @@ def main() -> None:
     back_and_forth, right = ["ArrowLeft", "ArrowRight"], ["ArrowRight"]
     rows = [  # name, URL, slider, keys, what shows the move, what the rerun after it writes (if not the same)
         ("trivial page (floor)", f"http://127.0.0.1:{port_trivial}", "value", right, TEXT, None),
-        ("one-heatmap page, st.plotly_chart", f"{heatmap}/?chart=plotly_chart", "First position", right, HEATMAP, None),
-        ("one-heatmap page, ui.live_chart", heatmap, "First position", right, HEATMAP, None),
+        ("one-heatmap page, st.plotly_chart", heatmap, "First position", right, HEATMAP, None),
+        (
+            "one-heatmap page, window_chart",
+            f"{heatmap}/?chart=window",
+            "First position",
+            right,
+            HEATMAP,
+            "location.search",
+        ),
         # the table's window: at the defaults the browser holds the whole table and cuts the window from it
         ("PE table, 'Positions shown' 100 <-> 50", app, "Positions shown", back_and_forth, HEATMAP, CAPTION),
         ("PE table, 'First position' +1", f"{app}?pe_pos_span=50", "First position", right, HEATMAP, CAPTION),
