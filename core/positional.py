@@ -158,6 +158,28 @@ def pe_window(
     return rows[:, dim_start:dim_stop]
 
 
+def pe_difference(
+    a: PEConfig,
+    b: PEConfig,
+    pos_start: int,
+    pos_stop: int,
+    dim_start: int = 0,
+    dim_stop: int | None = None,
+    *,
+    device=None,
+) -> Tensor:
+    """B's table less A's over rows pos_start..pos_stop-1 and columns dim_start..dim_stop-1, cut to the rows and
+    columns both tables have (A and B may differ in max_len and d_model).
+
+    Returns:
+        (rows, cols) float32, B - A; no rows or no columns when the window lies outside one of the tables.
+    """
+    pos_stop = max(min(pos_stop, a.max_len, b.max_len), pos_start)
+    dim_stop = max(min(a.d_model, b.d_model, a.d_model if dim_stop is None else dim_stop), dim_start)
+    window = (pos_start, pos_stop, dim_start, dim_stop)
+    return pe_window(b, *window, device=device) - pe_window(a, *window, device=device)  # (rows, cols)
+
+
 def pe_columns(cfg: PEConfig, pos_start: int, pos_stop: int, dims: list[int], *, device=None) -> Tensor:
     """Columns `dims` of rows pos_start..pos_stop-1 of cfg's table, without computing the other columns: the
     curves of a few dimensions along a long table. The same values as sinusoidal_rows' columns.

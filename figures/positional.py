@@ -68,6 +68,19 @@ def pe_heatmap_figure(
     return _figure([heatmap], title, axis_titles[0], axis_titles[1] if row_labels is None else "", **layout)
 
 
+def difference_figure(
+    values: np.ndarray,
+    pos_start: int,
+    dim_start: int,
+    titles: tuple[str, str, str] = ("B − A", "dimension i", "position"),
+) -> go.Figure:
+    """B's table less A's, one cell per entry, on a symmetric scale up to the largest |B − A| (zero in the middle;
+    1 when A and B agree on every cell shown)."""
+    z = np.asarray(values, dtype=np.float32)
+    zmax = float(np.abs(z).max()) if z.size else 0.0
+    return pe_heatmap_figure(z, pos_start, dim_start, title=titles[0], zmax=zmax or 1.0, axis_titles=titles[1:])
+
+
 def pe_curves_figure(
     curves: np.ndarray,
     pos_start: int,

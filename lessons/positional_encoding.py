@@ -8,7 +8,9 @@ import streamlit as st
 from core import positional as pe
 from core.positional import LAYOUTS, PEConfig
 from figures import positional as fig
+from figures.rotary import ab_figure
 from ui.caching import page_cache_data
+from ui.compare import pin_ui, settings_table
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
@@ -71,6 +73,11 @@ def pick_base() -> None:
 @page_cache_data(max_entries=64)
 def table_window(cfg: PEConfig, p0: int, p1: int, d0: int, d1: int) -> np.ndarray:
     return pe.pe_window(cfg, p0, p1, d0, d1, device=device()).cpu().numpy()
+
+
+@page_cache_data(max_entries=64)
+def difference(a: PEConfig, b: PEConfig, p0: int, p1: int, d0: int, d1: int) -> np.ndarray:
+    return pe.pe_difference(a, b, p0, p1, d0, d1, device=device()).cpu().numpy()
 
 
 @page_cache_data(max_entries=64)
@@ -148,6 +155,12 @@ if cfg.d_model == 1:
 elif cfg.d_model % 2:
     st.info(t("pe.d_model_odd", d_model=cfg.d_model, n_sin=cfg.n_sin, n_cos=cfg.d_model // 2))
 
+# Pinning A (ui.compare) keeps these settings as A in the link's "pe_a"; the settings above are then B, and the
+# table and wavelength chapters show A against B.
+a = pin_ui("pe_a", cfg)
+if a is not None:
+    settings_table(a, cfg)
+
 # The windows' sliders are the chart's own (ui.window.window_chart moves them in the browser), not widgets that
 # Streamlit binds to the link: their values go into the link by hand, read when the session opens the page and on
 # Back or Forward.
@@ -182,7 +195,7 @@ else:
 # when small): their sliders redraw the chart as the thumb is dragged, and the fragment's rerun that follows brings
 # the caption, download, offset chart and link up to date (benchmarks/rerun.py compares it with st.plotly_chart).
 @st.fragment
-def table_section(cfg: PEConfig) -> None:
+def table_section(cfg: PEConfig, a: PEConfig | None) -> None:
     labels = (t("pe.pos_span"), t("pe.pos_start"), t("pe.dim_span"), t("pe.dim_start"))
     axes = (t("pe.ax_dimension"), t("pe.ax_position"))
 
@@ -199,6 +212,18 @@ def table_section(cfg: PEConfig) -> None:
     )
     st.caption(caption + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if capped else ""))
     downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=table_window(cfg, p0, p1, d0, d1), key="pe_window")
+    if a is not None:  # B - A over the same window, where both tables have it
+        st.subheader(t("pe.ab_h_diff"))
+        diff = difference(a, cfg, p0, p1, d0, d1)
+        if diff.size:
+            titles = (t("pe.ab_diff_title"), *axes)
+            st.plotly_chart(fig.difference_figure(diff, p0, d0, titles), key="pe_ab_diff_chart")
+            p_last, d_last = p0 + diff.shape[0] - 1, d0 + diff.shape[1] - 1
+            largest = f"{np.abs(diff).max():.3g}"
+            st.caption(t("pe.ab_diff_caption", p0=p0, p1=p_last, d0=d0, d1=d_last, largest=largest))
+        else:
+            sizes = dict(a_len=a.max_len, a_d=a.d_model, b_len=cfg.max_len, b_d=cfg.d_model)
+            st.info(t("pe.ab_diff_none", **sizes))
 
 
 @st.fragment
@@ -222,7 +247,7 @@ def curves_section(cfg: PEConfig) -> None:
         window_chart(CURVES_WINDOW, labels, (cfg.max_len, len(dims)), curves, "pe_curves_chart", cells=cells)
 
 
-def wavelength_section(cfg: PEConfig) -> None:
+def wavelength_section(cfg: PEConfig, a: PEConfig | None) -> None:
     lam = pe.wavelengths(cfg.d_model, cfg.base, device=device()).cpu().numpy()
     titles = (t("pe.wl_title", d_model=cfg.d_model), t("pe.wl_x"), t("pe.wl_y"))
     st.plotly_chart(
@@ -237,6 +262,12 @@ def wavelength_section(cfg: PEConfig) -> None:
         r"\lambda \in \left[2\pi,\; 2\pi \cdot base^{2(\lceil d/2 \rceil - 1)/d}\right]",
         t("pe.wl_notice"),
     )
+    if a is not None:  # A's wavelengths dashed under B's
+        st.subheader(t("pe.ab_wl_title"))
+        wavelength, lam_a = t("pe.wl_wavelength"), pe.wavelengths(a.d_model, a.base, device=device()).cpu().numpy()
+        curves = ({wavelength: lam_a}, {wavelength: lam}, t("pe.ab_wl_title"), t("pe.wl_x"), wavelength)
+        st.plotly_chart(ab_figure(*curves, log_y=True), key="pe_ab_wl_chart")
+        st.caption(t("pe.ab_wl_caption"))
 
 
 # The offset chart's second reference is the similarity window's first position.
@@ -280,7 +311,7 @@ def checks_section(cfg: PEConfig) -> None:
 # --- 1. The table -----------------------------------------------------------------------------------
 if chapter == "table":
     st.header(t("pe.h_table"))
-    table_section(cfg)
+    table_section(cfg, a)
     explain(
         r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
         r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
@@ -298,7 +329,7 @@ elif chapter == "wavelengths":
         t("pe.curves_caption"),
     )
     show_code(pe.pe_columns, pe.inverse_frequencies)
-    wavelength_section(cfg)
+    wavelength_section(cfg, a)
     show_code(pe.inverse_frequencies, pe.wavelengths)
 
 # --- 3. Position similarity -------------------------------------------------------------------------

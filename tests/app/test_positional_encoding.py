@@ -31,6 +31,18 @@ def charts(at) -> list[dict]:
     ]
 
 
+def values(trace: dict, axis: str) -> np.ndarray:
+    """A st.plotly_chart trace's z or y as plotly.js reads it: the float32 array it carries (plotly's base64 form)."""
+    array = trace[axis]
+    shape = [int(n) for n in str(array.get("shape", -1)).split(",")]  # plotly writes "100, 128"
+    return np.frombuffer(base64.b64decode(array["bdata"]), array["dtype"]).reshape(shape)
+
+
+def plotted(at, key: str) -> dict:
+    """The figure st.plotly_chart drew under `key`."""
+    return next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.proto.id.endswith(key))
+
+
 def shown(at) -> dict:
     """The first window chart as the browser draws it: the window looked up in the extents sent and cut from the
     block sent, as live_chart.js does. For the table, z is the heatmap's; for the curves, z's columns are the lines.
@@ -277,3 +289,58 @@ def test_a_link_opens_its_view_and_an_old_form_link_the_same_one():
         == new.query_params
         == dict(pe_d_model="64", pe_max_len="5000", pe_pos_span="50", pe_pos_start="4000")
     )
+
+
+A_TEXT = "d_model:128;max_len:100;base:10000;layout:interleaved"  # PEConfig() pinned in full
+
+
+def test_pinning_a_and_changing_b_shows_the_tables_difference_and_both_wavelengths(at):
+    at.button(key="pe_a_pin").click().run()
+    assert "B equals A: change a setting to compare" in at.info[0].value and len(charts(at)) == 1
+    assert at.query_params["pe_a"] == A_TEXT
+    at.text_input(key="pe_base").input("500000").run()
+    assert not at.exception and not at.warning and not at.info
+    assert at.table[0].value.shape == (4, 4)  # A and B side by side, one row per setting
+    move_window(at, pos_span=50, pos_start=20, dim_span=32, dim_start=8)
+    (diff,) = plotted(at, "pe_ab_diff_chart")["data"]
+    b_less_a = sinusoidal_encoding(100, 128, 500000.0).numpy() - sinusoidal_encoding(100, 128).numpy()
+    assert (diff["y0"], diff["x0"]) == (20, 8)  # the same window as the table's
+    np.testing.assert_allclose(values(diff, "z"), b_less_a[20:70, 8:40], atol=1e-5)
+    assert any("B − A over positions 20–69 × dimensions 8–39" in c.value for c in at.caption)
+    open_chapter(at, "wavelengths")
+    a_line, b_line = plotted(at, "pe_ab_wl_chart")["data"]
+    pair = np.arange(64)
+    np.testing.assert_allclose(values(a_line, "y"), 2 * np.pi * 10000 ** (2 * pair / 128), rtol=1e-5)
+    np.testing.assert_allclose(values(b_line, "y"), 2 * np.pi * 500000 ** (2 * pair / 128), rtol=1e-5)
+    assert (a_line["line"]["dash"], b_line["line"]["dash"]) == ("dash", "solid")
+    at.button(key="pe_a_unpin").click().run()
+    assert "pe_a" not in at.query_params and len(charts(at)) == 2 and not at.table
+
+
+def test_a_smaller_a_is_compared_on_the_cells_both_tables_have():
+    at = open_link(PAGE, pe_a="d_model:64;max_len:30", pe_pos_span="50")
+    assert not at.warning
+    (diff,) = plotted(at, "pe_ab_diff_chart")["data"]
+    b_less_a = sinusoidal_encoding(30, 128).numpy()[:, :64] - sinusoidal_encoding(30, 64).numpy()
+    np.testing.assert_allclose(values(diff, "z"), b_less_a, atol=1e-5)
+    assert at.query_params["pe_a"] == "d_model:64;max_len:30;base:10000;layout:interleaved"  # pinned in full
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [("d_model:abc", "d_model must be a int"), ("colour:red", "is not `name:value`"), ("d_model:0", "d_model")],
+)
+def test_a_bad_a_in_the_link_is_named_and_dropped(text, says):
+    at = open_link(PAGE, pe_a=text, pe_base="500000")
+    notice = at.warning[0].value
+    assert f"pe_a={text}" in notice and says in notice
+    assert "pe_a" not in at.query_params and at.query_params["pe_base"] == "500000"
+    assert at.button(key="pe_a_pin") and len(charts(at)) == 1
+
+
+def test_a_link_with_a_and_b_opens_both():
+    at = open_link(PAGE, pe_a=A_TEXT, pe_d_model="64", pe_pos_start="0")
+    assert not at.warning and not at.info and at.table[0].value.shape == (4, 4)
+    (diff,) = plotted(at, "pe_ab_diff_chart")["data"]
+    b_less_a = sinusoidal_encoding(100, 64).numpy() - sinusoidal_encoding(100, 128).numpy()[:, :64]
+    np.testing.assert_allclose(values(diff, "z"), b_less_a, atol=1e-5)

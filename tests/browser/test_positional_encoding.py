@@ -242,3 +242,36 @@ def test_in_chinese_the_preset_box_layout_and_chapters_work_and_stay_in_the_link
     page.goto(f"{page.url}&lang=zh")  # the chapter's link is the same in either language
     expect(page.get_by_role("slider", name="画出的位置数")).to_be_visible()
     assert page.locator('[data-testid="stAlert"]').count() == 0 and page.locator(EXCEPTION).count() == 0
+
+
+def test_an_a_b_link_round_trip(page, browser, server_url):
+    """Pin A, change B, and the page's URL opened in a new page shows A pinned, B's settings and B − A."""
+    diff_drawn = "[...document.querySelectorAll('.js-plotly-plot')].some(p => p.layout.title.text.includes('B − A'))"
+    open_pe(page, server_url)
+    page.get_by_role("button", name="Pin these settings as A").click()
+    expect(page.get_by_text("B equals A: change a setting to compare")).to_be_visible()
+    page.wait_for_url(lambda url: "pe_a=d_model" in url)  # A is written into the link
+    base = page.get_by_label("base", exact=True)
+    base.fill("500000")
+    base.press("Enter")
+    wait_for_plot(page, diff_drawn)
+    page.wait_for_url(lambda url: "pe_base=500000" in url and "pe_a=" in url)
+    wait_until_idle(page)
+    shared = page.url
+    assert page.locator(EXCEPTION).count() == 0
+
+    other = browser.new_page()
+    other.set_default_timeout(60_000)
+    try:
+        other.goto(shared)
+        wait_for_plot(other, diff_drawn)
+        wait_until_idle(other)
+        assert other.get_by_label("base", exact=True).input_value() == "500000"  # B
+        expect(other.get_by_text("A is pinned: d_model 128, max_len 100, base 10000,")).to_be_visible()  # A
+        cell = "[...document.querySelectorAll('.js-plotly-plot')].at(-1)._fullData[0].z[5][10]"
+        b_less_a = np.sin(5 / 500000 ** (10 / 128)) - np.sin(5 / 10000 ** (10 / 128))
+        assert abs(other.evaluate(cell) - b_less_a) < 1e-5
+        assert other.locator('[data-testid="stAlertContentWarning"]').count() == 0
+        assert other.locator(EXCEPTION).count() == 0
+    finally:
+        other.close()

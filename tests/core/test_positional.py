@@ -14,6 +14,7 @@ from core.positional import (
     div_term_difference,
     dot_by_offset,
     pe_columns,
+    pe_difference,
     pe_window,
     position_similarity,
     shift_error,
@@ -161,3 +162,23 @@ def test_budget_message_says_what_to_reduce():
     assert PEConfig(512, 1000).over_budget() is None
     message = str(PEConfig(4096, 100_000).over_budget())
     assert "Reduce max_len to at most 16,384" in message and "d_model to at most 671" in message
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (PEConfig(), PEConfig(base=500000.0)),
+        (PEConfig(d_model=16, max_len=40), PEConfig(d_model=24, max_len=30, layout="concatenated")),
+    ],
+)
+def test_difference_is_b_less_a_on_the_cells_both_tables_have(a, b):
+    rows, cols = min(a.max_len, b.max_len), min(a.d_model, b.d_model)
+    expected = (
+        reference(b.max_len, b.d_model, b.base, b.layout)[:rows, :cols]
+        - reference(a.max_len, a.d_model, a.base, a.layout)[:rows, :cols]
+    )
+    np.testing.assert_allclose(pe_difference(a, b, 0, 1000).numpy(), expected, atol=1e-5)
+    np.testing.assert_allclose(pe_difference(a, b, 5, 25, 2, 9).numpy(), expected[5:25, 2:9], atol=1e-5)
+    assert pe_difference(a, b, 5, 25, cols + 1, cols + 5).shape == (20, 0)  # past the narrower table
+    assert pe_difference(a, b, rows + 3, rows + 9).shape == (0, cols)
+    assert not pe_difference(a, a, 0, 30).any()

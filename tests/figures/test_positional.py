@@ -147,3 +147,12 @@ def test_offset_curves_are_one_dashed_line_per_reference_from_offset_0():
         assert (trace["x0"], trace["dx"]) == (0, 1)
     assert fig["layout"]["xaxis"]["title"]["text"] == "offset k"
     assert fig["layout"]["yaxis"]["title"]["text"] == "PE[n] · PE[n+k]"
+
+
+def test_the_difference_heatmap_runs_to_the_largest_magnitude_either_side_of_zero():
+    values = np.array([[0.0, -0.5], [0.25, 0.1]], np.float32)
+    (heatmap,) = fig_pe.difference_figure(values, 3, 7, ("B − A", "i", "pos")).to_dict()["data"]
+    np.testing.assert_array_equal(array(heatmap["z"]), values)
+    assert (heatmap["zmin"], heatmap["zmax"], heatmap["y0"], heatmap["x0"]) == (-0.5, 0.5, 3, 7)
+    (same,) = fig_pe.difference_figure(np.zeros((2, 2)), 0, 0).to_dict()["data"]
+    assert (same["zmin"], same["zmax"]) == (-1.0, 1.0)  # A and B agree: a scale, not a division by zero
