@@ -13,7 +13,7 @@ from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, shown, t
-from ui.link import IN_LINK
+from ui.link import IN_LINK, translated_choice
 from ui.pages import page_link
 from ui.resources import minilm_positions
 from ui.vectors import bundled_or_stop
@@ -21,6 +21,7 @@ from ui.window import keep_inside
 
 MINILM = "MiniLM"  # the learned table's name in the labels ("learned: MiniLM")
 QUERY_POS_MAX = 256  # the distance view's query slides over these positions
+CHAPTERS = ("schemes", "terms", "learned", "checks", "distance", "exercises")  # the lesson's sections, in order
 SAME = 1e-6  # a shift changes logits of m - n only schemes by rounding alone (float64: about 1e-15)
 
 
@@ -122,6 +123,18 @@ try:
 except ValueError as err:
     st.error(t("at.invalid", problem=problem(err)))
 
+# The lesson's chapters, one at a time, as on the PE page: after a fragment runs (the distance sliders) Streamlit
+# redraws every element on the page, and a setting's move redraws every figure shown; "Try this" is the last one.
+# Their names are translated, so the chapter is kept in the link by ui.link.translated_choice (?at_chapter=terms).
+chapter = translated_choice(
+    st.segmented_control,
+    t("at.chapter"),
+    CHAPTERS,
+    key="at_chapter",
+    format_func=lambda c: t(f"at.chapter_{c}"),
+    required=True,
+)
+
 tables = learned_tables()
 names = tuple(tables)
 where = str(device())
@@ -135,98 +148,110 @@ if cfg is not None:
         st.info(t("at.no_minilm"))
     axes = (t("at.ax_key"), t("at.ax_query"))
 
-    # --- 1. Logits and softmax under every scheme -------------------------------------------------------
-    st.header(t("at.h_all"))
-    st.plotly_chart(heatmaps_figure(result.matrices("logits"), tokens, t("at.logits_title"), axis_titles=axes))
-    weights = result.matrices("weights")
-    st.plotly_chart(
-        heatmaps_figure(
-            weights, tokens, t("at.weights_title"), shared=True, colorscale="Blues", zmid=None, axis_titles=axes
-        )
-    )
-    explain(
-        r"\ell_{mn} = \frac{q_m^\top k_n}{\sqrt{d_h}} + b(m, n),\qquad a_{mn} = \mathrm{softmax}_n(\ell_{mn}),"
-        r"\qquad q = x W_q,\; k = x W_k",
-        t("at.all_notice"),
-    )
-    show_code(attention.scores, attention.bias, attention.attend)
-
-    # --- 2. Sinusoidal added to the input: four terms ----------------------------------------------------
-    st.header(t("at.h_terms"))
-    sinusoidal = result.result("sinusoidal")
-    terms = result.terms("sinusoidal")
-    logits = sinusoidal.logits.cpu().numpy()
-    st.plotly_chart(terms_figure(terms, logits, tokens, t("at.terms_title"), t("at.terms_sum"), axis_titles=axes))
-    total = sum(terms.values())
-    seen = np.isfinite(logits)
-    st.markdown(t("at.terms_check", err=f"{np.abs(total[seen] - logits[seen]).max():.1e}"))
-    explain(
-        r"(x_m + p_m) W_q \cdot (x_n + p_n) W_k = \underbrace{x_m W_q \cdot x_n W_k}_{\text{content-content}}"
-        r" + \underbrace{x_m W_q \cdot p_n W_k}_{\text{content-position}}"
-        r" + \underbrace{p_m W_q \cdot x_n W_k}_{\text{position-content}}"
-        r" + \underbrace{p_m W_q \cdot p_n W_k}_{\text{position-position}}",
-        t("at.terms_notice"),
-    )
-    show_code(attention.added_terms)
-
-    # --- 3. Learned absolute: a real table -----------------------------------------------------------------
-    st.header(t("at.h_learned"))
-    st.markdown(t("at.learned_intro", model=MINILM))
-    if tables:
-        label = f"learned: {MINILM}"
-        learned = result.result(label)
-        shape = tuple(tables[MINILM].shape)
-        st.caption(t("at.learned_caption", rows=shape[0], width=shape[1], d_model=cfg.d_model))
-        learned_logits = learned.logits.cpu().numpy()
+    if chapter == "schemes":
+        # --- 1. Logits and softmax under every scheme -------------------------------------------------------
+        st.header(t("at.h_all"))
+        logits_figure = heatmaps_figure(result.matrices("logits"), tokens, t("at.logits_title"), axis_titles=axes)
+        st.plotly_chart(logits_figure, key="at_logits_chart")
+        weights = result.matrices("weights")
         st.plotly_chart(
-            terms_figure(
-                result.terms(label), learned_logits, tokens, t("at.learned_title"), t("at.terms_sum"), axis_titles=axes
-            )
+            heatmaps_figure(
+                weights, tokens, t("at.weights_title"), shared=True, colorscale="Blues", zmid=None, axis_titles=axes
+            ),
+            key="at_weights_chart",
         )
-        explain(r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{512 \times 384}", t("at.learned_notice"))
-        show_code(attention.position_vectors, attention.fit_width)
-    st.caption(t("at.trained_note"))
-    page_link("lv", t("at.lv_link"))
-
-    # --- 4. What each scheme depends on, and past the trained length -------------------------------------
-    st.header(t("at.h_checks"))
-    for r in result.results:
-        relative = r.shift.max_diff < SAME
-        depends = t("at.relative" if relative else "at.absolute", k=r.shift.k, diff=f"{r.shift.max_diff:.2g}")
-        clamped = t("at.clamped", n=r.shift.clamped) if r.shift.clamped else ""
-        b = r.beyond
-        values = {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in b.values.items()}
-        past = t("at.past", trained=b.trained_len, length=b.length) + " " + t(f"at.beyond_{b.kind}", **values)
-        st.markdown(f"- **{r.label}**: {depends}{clamped} {past}")
-    explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", t("at.checks_notice"))
-    show_code(attention.shift_check, attention.beyond)
-
-    # --- 5. Score against distance ---------------------------------------------------------------------------
-    st.header(t("at.h_distance"))
-
-    # The sliders change this section alone: a move reruns the fragment (the browser writes the URL).
-    @st.fragment
-    def distance_section() -> None:
-        n = len(tokens)
-        c1, c2, c3, c4 = st.columns(4)
-        # a shorter sentence may leave a chosen token past its end: moved back to the last one, with a word
-        keep_inside("at_query", t("at.query_token"), total=n, span=1, where=c1)
-        keep_inside("at_key", t("at.key_token"), total=n, span=1, where=c2)
-        query = int(c1.number_input(t("at.query_token"), 0, n - 1, 0, key="at_query", **IN_LINK))
-        key = int(c2.number_input(t("at.key_token"), 0, n - 1, min(1, n - 1), key="at_key", **IN_LINK))
-        pos = c3.slider(t("at.query_pos"), 0, QUERY_POS_MAX, 8, key="at_query_pos", **IN_LINK)
-        far = c4.slider(t("at.max_distance"), 2, 64, 16, key="at_max_distance", **IN_LINK)
-        distances, lines = curves(cfg, wv, tables, names, where, query, key, pos, far)
-        title = t("at.distance_title", query=shown(tokens[query]), other=shown(tokens[key]), pos=pos)
-        figure = distance_figure(distances, lines, title, t("at.ax_distance"), t("at.ax_logit"), revision="at")
-        st.plotly_chart(figure)
         explain(
-            r"\ell(m, n) = \frac{q(x_i, m)^\top k(x_j, n)}{\sqrt{d_h}} + b(m - n)",
-            t("at.distance_notice"),
+            r"\ell_{mn} = \frac{q_m^\top k_n}{\sqrt{d_h}} + b(m, n),\qquad a_{mn} = \mathrm{softmax}_n(\ell_{mn}),"
+            r"\qquad q = x W_q,\; k = x W_k",
+            t("at.all_notice"),
         )
+        show_code(attention.scores, attention.bias, attention.attend)
+
+    elif chapter == "terms":
+        # --- 2. Sinusoidal added to the input: four terms ----------------------------------------------------
+        st.header(t("at.h_terms"))
+        sinusoidal = result.result("sinusoidal")
+        terms = result.terms("sinusoidal")
+        logits = sinusoidal.logits.cpu().numpy()
+        terms_chart = terms_figure(terms, logits, tokens, t("at.terms_title"), t("at.terms_sum"), axis_titles=axes)
+        st.plotly_chart(terms_chart, key="at_terms_chart")
+        total = sum(terms.values())
+        seen = np.isfinite(logits)
+        st.markdown(t("at.terms_check", err=f"{np.abs(total[seen] - logits[seen]).max():.1e}"))
+        explain(
+            r"(x_m + p_m) W_q \cdot (x_n + p_n) W_k = \underbrace{x_m W_q \cdot x_n W_k}_{\text{content-content}}"
+            r" + \underbrace{x_m W_q \cdot p_n W_k}_{\text{content-position}}"
+            r" + \underbrace{p_m W_q \cdot x_n W_k}_{\text{position-content}}"
+            r" + \underbrace{p_m W_q \cdot p_n W_k}_{\text{position-position}}",
+            t("at.terms_notice"),
+        )
+        show_code(attention.added_terms)
+
+    elif chapter == "learned":
+        # --- 3. Learned absolute: a real table -----------------------------------------------------------------
+        st.header(t("at.h_learned"))
+        st.markdown(t("at.learned_intro", model=MINILM))
+        if tables:
+            label = f"learned: {MINILM}"
+            learned = result.result(label)
+            shape = tuple(tables[MINILM].shape)
+            st.caption(t("at.learned_caption", rows=shape[0], width=shape[1], d_model=cfg.d_model))
+            learned_logits = learned.logits.cpu().numpy()
+            st.plotly_chart(
+                terms_figure(
+                    result.terms(label),
+                    learned_logits,
+                    tokens,
+                    t("at.learned_title"),
+                    t("at.terms_sum"),
+                    axis_titles=axes,
+                ),
+                key="at_learned_chart",
+            )
+            explain(r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{512 \times 384}", t("at.learned_notice"))
+            show_code(attention.position_vectors, attention.fit_width)
+        st.caption(t("at.trained_note"))
+        page_link("lv", t("at.lv_link"))
+
+    elif chapter == "checks":
+        # --- 4. What each scheme depends on, and past the trained length -------------------------------------
+        st.header(t("at.h_checks"))
+        for r in result.results:
+            relative = r.shift.max_diff < SAME
+            depends = t("at.relative" if relative else "at.absolute", k=r.shift.k, diff=f"{r.shift.max_diff:.2g}")
+            clamped = t("at.clamped", n=r.shift.clamped) if r.shift.clamped else ""
+            b = r.beyond
+            values = {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in b.values.items()}
+            past = t("at.past", trained=b.trained_len, length=b.length) + " " + t(f"at.beyond_{b.kind}", **values)
+            st.markdown(f"- **{r.label}**: {depends}{clamped} {past}")
+        explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", t("at.checks_notice"))
+        show_code(attention.shift_check, attention.beyond)
+
+    elif chapter == "distance":
+        # --- 5. Score against distance ---------------------------------------------------------------------------
+        st.header(t("at.h_distance"))
+
+        # The sliders change this section alone: a move reruns the fragment (the browser writes the URL).
+        @st.fragment
+        def distance_section() -> None:
+            n = len(tokens)
+            c1, c2, c3, c4 = st.columns(4)
+            # a shorter sentence may leave a chosen token past its end: moved back to the last one, with a word
+            keep_inside("at_query", t("at.query_token"), total=n, span=1, where=c1)
+            keep_inside("at_key", t("at.key_token"), total=n, span=1, where=c2)
+            query = int(c1.number_input(t("at.query_token"), 0, n - 1, 0, key="at_query", **IN_LINK))
+            key = int(c2.number_input(t("at.key_token"), 0, n - 1, min(1, n - 1), key="at_key", **IN_LINK))
+            pos = c3.slider(t("at.query_pos"), 0, QUERY_POS_MAX, 8, key="at_query_pos", **IN_LINK)
+            far = c4.slider(t("at.max_distance"), 2, 64, 16, key="at_max_distance", **IN_LINK)
+            distances, lines = curves(cfg, wv, tables, names, where, query, key, pos, far)
+            title = t("at.distance_title", query=shown(tokens[query]), other=shown(tokens[key]), pos=pos)
+            figure = distance_figure(distances, lines, title, t("at.ax_distance"), t("at.ax_logit"), revision="at")
+            st.plotly_chart(figure, key="at_distance_chart")
+
+        distance_section()
+        explain(r"\ell(m, n) = \frac{q(x_i, m)^\top k(x_j, n)}{\sqrt{d_h}} + b(m - n)", t("at.distance_notice"))
         show_code(attention.score_by_distance)
 
-    distance_section()
-
-# --- Try this ---------------------------------------------------------------------------------------
-try_this("at")
+if chapter == "exercises":
+    # --- Try this ---------------------------------------------------------------------------------------
+    try_this("at", bundled_or_stop())  # an answer reads the default sentence through GloVe

@@ -40,28 +40,46 @@ def checks(at) -> dict[str, str]:
     return {re.match(r"- \*\*(.+?)\*\*", line).group(1): line for line in lines}
 
 
-def test_defaults_show_every_scheme_side_by_side(at):
+def chapter(at, name: str) -> None:
+    at.button_group(key="at_chapter").set_value(name).run()
     assert not at.exception and not at.error
-    logits, weights, terms, learned, distance = charts(at)
+
+
+def test_every_chapter_shows_its_figure_with_formula_notice_and_code(at):
+    assert not at.exception and not at.error
+    logits, weights = charts(at)
     titles = [a["text"] for a in logits["layout"]["annotations"]]
     assert titles == SCHEMES and [a["text"] for a in weights["layout"]["annotations"]] == SCHEMES
     assert len(logits["data"]) == len(weights["data"]) == 6
+    assert len(at.latex) == 1 and at.caption and at.get("expander")  # formula, notice, "Show the code"
+    chapter(at, "terms")
+    (terms,) = charts(at)
     assert [a["text"] for a in terms["layout"]["annotations"]] == [*attention.TERMS, "sum = logits"]
-    assert len(learned["data"]) == 5
-    assert [line["name"] for line in distance["data"]] == SCHEMES
+    chapter(at, "learned")
+    (learned,) = charts(at)
+    assert len(learned["data"]) == 5 and "learned: MiniLM" not in at.markdown[0].value
     assert at.get("page_link")[0].proto.page == "learned_vs_sinusoidal"
-    assert len(at.get("expander")) >= 5  # "Show the code" under each figure
-    assert len(at.latex) >= 5
+    assert any("not used here" in c.value for c in at.caption)  # the trained table's note
+    chapter(at, "distance")
+    (distance,) = charts(at)
+    assert [line["name"] for line in distance["data"]] == SCHEMES
+    for name in ("terms", "learned", "checks", "distance"):
+        chapter(at, name)
+        assert len(at.latex) == 1 and at.get("expander"), name
+    chapter(at, "exercises")
+    assert at.header[-1].value == "Try this" and at.text_input(key="ex_at_shift")
 
 
 def test_the_four_terms_sum_to_the_logits_and_the_page_says_by_how_much(at):
+    chapter(at, "terms")
     (line,) = [m.value for m in at.markdown if "add up to the logits" in m.value]
     assert float(re.search(r"\*\*(.+?)\*\*", line).group(1)) < 1e-5
-    terms = charts(at)[2]["data"]
+    terms = charts(at)[0]["data"]
     assert len(terms) == 5 and all(t["type"] == "heatmap" for t in terms)
 
 
 def test_each_scheme_says_whether_it_depends_on_m_minus_n_only_and_what_happens_past_its_length(at):
+    chapter(at, "checks")
     lines = checks(at)
     assert list(lines) == SCHEMES
     for relative in ("none", "rope", "alibi", "t5"):
@@ -74,28 +92,29 @@ def test_each_scheme_says_whether_it_depends_on_m_minus_n_only_and_what_happens_
 
 
 @pytest.mark.parametrize(
-    "kind, key, value",
+    "where, kind, key, value",
     [
-        ("text_input", "at_sentence", "a dog ran in the park"),
-        ("number_input", "at_d_model", 32),
-        ("number_input", "at_head_dim", 32),
-        ("number_input", "at_seed", 3),
-        ("toggle", "at_causal", True),
-        ("number_input", "at_shift", 3),
-        ("number_input", "at_trained_len", 12),
-        ("number_input", "at_base", 500.0),
-        ("number_input", "at_alibi_heads", 4),
-        ("number_input", "at_alibi_head", 3),
-        ("number_input", "at_t5_buckets", 16),
-        ("number_input", "at_t5_max", 64),
-        ("toggle", "at_t5_bidirectional", False),
-        ("number_input", "at_query", 2),
-        ("number_input", "at_key", 4),
-        ("slider", "at_query_pos", 20),
-        ("slider", "at_max_distance", 32),
+        ("schemes", "text_input", "at_sentence", "a dog ran in the park"),
+        ("schemes", "number_input", "at_d_model", 32),
+        ("schemes", "number_input", "at_head_dim", 32),
+        ("schemes", "number_input", "at_seed", 3),
+        ("schemes", "toggle", "at_causal", True),
+        ("checks", "number_input", "at_shift", 3),
+        ("checks", "number_input", "at_trained_len", 12),
+        ("schemes", "number_input", "at_base", 500.0),
+        ("schemes", "number_input", "at_alibi_heads", 4),
+        ("schemes", "number_input", "at_alibi_head", 3),
+        ("schemes", "number_input", "at_t5_buckets", 16),
+        ("checks", "number_input", "at_t5_max", 64),
+        ("schemes", "toggle", "at_t5_bidirectional", False),
+        ("distance", "number_input", "at_query", 2),
+        ("distance", "number_input", "at_key", 4),
+        ("distance", "slider", "at_query_pos", 20),
+        ("distance", "slider", "at_max_distance", 32),
     ],
 )
-def test_every_control_moves_the_page(at, kind, key, value):
+def test_every_control_moves_the_page(at, where, kind, key, value):
+    chapter(at, where)
     before = view(at)
     getattr(at, kind)(key=key).set_value(value).run()
     assert not at.exception and not at.error, key
@@ -117,7 +136,9 @@ def test_an_odd_head_dim_is_named_and_nothing_drawn(at):
     assert not at.exception
     assert "head_dim must be even" in at.error[0].value and "15" in at.error[0].value
     assert not at.get("plotly_chart")
-    assert at.header[-1].value == "Try this"  # the exercises stay
+    chapter_kept = at.button_group(key="at_chapter")
+    chapter_kept.set_value("exercises").run()
+    assert at.header[-1].value == "Try this" and at.error  # the exercises stay reachable
 
 
 def test_a_sentence_longer_than_the_budget_is_named(at):
@@ -137,6 +158,7 @@ def test_unknown_words_are_named_and_their_rows_are_zero(at):
 
 
 def test_a_shorter_sentence_moves_the_chosen_tokens_back_inside(at):
+    chapter(at, "distance")
     at.number_input(key="at_key").set_value(9).run()
     at.text_input(key="at_sentence").set_value("the cat sat").run()
     assert not at.exception and at.session_state["at_key"] == 2
@@ -149,13 +171,13 @@ def test_a_link_reopens_the_view():
     at.query_params["at_head_dim"] = "32"
     at.query_params["at_causal"] = "true"
     at.query_params["at_query_pos"] = "30"
+    at.query_params["at_chapter"] = "distance"
     at.run()
     assert not at.exception and not at.error and not at.warning
     assert at.session_state["at_head_dim"] == 32 and at.session_state["at_causal"] is True
-    assert at.session_state["at_query_pos"] == 30
-    weights = charts(at)[1]["data"][0]
-    assert "30" in charts(at)[4]["layout"]["title"]["text"]
-    assert weights["type"] == "heatmap"
+    assert at.session_state["at_query_pos"] == 30 and at.session_state["at_chapter"] == "distance"
+    assert "position 30" in charts(at)[0]["layout"]["title"]["text"]
+    assert at.query_params["at_chapter"] == "distance"
 
 
 def test_the_exercises_answers_are_the_pages_own_numbers():

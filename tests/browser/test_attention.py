@@ -16,7 +16,7 @@ def test_the_page_renders_every_scheme_and_a_setting_redraws_the_heatmaps_and_th
     page.goto(f"{server_url}/attention")
     page.wait_for_selector(".js-plotly-plot")
     wait_until_idle(page)
-    assert page.evaluate("document.querySelectorAll('.js-plotly-plot').length") == 5
+    assert page.evaluate("document.querySelectorAll('.js-plotly-plot').length") == 2  # logits, softmax
     assert page.evaluate(LOGITS) == "6|10"  # six schemes, ten tokens of the default sentence
     assert page.locator(EXCEPTION).count() == 0
 
@@ -36,15 +36,18 @@ def test_the_page_renders_every_scheme_and_a_setting_redraws_the_heatmaps_and_th
 
 
 def test_a_link_opens_the_view_and_the_query_slider_moves_the_distance_plot(page, server_url):
-    page.goto(f"{server_url}/attention?at_head_dim=32&at_query_pos=20")
+    page.goto(f"{server_url}/attention?at_head_dim=32&at_query_pos=20&at_chapter=distance")
     page.wait_for_selector(".js-plotly-plot")
     wait_until_idle(page)
     assert page.get_by_label("head_dim").input_value() == "32"
-    title = "document.querySelectorAll('.js-plotly-plot')[4].layout.title.text"
+    title = "document.querySelectorAll('.js-plotly-plot')[0].layout.title.text"
     assert "position 20" in page.evaluate(title)
     page.get_by_role("slider", name="Query position m").press("ArrowRight")
     wait_for_plot(page, f"{title}.includes('position 21')")
     page.wait_for_url("**/attention?*at_query_pos=21*")
     wait_until_idle(page)
-    assert "at_head_dim=32" in page.url
+    assert "at_head_dim=32" in page.url and "at_chapter=distance" in page.url
+    page.get_by_role("radio", name="2. Four terms").click()  # another chapter: the link names it
+    page.wait_for_url("**/attention?*at_chapter=terms*")
+    wait_for_plot(page, "document.querySelectorAll('.js-plotly-plot')[0].data.length === 5")
     assert page.locator(EXCEPTION).count() == 0
