@@ -15,7 +15,7 @@ from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import language, problem, t
-from ui.link import IN_LINK, back_or_forward
+from ui.link import IN_LINK, translated_choice
 from ui.parse import parse_indices, parse_number
 from ui.presets import take_pick
 from ui.tables import downloads, npy_bytes
@@ -167,26 +167,17 @@ if a is not None:
 for window in (TABLE_WINDOW, CURVES_WINDOW, SIMILARITY_WINDOW):
     window_link(window)
 
-# The chapter is in the link by hand, as app.py does the language: a control bound by Streamlit writes its label,
-# which is in the learner's language, so the link would stop opening its chapter after a change of language
-# (tests/browser/test_positional_encoding.py, in Chinese). ?pe_chapter=similarity is read when the session opens
-# the page and on Back or Forward, and the chapter shown is written back on every run.
-asked = st.query_params.get("pe_chapter")
-if "pe_chapter" not in st.session_state or back_or_forward():
-    st.session_state.pe_chapter = asked if asked in CHAPTERS else CHAPTERS[0]
-chapter = st.segmented_control(
+# The chapters' names are translated, so the chapter is kept in the link by ui.link.translated_choice
+# (?pe_chapter=similarity).
+chapter = translated_choice(
+    st.segmented_control,
     t("pe.chapter"),
     CHAPTERS,
-    format_func=lambda c: t(f"pe.ch_{c}"),
     key="pe_chapter",
+    format_func=lambda c: t(f"pe.ch_{c}"),
     required=True,
     label_visibility="collapsed",
-    persist_state="session",
 )
-if chapter == CHAPTERS[0]:
-    st.query_params.pop("pe_chapter", None)
-else:
-    st.query_params["pe_chapter"] = chapter
 
 
 # Each section's controls and the charts they change are a fragment: a control there reruns and redraws that part
