@@ -7,19 +7,24 @@ import torch
 from core import attention
 from core.attention import CONTENTS, AttentionConfig
 from core.pretrained import PretrainedMissing
+from core.training import TrainConfig
 from figures.attention import distance_figure, heatmaps_figure, terms_figure
 from ui.caching import page_cache_data
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, shown, t
+from ui.jobs import training_runner
 from ui.link import IN_LINK, translated_choice
 from ui.pages import page_link
+from ui.parse import parse_number
 from ui.resources import minilm_positions
 from ui.vectors import bundled_or_stop
 from ui.window import keep_inside
 
-MINILM = "MiniLM"  # the learned table's name in the labels ("learned: MiniLM")
+MINILM = "MiniLM"  # the real learned table's name in the labels ("learned: MiniLM")
+TRAINED = "trained here"  # the table trained on the learned-vs-sinusoidal page ("learned: trained here")
+LV_SETTINGS = ("task", "shift", "d_model", "train_len", "steps", "seed")  # that page's settings, key "lv_<name>"
 QUERY_POS_MAX = 256  # the distance view's query slides over these positions
 CHAPTERS = ("schemes", "terms", "learned", "checks", "distance", "exercises")  # the lesson's sections, in order
 SAME = 1e-6  # a shift changes logits of m - n only schemes by rounding alone (float64: about 1e-15)
@@ -34,10 +39,30 @@ def learned_tables() -> dict[str, torch.Tensor]:
         return {}
 
 
+def trained_table() -> tuple[TrainConfig, torch.Tensor] | None:
+    """The learned table the learned-vs-sinusoidal page has trained with its current settings, or None while there
+    is none. Its settings are kept across pages (persist_state), so they are read from the session, each one
+    missing (that page not opened yet) its TrainConfig default; the job is looked up in the training queue both
+    pages share, never started here."""
+    default = TrainConfig()
+    chosen = {name: st.session_state.get(f"lv_{name}", getattr(default, name)) for name in LV_SETTINGS}
+    try:
+        lr = parse_number(st.session_state.get("lv_lr", f"{default.lr:g}"), "lr", f"{default.lr:g}")
+        train_cfg = TrainConfig(position="learned", lr=lr, **chosen)
+    except ValueError:  # that page shows what is wrong with its settings
+        return None
+    job = training_runner().get(train_cfg)
+    if job is None or not job.done or job.error:
+        return None
+    return train_cfg, job.result.table
+
+
 @page_cache_data(max_entries=32, show_spinner=False)
-def view(cfg: AttentionConfig, _wv, _tables: dict, names: tuple[str, ...], where: str) -> attention.AttentionView:
+def view(
+    cfg: AttentionConfig, _wv, _tables: dict, names: tuple[str, ...], trained: TrainConfig | None, where: str
+) -> attention.AttentionView:
     """Every scheme's result for one configuration: the vectors are the bundled GloVe, the tables known by their
-    names and `where` is the device, so the key needs none of them."""
+    names and the trained one by its TrainConfig, and `where` is the device, so the key needs none of them."""
     return attention.attention_view(cfg, _wv, _tables, device=where)
 
 
@@ -47,6 +72,7 @@ def curves(
     _wv,
     _tables: dict,
     names: tuple[str, ...],
+    trained: TrainConfig | None,
     where: str,
     query: int,
     key: int,
@@ -54,7 +80,7 @@ def curves(
     far: int,
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """Every scheme's logit of one query token against one key token as the key moves (cpu arrays)."""
-    head = view(cfg, _wv, _tables, names, where).head
+    head = view(cfg, _wv, _tables, names, trained, where).head
     distances, lines = attention.score_by_distance(
         head, cfg, _tables, query=query, key=key, query_pos=pos, max_distance=far
     )
@@ -135,16 +161,20 @@ chapter = translated_choice(
     required=True,
 )
 
-tables = learned_tables()
+tables = dict(learned_tables())
+trained = trained_table()
+if trained is not None:
+    tables[TRAINED] = trained[1]
+trained_cfg = trained[0] if trained is not None else None
 names = tuple(tables)
 where = str(device())
 if cfg is not None:
     wv = bundled_or_stop() if cfg.content == "glove" else None
-    result = view(cfg, wv, tables, names, where)
+    result = view(cfg, wv, tables, names, trained_cfg, where)
     tokens = result.head.tokens
     if result.head.unknown:
         st.warning(t("at.unknown", words=", ".join(shown(w) for w in dict.fromkeys(result.head.unknown))))
-    if not tables:
+    if MINILM not in tables:
         st.info(t("at.no_minilm"))
     axes = (t("at.ax_key"), t("at.ax_query"))
 
@@ -191,26 +221,28 @@ if cfg is not None:
         # --- 3. Learned absolute: a real table -----------------------------------------------------------------
         st.header(t("at.h_learned"))
         st.markdown(t("at.learned_intro", model=MINILM))
-        if tables:
-            label = f"learned: {MINILM}"
-            learned = result.result(label)
-            shape = tuple(tables[MINILM].shape)
+        for i, (name, table) in enumerate(tables.items()):
+            label = f"learned: {name}"
+            shape = tuple(table.shape)
             st.caption(t("at.learned_caption", rows=shape[0], width=shape[1], d_model=cfg.d_model))
-            learned_logits = learned.logits.cpu().numpy()
+            learned_logits = result.result(label).logits.cpu().numpy()
+            title = t("at.learned_title") if name == MINILM else t("at.trained_title", name=TRAINED)
             st.plotly_chart(
-                terms_figure(
-                    result.terms(label),
-                    learned_logits,
-                    tokens,
-                    t("at.learned_title"),
-                    t("at.terms_sum"),
-                    axis_titles=axes,
-                ),
-                key="at_learned_chart",
+                terms_figure(result.terms(label), learned_logits, tokens, title, t("at.terms_sum"), axis_titles=axes),
+                key=f"at_learned_chart_{i}",
             )
-            explain(r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{512 \times 384}", t("at.learned_notice"))
+        if tables:
+            explain(
+                r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{\text{rows} \times \text{width}}", t("at.learned_notice")
+            )
             show_code(attention.position_vectors, attention.fit_width)
-        st.caption(t("at.trained_note"))
+        if trained is None:
+            st.caption(t("at.trained_note"))
+        else:
+            c = trained[0]
+            st.caption(
+                t("at.trained_used", name=TRAINED, task=c.task, d_model=c.d_model, train_len=c.train_len, steps=c.steps)
+            )
         page_link("lv", t("at.lv_link"))
 
     elif chapter == "checks":
@@ -243,7 +275,7 @@ if cfg is not None:
             key = int(c2.number_input(t("at.key_token"), 0, n - 1, min(1, n - 1), key="at_key", **IN_LINK))
             pos = c3.slider(t("at.query_pos"), 0, QUERY_POS_MAX, 8, key="at_query_pos", **IN_LINK)
             far = c4.slider(t("at.max_distance"), 2, 64, 16, key="at_max_distance", **IN_LINK)
-            distances, lines = curves(cfg, wv, tables, names, where, query, key, pos, far)
+            distances, lines = curves(cfg, wv, tables, names, trained_cfg, where, query, key, pos, far)
             title = t("at.distance_title", query=shown(tokens[query]), other=shown(tokens[key]), pos=pos)
             figure = distance_figure(distances, lines, title, t("at.ax_distance"), t("at.ax_logit"), revision="at")
             st.plotly_chart(figure, key="at_distance_chart")

@@ -8,7 +8,6 @@ import torch
 
 from core import positional as pe
 from core import pretrained, training
-from core.jobs import JobRunner
 from core.projection import pca
 from core.training import MAX_D_MODEL, POSITIONS, TASKS, TrainConfig
 from figures.positional import colour_limit, pe_heatmap_figure, similarity_figure
@@ -17,25 +16,17 @@ from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.jobs import submit
+from ui.jobs import TRAINING_QUEUE as QUEUE
+from ui.jobs import submit, training_runner
 from ui.link import IN_LINK
 from ui.parse import parse_number
 from ui.resources import minilm_positions
 from ui.tables import downloads
 
-QUEUE = 12  # jobs waiting in all; one Train press is three jobs
-
 
 def label(position: str) -> str:
     """The legend name of a model: learned nn.Embedding, sinusoidal (fixed), no positions (control)."""
     return t(f"lv.model_{position}")
-
-
-@st.cache_resource
-def runner() -> JobRunner:
-    """One training queue per server process: one job at a time, results shared by every learner; one Train
-    press (three models) per learner in the queue, at most QUEUE jobs waiting in all."""
-    return JobRunner(workers=1, per_owner=3, max_waiting=QUEUE)
 
 
 @st.cache_data
@@ -50,7 +41,11 @@ def start_training(cfgs: dict[str, TrainConfig]) -> None:
     dev = device()  # resolved here, in the script's thread; the job thread only computes
     for cfg in cfgs.values():
         submit(
-            runner(), cfg, lambda progress, cfg=cfg: training.train(cfg, progress, device=dev), cfg.steps, "lv_refused"
+            training_runner(),
+            cfg,
+            lambda progress, cfg=cfg: training.train(cfg, progress, device=dev),
+            cfg.steps,
+            "lv_refused",
         )
 
 
@@ -59,7 +54,7 @@ def start_training(cfgs: dict[str, TrainConfig]) -> None:
 @st.fragment(run_every=1.0)
 def live_progress(cfgs: dict[str, TrainConfig]) -> None:
     """Progress bars and loss curves while the jobs run; a full rerun once they are all done."""
-    jobs = {p: runner().get(cfg) for p, cfg in cfgs.items()}
+    jobs = {p: training_runner().get(cfg) for p, cfg in cfgs.items()}
     if all(job.done for job in jobs.values()):
         st.rerun()
     for p, job in jobs.items():
@@ -105,12 +100,12 @@ except ValueError as err:
     st.error(t("lv.invalid", problem=problem(err)))
 
 st.button(t("lv.train"), key="lv_train", type="primary", disabled=cfgs is None, on_click=start_training, args=(cfgs,))
-st.caption(t("lv.policy", device=device().type, waiting=runner().waiting(), queue=QUEUE))
+st.caption(t("lv.policy", device=device().type, waiting=training_runner().waiting(), queue=QUEUE))
 if refused := st.session_state.get("lv_refused"):
     st.warning(refused)
 
 # --- 1. Training ------------------------------------------------------------------------------------
-jobs = {p: runner().get(cfg) for p, cfg in cfgs.items()} if cfgs else {}
+jobs = {p: training_runner().get(cfg) for p, cfg in cfgs.items()} if cfgs else {}
 if jobs and all(jobs.values()) and not all(job.done for job in jobs.values()):
     live_progress(cfgs)
 elif jobs and all(job is not None and job.done for job in jobs.values()):

@@ -7,9 +7,19 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from core.jobs import Job
+from core.jobs import Job, JobRunner
 from core.problems import Problem
 from ui.i18n import problem
+
+TRAINING_QUEUE = 12  # training jobs waiting in all; one Train press on the learned page is three jobs
+
+
+@st.cache_resource
+def training_runner() -> JobRunner:
+    """One training queue per server process, shared by the pages: the learned page submits to it, the attention
+    page reads its finished jobs. One job at a time, results shared by every learner; one Train press (three
+    models) per learner in the queue, at most TRAINING_QUEUE jobs waiting in all."""
+    return JobRunner(workers=1, per_owner=3, max_waiting=TRAINING_QUEUE)
 
 
 def session_id() -> str:

@@ -2,6 +2,7 @@
 
 import json
 import re
+import time
 
 import numpy as np
 import pytest
@@ -59,7 +60,7 @@ def test_every_chapter_shows_its_figure_with_formula_notice_and_code(at):
     (learned,) = charts(at)
     assert len(learned["data"]) == 5 and "learned: MiniLM" not in at.markdown[0].value
     assert at.get("page_link")[0].proto.page == "learned_vs_sinusoidal"
-    assert any("not used here" in c.value for c in at.caption)  # the trained table's note
+    assert any("No table has been trained yet" in c.value for c in at.caption)  # the trained table's note
     chapter(at, "distance")
     (distance,) = charts(at)
     assert [line["name"] for line in distance["data"]] == SCHEMES
@@ -89,6 +90,39 @@ def test_each_scheme_says_whether_it_depends_on_m_minus_n_only_and_what_happens_
     assert "never completed a turn" in lines["rope"] and "ALiBi's bias goes from -7.5 to -15.5" in lines["alibi"]
     assert "the table has 512 rows; 512 positions have none" in lines["learned: MiniLM"]
     assert "from 91 on shares the last bucket 15" in lines["t5"]
+
+
+def test_the_table_trained_on_the_learned_page_joins_every_scheme(at):
+    """A tiny training on the learned page, in the same session: its learned table appears here beside MiniLM's."""
+    at.switch_page("lessons/learned_vs_sinusoidal.py").run()
+    for key, value in {"lv_steps": 20, "lv_train_len": 8, "lv_seed": 11, "lv_test_len": 16}.items():
+        at.number_input(key=key).set_value(value).run()
+    at.button(key="lv_train").click().run()
+    for _ in range(120):
+        if at.metric or at.error:
+            break
+        time.sleep(0.25)
+        at.run()
+    assert at.metric and not at.error, "training did not finish in 30 s"
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    trained = "learned: trained here"
+    logits, _ = charts(at)
+    assert [a["text"] for a in logits["layout"]["annotations"]] == [*SCHEMES[:3], trained, *SCHEMES[3:]]
+    chapter(at, "checks")
+    assert "the table has 8 rows" in checks(at)[trained] and "depends on absolute positions" in checks(at)[trained]
+    chapter(at, "learned")
+    assert len(charts(at)) == 2  # MiniLM's four terms and the trained table's
+    (used,) = [c.value for c in at.caption if "'learned: trained here' is the table" in c.value]
+    assert "copy-back, d_model 64, 8 positions, 20 steps" in used
+    chapter(at, "distance")
+    assert trained in [line["name"] for line in charts(at)[0]["data"]]
+    # other settings there: no table trained with them, the note and its link are back
+    at.switch_page("lessons/learned_vs_sinusoidal.py").run()
+    at.number_input(key="lv_seed").set_value(12).run()
+    at.switch_page(PAGE).run()
+    chapter(at, "checks")
+    assert trained not in checks(at)
 
 
 @pytest.mark.parametrize(
