@@ -11,6 +11,8 @@ Rows:
   fragment, reruns alone and sends one line chart;
 - the attention page's chapter 1 (the page's default), its seed box +1 / -1 (the step buttons): every scheme's result
   is computed again and the page sends the chapter's two figures (logits and softmax, six panels each).
+The page draws its figures with ui.live_chart.chart (one plotly <div> kept across reruns, Plotly.react), not
+st.plotly_chart, which remounts its element for every new figure.
 Run: flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/attention_rerun.py [--moves 30]
 """
 

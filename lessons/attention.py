@@ -9,6 +9,7 @@ from core.attention import CONTENTS, AttentionConfig
 from core.pretrained import PretrainedMissing
 from core.training import TrainConfig
 from figures.attention import distance_figure, heatmaps_figure, terms_figure
+from ui import live_chart
 from ui.caching import page_cache_data
 from ui.device import device
 from ui.exercises import try_this
@@ -182,13 +183,13 @@ if cfg is not None:
         # --- 1. Logits and softmax under every scheme -------------------------------------------------------
         st.header(t("at.h_all"))
         logits_figure = heatmaps_figure(result.matrices("logits"), tokens, t("at.logits_title"), axis_titles=axes)
-        st.plotly_chart(logits_figure, key="at_logits_chart")
+        live_chart.chart(logits_figure, "at_logits_chart")
         weights = result.matrices("weights")
-        st.plotly_chart(
+        live_chart.chart(
             heatmaps_figure(
                 weights, tokens, t("at.weights_title"), shared=True, colorscale="Blues", zmid=None, axis_titles=axes
             ),
-            key="at_weights_chart",
+            "at_weights_chart",
         )
         explain(
             r"\ell_{mn} = \frac{q_m^\top k_n}{\sqrt{d_h}} + b(m, n),\qquad a_{mn} = \mathrm{softmax}_n(\ell_{mn}),"
@@ -204,7 +205,7 @@ if cfg is not None:
         terms = result.terms("sinusoidal")
         logits = sinusoidal.logits.cpu().numpy()
         terms_chart = terms_figure(terms, logits, tokens, t("at.terms_title"), t("at.terms_sum"), axis_titles=axes)
-        st.plotly_chart(terms_chart, key="at_terms_chart")
+        live_chart.chart(terms_chart, "at_terms_chart")
         total = sum(terms.values())
         seen = np.isfinite(logits)
         st.markdown(t("at.terms_check", err=f"{np.abs(total[seen] - logits[seen]).max():.1e}"))
@@ -227,9 +228,9 @@ if cfg is not None:
             st.caption(t("at.learned_caption", rows=shape[0], width=shape[1], d_model=cfg.d_model))
             learned_logits = result.result(label).logits.cpu().numpy()
             title = t("at.learned_title") if name == MINILM else t("at.trained_title", name=TRAINED)
-            st.plotly_chart(
+            live_chart.chart(
                 terms_figure(result.terms(label), learned_logits, tokens, title, t("at.terms_sum"), axis_titles=axes),
-                key=f"at_learned_chart_{i}",
+                f"at_learned_chart_{i}",
             )
         if tables:
             explain(
@@ -278,7 +279,7 @@ if cfg is not None:
             distances, lines = curves(cfg, wv, tables, names, trained_cfg, where, query, key, pos, far)
             title = t("at.distance_title", query=shown(tokens[query]), other=shown(tokens[key]), pos=pos)
             figure = distance_figure(distances, lines, title, t("at.ax_distance"), t("at.ax_logit"), revision="at")
-            st.plotly_chart(figure, key="at_distance_chart")
+            live_chart.chart(figure, "at_distance_chart")
 
         distance_section()
         explain(r"\ell(m, n) = \frac{q(x_i, m)^\top k(x_j, n)}{\sqrt{d_h}} + b(m - n)", t("at.distance_notice"))

@@ -9,7 +9,12 @@ export default function ({ data, parentElement, setStateValue }) {
     gd.className = "live-chart";
     parentElement.appendChild(gd);
   }
-  moveWindow(parentElement, gd, data, setStateValue);
+  if (data.window) moveWindow(parentElement, gd, data, setStateValue);
+  else if (gd.figureText !== data.figure) {
+    // a plain chart (ui.live_chart.chart): a new figure into the same <div>; the same one again is left as it is
+    gd.figureText = data.figure;
+    show(gd, JSON.parse(data.figure), data.plotly_chunk);
+  }
 }
 
 // Figures are drawn in the order they arrive, even while plotly.js is still loading.

@@ -6,8 +6,9 @@ Streamlit widgets, whose every step is a rerun. streamlit/streamlit#16052 would 
 then this component keeps one plotly <div> across reruns, holds a block of the table in the browser and moves
 the window inside it as the slider is dragged (Plotly.react, with the plotly.js Streamlit already ships,
 st.plotly_chart's modebar, a full-screen button in it, and the theme's colours, light or dark).
-benchmarks/rerun.py measures the difference; the PE page's three window charts use it, every other chart is
-st.plotly_chart.
+benchmarks/rerun.py measures the difference; the PE page's three window charts use it. Its plain mode (chart: a
+figure, no window) keeps the same one <div> for a chart whose every new figure comes from the server: the attention
+page's heatmaps and distance plot (benchmarks/attention_rerun.py). Every other chart is st.plotly_chart.
 
 The browser works out no window itself: ui.window sends it, for every choice of spans, the rows and columns
 shown and the last first index (ui.window.extents), and live_chart.js only looks them up and cuts the window
@@ -69,6 +70,12 @@ def draw(
     )
     data = dict(figure=figure_json(figure), plotly_chunk=PLOTLY_CHUNK.name, window=window)
     _component(data=data, key=key, on_window_change=on_change)
+
+
+def chart(figure: go.Figure, key: str) -> None:
+    """A figure without a window: the same one plotly <div>, kept across reruns, so that a new figure (a setting
+    moved) is drawn into it by Plotly.react where st.plotly_chart would remount its element and draw it anew."""
+    _component(data=dict(figure=figure_json(figure), plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
 def asked_window(asked, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> dict[str, int] | None:
