@@ -259,6 +259,9 @@ else:
     c1, c2, c3, c4 = st.columns(4)
     kept_k = c1.number_input(t("es.kept_k"), 1, neighbours.MAX_K, neighbours.K, key="es_kept_k", **IN_LINK)
     by_kept = c2.toggle(t("es.colour_kept"), False, key="es_colour_kept", help=t("es.colour_kept_help"), **IN_LINK)
+    if len(rows) - 1 < kept_k:  # a small vectors file: every other point is a neighbour
+        kept_k = max(len(rows) - 1, 1)
+        st.info(t("es.kept_k_lowered", k=kept_k, n=len(rows)))
     measure = (rows, cloud_id, cfg, kept_k, coords)  # cached per projection and k
     kept = None
     if bad := neighbours.check_k(kept_k, len(rows)):

@@ -179,13 +179,14 @@ def test_the_colour_toggle_colours_every_point_by_neighbours_kept(at):
     assert "chosen" in {t["meta"] for t in chart(at)["data"]}
 
 
-def test_honesty_bad_k_is_named_and_the_plot_stays(open_page, vectors_folder):
+def test_honesty_k_past_a_small_cloud_is_lowered_and_named_and_the_plot_stays(open_page, vectors_folder):
     at = open_page(PAGE)
     at.selectbox(key="es_source").select("tiny.txt").run()
     at.multiselect(key="es_groups").set_value([]).run()
     assert any("below half the points (at most 7 here); it is 10" in w.value for w in at.warning)
     at.number_input(key="es_kept_k").set_value(20).run()
-    assert "between 1 and 14; it is 20" in at.error[0].value
+    assert "The cloud has 15 points: k is 14 here" in at.info[0].value and not at.error
+    assert list(metrics(at)) == ["Neighbours kept (k = 14)"]
     assert not at.exception and len(drawn(at)) == stated(at)
 
 
