@@ -18,4 +18,6 @@ fi
 .venv/bin/python -m tests.browser.axe  # axe-core from npm (pinned, sha512-checked) into .axe-core/ for the a11y test
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
 .venv/bin/hadolint --failure-threshold error Dockerfile deploy/proxy.Dockerfile
-exec .venv/bin/python -m pytest "$@"
+# Two processes (EMBLAB_TEST_WORKERS), each test file in one of them: a file's fixtures (a server, a browser)
+# serve its tests; while one process waits on a browser, the other computes.
+exec .venv/bin/python -m pytest -n "${EMBLAB_TEST_WORKERS:-2}" --dist loadfile "$@"
