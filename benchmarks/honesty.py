@@ -18,31 +18,20 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one CPU thread per torch op, as the server runs
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchmarks.attention import median_ms  # noqa: E402
 from core import cloud, neighbours  # noqa: E402
 from core.exercises import default_cloud_points  # noqa: E402
 from ui.caching import page_cache_data  # noqa: E402
 from ui.vectors import bundled_vectors  # noqa: E402
 
 PAGE = "lessons/embedding_space.py"
-
-
-def median(fn, repeats: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 @page_cache_data(max_entries=8)
@@ -62,7 +51,7 @@ def page_rerun(repeats: int) -> float:
     at.run()
     at.switch_page(PAGE).run()
     assert not at.exception and len(at.metric) == 2, at.exception
-    return median(at.run, repeats)
+    return median_ms(at.run, repeats)
 
 
 def main() -> None:
@@ -79,19 +68,18 @@ def main() -> None:
     x = wv.vectors[rows].numpy()
     y = cloud.project(x, cfg)
     k = neighbours.K
-    kept = median(lambda: neighbours.preservation(x, y, k), args.repeats)
-    value = median(lambda: neighbours.trustworthiness(x, y, k), args.repeats)
+    kept = median_ms(lambda: neighbours.preservation(x, y, k), args.repeats)
+    value = median_ms(lambda: neighbours.trustworthiness(x, y, k), args.repeats)
     print(f"{wv.name}, the page's first cloud: {len(rows):,} points, PCA 2D, k = {k}")
-    print(f"new projection (cache miss): neighbours kept {kept * 1000:.0f} ms, trustworthiness {value * 1000:.0f} ms")
+    print(f"new projection (cache miss): neighbours kept {kept:.0f} ms, trustworthiness {value:.0f} ms")
     hit = {}
     for name, cloud_id in (("page", ("bundled", 5000, tuple(rows[5000:]))), ("rows", tuple(rows))):
         key = (rows, cloud_id, cfg, k, y)
-        hit[name] = median(lambda key=key: (kept_counts(wv, *key), trust(wv, *key)), args.repeats)
+        hit[name] = median_ms(lambda key=key: (kept_counts(wv, *key), trust(wv, *key)), args.repeats)
     print(
-        f"every other rerun (cache hit): both lookups {hit['page'] * 1000:.1f} ms "
-        f"(keyed by every row: {hit['rows'] * 1000:.1f} ms)"
+        f"every other rerun (cache hit): both lookups {hit['page']:.1f} ms (keyed by every row: {hit['rows']:.1f} ms)"
     )
-    print(f"the page's whole rerun in AppTest at its defaults: {page_rerun(args.repeats) * 1000:.0f} ms")
+    print(f"the page's whole rerun in AppTest at its defaults: {page_rerun(args.repeats):.0f} ms")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -101,3 +102,15 @@ def wait_for_plot(page, predicate: str, **kwargs) -> None:
     in between the predicate may throw, which counts as "not yet" rather than failing the wait.
     """
     page.wait_for_function(f"(() => {{ try {{ return {predicate}; }} catch (e) {{ return false; }} }})()", **kwargs)
+
+
+@contextlib.contextmanager
+def shared_link(browser, url: str):
+    """A page of its own opened at `url`, as a learner opens a link another one shared; closed afterwards."""
+    other = browser.new_page()
+    other.set_default_timeout(60_000)
+    try:
+        other.goto(url)
+        yield other
+    finally:
+        other.close()

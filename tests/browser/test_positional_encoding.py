@@ -3,7 +3,7 @@
 import numpy as np
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, HEATMAP_Y0, wait_for_plot, wait_until_idle
+from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, HEATMAP_Y0, shared_link, wait_for_plot, wait_until_idle
 
 CHART = "document.querySelector('.live-chart')"  # the first window chart (ui.window.window_chart)
 # the first chart's lines: how many, the first one's first position and its length
@@ -260,10 +260,7 @@ def test_an_a_b_link_round_trip(page, browser, server_url):
     shared = page.url
     assert page.locator(EXCEPTION).count() == 0
 
-    other = browser.new_page()
-    other.set_default_timeout(60_000)
-    try:
-        other.goto(shared)
+    with shared_link(browser, shared) as other:
         wait_for_plot(other, diff_drawn)
         wait_until_idle(other)
         assert other.get_by_label("base", exact=True).input_value() == "500000"  # B
@@ -273,5 +270,3 @@ def test_an_a_b_link_round_trip(page, browser, server_url):
         assert abs(other.evaluate(cell) - b_less_a) < 1e-5
         assert other.locator('[data-testid="stAlertContentWarning"]').count() == 0
         assert other.locator(EXCEPTION).count() == 0
-    finally:
-        other.close()

@@ -3,7 +3,7 @@ base, the share button."""
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, wait_for_plot, wait_until_idle
+from tests.browser.harness import EXCEPTION, shared_link, wait_for_plot, wait_until_idle
 
 
 def test_rotary_page_redraws_for_llama3_base(page, server_url):
@@ -96,10 +96,7 @@ def test_an_a_b_link_round_trip(page, browser, server_url):
     shared = page.url
     assert page.locator(EXCEPTION).count() == 0
 
-    other = browser.new_page()
-    other.set_default_timeout(60_000)
-    try:
-        other.goto(shared)
+    with shared_link(browser, shared) as other:
         other.wait_for_selector(".js-plotly-plot")
         wait_for_plot(
             other,
@@ -117,8 +114,6 @@ def test_an_a_b_link_round_trip(page, browser, server_url):
         assert legend == ["A: wavelength", "B: wavelength"]
         assert "rp_a=" in other.url and "rp_base=500000" in other.url
         assert other.locator(EXCEPTION).count() == 0
-    finally:
-        other.close()
 
 
 def test_back_goes_through_pinning_too(page, server_url):

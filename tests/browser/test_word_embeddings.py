@@ -59,9 +59,10 @@ def test_an_uploaded_vectors_file_is_used_and_a_bad_one_gets_a_message(page, ser
     expect(page.get_by_text("tiny_glove.4d.txt: 15 words")).to_be_visible()
     dropzone.set_input_files(files=[{"name": "empty.pt", "mimeType": "application/octet-stream", "buffer": b""}])
     expect(page.get_by_text("empty.pt was refused")).to_be_visible()  # an empty .pt raised IndexError once
-    assert "Still using the file uploaded before, tiny_glove.4d.txt" in page.locator(
-        '[data-testid="stAlertContentError"]'
-    ).inner_text()  # the page keeps the vectors it had
+    assert (
+        "Still using the file uploaded before, tiny_glove.4d.txt"
+        in page.locator('[data-testid="stAlertContentError"]').inner_text()
+    )  # the page keeps the vectors it had
     assert page.locator(EXCEPTION).count() == 0
 
 
