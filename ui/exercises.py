@@ -9,13 +9,7 @@ import streamlit as st
 from core.exercises import EXERCISES, Exercise, formatted, matches
 from core.vectors import WordVectors
 from ui.i18n import t
-
-PRESENT_KEY = "present"
-
-
-def presenting() -> bool:
-    """Presenter mode: larger text and charts, exercises' answers hidden (the sidebar toggle, ?present=true)."""
-    return bool(st.session_state.get(PRESENT_KEY, False))
+from ui.presenter import presenting
 
 
 def try_this(page: str, wv: WordVectors | None = None) -> None:
