@@ -44,7 +44,7 @@ from typing import TypeVar
 import streamlit as st
 
 from ui.i18n import Message, problem, t
-from ui.link import back_or_forward
+from ui.link import from_link, to_link
 
 T = TypeVar("T")
 FIELD_SEP, VALUE_SEP = ";", ":"
@@ -90,8 +90,7 @@ def pin_ui(param: str, current: T, *, where=st) -> T | None:
         where: the container the buttons and notices go in.
     """
     key = f"_{param}"
-    if key not in st.session_state or back_or_forward():
-        st.session_state[key] = st.query_params.get(param)
+    from_link(param, lambda text: text, into=key)
     text = st.session_state[key]
     a = None
     if text is not None:
@@ -101,12 +100,10 @@ def pin_ui(param: str, current: T, *, where=st) -> T | None:
         except ValueError as err:
             where.warning(t("ui.ab_bad", param=param, text=text, problem=problem(err)))
             st.session_state[key] = text = None
+    to_link(param, text)
     if text is None:
-        st.query_params.pop(param, None)
         where.button(t("ui.ab_pin"), key=f"{param}_pin", on_click=_keep, args=(key, encode(current)))
         return None
-    if st.query_params.get(param) != text:
-        st.query_params[param] = text
     c1, c2 = where.columns([4, 1], vertical_alignment="center")
     c1.caption(t("ui.ab_pinned", settings=_readable(a)))
     c2.button(t("ui.ab_unpin"), key=f"{param}_unpin", on_click=_keep, args=(key, None))

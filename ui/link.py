@@ -32,9 +32,26 @@ _history = st.components.v2.component("view_history", js=Path(__file__).with_nam
 
 def back_or_forward() -> bool:
     """Whether this run is the browser's Back or Forward: Streamlit's flag for it, which is not public. Only what
-    the binding cannot hold needs it (translated_choice, ui.compare's A, ui.window's windows): every bound widget is
-    restored from the address by Streamlit itself."""
+    the binding cannot hold needs it (from_link: a translated choice, ui.compare's A, ui.window's windows): every
+    bound widget is restored from the address by Streamlit itself."""
     return bool(getattr(get_script_run_ctx(), "is_history_navigation", False))
+
+
+def from_link(param: str, read, *, into: str | None = None) -> None:
+    """A value kept in the link by hand (what Streamlit cannot bind): on the session's first run that asks for it,
+    and on Back or Forward, st.session_state[into or param] = read(the address's text for `param`, or None)."""
+    into = into or param
+    if into not in st.session_state or back_or_forward():
+        st.session_state[into] = read(st.query_params.get(param))
+
+
+def to_link(param: str, text: str | None) -> None:
+    """Write a value kept in the link by hand into the address; None (its default) takes the parameter out. The
+    address is written only when it changes: each write is a message to the browser."""
+    if text is None:
+        st.query_params.pop(param, None)
+    elif st.query_params.get(param) != text:
+        st.query_params[param] = text
 
 
 def translated_choice(widget, label: str, options, *, key: str, format_func, **kwargs):
@@ -49,14 +66,9 @@ def translated_choice(widget, label: str, options, *, key: str, format_func, **k
     Args:
         widget: st.segmented_control, st.sidebar.segmented_control, st.radio, ...
     """
-    if key not in st.session_state or back_or_forward():
-        asked = st.query_params.get(key)
-        st.session_state[key] = asked if asked in options else options[0]
+    from_link(key, lambda asked: asked if asked in options else options[0])
     value = widget(label, options, format_func=format_func, key=key, persist_state="session", **kwargs)
-    if value == options[0]:
-        st.query_params.pop(key, None)
-    else:
-        st.query_params[key] = value
+    to_link(key, None if value == options[0] else value)
     return value
 
 

@@ -17,7 +17,7 @@ import streamlit as st
 
 from ui import live_chart
 from ui.i18n import t
-from ui.link import back_or_forward
+from ui.link import from_link, to_link
 
 
 def window_start(key: str, label: str, *, total: int, span: int, where=st, **widget) -> int:
@@ -128,21 +128,21 @@ def window_link(config: WindowConfig) -> None:
     """
     for axis, choices in enumerate(config.spans):
         span_key, start_key = config.keys[2 * axis : 2 * axis + 2]
-        for key, is_span in ((span_key, True), (start_key, False)):
-            if key not in st.session_state or back_or_forward():
-                text = st.query_params.get(key, "")
-                number = int(text) if text.isascii() and text.isdecimal() else -1
-                valid = number in choices if is_span else number >= 0
-                st.session_state[key] = number if valid else config.default(key)
+        from_link(span_key, functools.partial(_whole, default=config.default(span_key), choices=choices))
+        from_link(start_key, functools.partial(_whole, default=config.default(start_key)))
     _write_link(config)
+
+
+def _whole(text: str | None, default: int, choices=None) -> int:
+    """A whole number from the link (one of `choices`, for a span); else the default."""
+    number = int(text) if text and text.isascii() and text.isdecimal() else -1
+    return number if (number in choices if choices is not None else number >= 0) else default
 
 
 def _write_link(config: WindowConfig) -> None:
     for key in config.keys:
-        if st.session_state[key] == config.default(key):
-            st.query_params.pop(key, None)
-        elif st.query_params.get(key) != str(st.session_state[key]):
-            st.query_params[key] = str(st.session_state[key])
+        value = st.session_state[key]
+        to_link(key, None if value == config.default(key) else str(value))
 
 
 def window_chart(
