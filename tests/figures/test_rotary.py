@@ -3,7 +3,7 @@
 import numpy as np
 
 from core.rotary import alibi_bias, rope_inv_freq
-from figures.rotary import alibi_figure, rotation_figure
+from figures.rotary import ab_figure, alibi_figure, rotation_figure
 from tests.figures.plotly_json import array
 
 
@@ -49,3 +49,20 @@ def test_alibi_shows_minus_slope_times_distance_below_the_diagonal_and_blank_abo
     layout = fig["layout"]
     assert layout["title"]["text"] == "ALiBi" and layout["yaxis"]["autorange"] == "reversed"
     assert (layout["xaxis"]["title"]["text"], layout["yaxis"]["title"]["text"]) == ("key", "query")
+
+
+def test_a_against_b_draws_a_dashed_and_b_solid_one_colour_per_curve():
+    a = {"wavelength": np.array([1.0, 10.0, 100.0]), "ratio": np.array([1.0, 1.0, 1.0])}
+    b = {"wavelength": np.array([2.0, 20.0, 200.0]), "ratio": np.array([2.0, 2.0, 2.0])}
+    fig = ab_figure(a, b, "A against B", "pair", "wavelength", log_y=True).to_dict()
+    names = [trace["name"] for trace in fig["data"]]
+    assert names == ["A: wavelength", "A: ratio", "B: wavelength", "B: ratio"]
+    dashes = [trace["line"]["dash"] for trace in fig["data"]]
+    assert dashes == ["dash", "dash", "solid", "solid"]
+    colours = [trace["line"]["color"] for trace in fig["data"]]
+    assert colours[0] == colours[2] and colours[1] == colours[3] and colours[0] != colours[1]
+    for trace, values in zip(fig["data"], [*a.values(), *b.values()], strict=True):
+        np.testing.assert_array_equal(array(trace["y"]), values.astype(np.float32))
+        assert trace["x0"] == 0 and trace["dx"] == 1
+    assert fig["layout"]["yaxis"]["type"] == "log" and fig["layout"]["title"]["text"] == "A against B"
+    assert fig["layout"]["xaxis"]["title"]["text"] == "pair" and fig["layout"]["yaxis"]["title"]["text"] == "wavelength"
