@@ -10,7 +10,18 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core import attention, cloud, embeddings, neighbours, positional, pretrained, projection, rotary, training
+from core import (
+    attention_checks,
+    attention_head,
+    cloud,
+    embeddings,
+    neighbours,
+    positional,
+    pretrained,
+    projection,
+    rotary,
+    training,
+)
 from core.vectors import WordVectors
 
 
@@ -126,15 +137,15 @@ def rope_pairs_longer_than(head_dim: int, base: float, length: int) -> int:
 def attention_shift_difference(wv: WordVectors, scheme: str) -> float:
     """The attention page's shift check at its defaults: the largest change of a scheme's logits when every
     position moves by AttentionConfig().shift."""
-    cfg = attention.AttentionConfig()
-    head = attention.make_head(cfg, wv)
-    return attention.shift_check(head, cfg, scheme).max_diff
+    cfg = attention_head.AttentionConfig()
+    head = attention_head.make_head(cfg, wv)
+    return attention_checks.shift_check(head, cfg, scheme).max_diff
 
 
 def attention_beyond(scheme: str, value: str) -> float | int:
     """A number of the attention page's "past the trained length" line at its defaults (twice the trained length)."""
-    cfg = attention.AttentionConfig()
-    return attention.beyond(cfg, scheme, attention.BEYOND * cfg.trained_len).values[value]
+    cfg = attention_head.AttentionConfig()
+    return attention_checks.beyond(cfg, scheme, attention_checks.BEYOND * cfg.trained_len).values[value]
 
 
 EXERCISES: dict[str, list[Exercise]] = {

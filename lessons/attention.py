@@ -4,8 +4,8 @@ import numpy as np
 import streamlit as st
 import torch
 
-from core import attention
-from core.attention import CONTENTS, AttentionConfig
+from core import attention, attention_checks, attention_head, attention_scores
+from core.attention_head import CONTENTS, AttentionConfig
 from core.pretrained import PretrainedMissing
 from core.training import TrainConfig
 from figures.attention import distance_figure, heatmaps_figure, terms_figure
@@ -196,7 +196,7 @@ if cfg is not None:
             r"\qquad q = x W_q,\; k = x W_k",
             t("at.all_notice"),
         )
-        show_code(attention.scores, attention.bias, attention.attend)
+        show_code(attention_scores.scores, attention_scores.bias, attention_scores.attend)
 
     elif chapter == "terms":
         # --- 2. Sinusoidal added to the input: four terms ----------------------------------------------------
@@ -216,7 +216,7 @@ if cfg is not None:
             r" + \underbrace{p_m W_q \cdot p_n W_k}_{\text{position-position}}",
             t("at.terms_notice"),
         )
-        show_code(attention.added_terms)
+        show_code(attention_scores.added_terms)
 
     elif chapter == "learned":
         # --- 3. Learned absolute: a real table -----------------------------------------------------------------
@@ -236,7 +236,7 @@ if cfg is not None:
             explain(
                 r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{\text{rows} \times \text{width}}", t("at.learned_notice")
             )
-            show_code(attention.position_vectors, attention.fit_width)
+            show_code(attention_scores.position_vectors, attention_head.fit_width)
         if trained is None:
             st.caption(t("at.trained_note"))
         else:
@@ -258,7 +258,7 @@ if cfg is not None:
             past = t("at.past", trained=b.trained_len, length=b.length) + " " + t(f"at.beyond_{b.kind}", **values)
             st.markdown(f"- **{r.label}**: {depends}{clamped} {past}")
         explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", t("at.checks_notice"))
-        show_code(attention.shift_check, attention.beyond)
+        show_code(attention_checks.shift_check, attention_checks.beyond)
 
     elif chapter == "distance":
         # --- 5. Score against distance ---------------------------------------------------------------------------
