@@ -18,7 +18,7 @@ from torch import Tensor
 
 from core.attention_checks import BEYOND, Beyond, ShiftCheck, beyond, shift_check
 from core.attention_head import AttentionConfig, Head, make_head
-from core.attention_scores import attend, bias, scores
+from core.attention_scores import ADDED, attend, bias, scores
 from core.vectors import WordVectors
 
 
@@ -129,7 +129,10 @@ class AttentionView:
 
     def terms(self, label: str = "sinusoidal") -> dict[str, np.ndarray]:
         """The four terms of an added scheme as cpu arrays, keyed by TERMS."""
-        return {name: t.cpu().numpy() for name, t in self.result(label).terms.items()}
+        terms = self.result(label).terms
+        if terms is None:
+            raise ValueError(f"only the added schemes {ADDED} have the four terms; {label!r} has none.")
+        return {name: t.cpu().numpy() for name, t in terms.items()}
 
 
 def attention_view(

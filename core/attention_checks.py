@@ -77,16 +77,16 @@ def beyond(cfg: AttentionConfig, scheme: str, length: int, table_rows: int | Non
 
     The numbers are about the longest distance, length - 1, against the longest seen in training.
     """
-    trained = table_rows if scheme == "learned" else cfg.trained_len
+    if scheme == "learned" and table_rows is None:
+        raise ValueError("scheme 'learned' needs table_rows.")
+    trained = table_rows if scheme == "learned" and table_rows is not None else cfg.trained_len
     far, seen = length - 1, trained - 1
     if scheme == "none":
         return Beyond(scheme, "no_positions", trained, length)
     if scheme == "sinusoidal":
         return Beyond(scheme, "defined", trained, length, {"new_rows": max(0, length - trained)})
     if scheme == "learned":
-        if table_rows is None:
-            raise ValueError("scheme 'learned' needs table_rows.")
-        return Beyond(scheme, "table_ends", trained, length, {"rows": table_rows, "missing": max(0, length - trained)})
+        return Beyond(scheme, "table_ends", trained, length, {"rows": trained, "missing": max(0, length - trained)})
     if scheme == "rope":
         # A pair whose angle has not gone once round the circle within the trained distances meets angles
         # past the training's longest one: the pairs YaRN interpolates.

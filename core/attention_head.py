@@ -167,5 +167,5 @@ def make_head(cfg: AttentionConfig, wv: WordVectors | None = None, *, device=Non
         for s in (1, 2)
     ]
     t5 = torch.randn(cfg.t5_buckets, generator=_generator(cfg.seed, 3), dtype=torch.float64)
-    to = dict(device=device, dtype=dtype)
-    return Head(tokens, unknown, x.to(**to), w[0].to(**to), w[1].to(**to), t5.to(**to))
+    w_q, w_k = (m.to(device, dtype) for m in w)
+    return Head(tokens, unknown, x.to(device, dtype), w_q, w_k, t5.to(device, dtype))

@@ -139,7 +139,9 @@ def scores(
         p_k, _ = position_vectors(cfg, scheme, pos_k, table, missing=missing)  # (b, d_model)
         terms = added_terms(x_q, p_q, x_k, p_k, head.w_q, head.w_k)
         full = ((x_q + p_q) @ head.w_q) @ ((x_k + p_k) @ head.w_k).T / scale  # (a, b)
-        outside = 0 if scheme == "sinusoidal" else int((torch.cat([pos_q, pos_k]).unique() >= len(table)).sum())
+        outside = 0
+        if table is not None and scheme == "learned":  # (position_vectors refuses "learned" without a table)
+            outside = int((torch.cat([pos_q, pos_k]).unique() >= len(table)).sum())
         return full, terms, outside
     q, k = x_q @ head.w_q, x_k @ head.w_k  # (a, h), (b, h)
     if scheme == "rope":

@@ -24,6 +24,8 @@ from core import (
 )
 from core.vectors import WordVectors
 
+Answer = float | int | str
+
 
 @dataclass(frozen=True)
 class Exercise:
@@ -33,7 +35,7 @@ class Exercise:
     """
 
     key: str
-    answer: Callable[[WordVectors | None], float | int | str]
+    answer: Callable[[WordVectors | None], Answer]
     tolerance: float = 0.0
 
 
@@ -51,7 +53,7 @@ def check(exercise: Exercise, typed: str, wv: WordVectors | None = None) -> bool
     return matches(exercise, typed, exercise.answer(wv))
 
 
-def matches(exercise: Exercise, typed: str, expected: float | int | str) -> bool:
+def matches(exercise: Exercise, typed: str, expected: Answer) -> bool:
     """Whether `typed` is `expected`, the exercise's answer computed once by the caller."""
     given = parse_answer(typed)
     if isinstance(expected, str):
@@ -74,6 +76,17 @@ def longest_wavelength(d_model: int, base: float) -> float:
 def dot_at(d_model: int, m: int, n: int) -> float:
     table = positional.sinusoidal_encoding(max(m, n) + 1, d_model)
     return float(table[m] @ table[n])
+
+
+def with_vectors(answer: Callable[[WordVectors], Answer]) -> Callable[[WordVectors | None], Answer]:
+    """An answer that reads the word vectors: a ValueError saying so when a page calls it without them."""
+
+    def checked(wv: WordVectors | None) -> Answer:
+        if wv is None:
+            raise ValueError("this exercise's answer needs the word vectors (wv).")
+        return answer(wv)
+
+    return checked
 
 
 def analogy_answer(wv: WordVectors, a: str, b: str, c: str) -> str:
@@ -155,14 +168,14 @@ EXERCISES: dict[str, list[Exercise]] = {
         Exercise("pe_offset", lambda wv: dot_at(128, 10, 15), tolerance=0.01),
     ],
     "we": [
-        Exercise("we_analogy", lambda wv: analogy_answer(wv, "paris", "france", "rome")),
-        Exercise("we_frog", lambda wv: nearest_word(wv, "frog")),
-        Exercise("we_king_row", lambda wv: wv.stoi["king"]),
+        Exercise("we_analogy", with_vectors(lambda wv: analogy_answer(wv, "paris", "france", "rome"))),
+        Exercise("we_frog", with_vectors(lambda wv: nearest_word(wv, "frog"))),
+        Exercise("we_king_row", with_vectors(lambda wv: wv.stoi["king"])),
     ],
     "es": [
-        Exercise("es_queen", lambda wv: nearest_word(wv, "queen")),
-        Exercise("es_count", default_cloud_points),
-        Exercise("es_kept_3d", kept_gained_in_3d, tolerance=0.15),
+        Exercise("es_queen", with_vectors(lambda wv: nearest_word(wv, "queen"))),
+        Exercise("es_count", with_vectors(default_cloud_points)),
+        Exercise("es_kept_3d", with_vectors(kept_gained_in_3d), tolerance=0.15),
     ],
     "lv": [
         Exercise("lv_past", lambda wv: learned_accuracy_past(16, 32), tolerance=0.005),
@@ -179,7 +192,7 @@ EXERCISES: dict[str, list[Exercise]] = {
         Exercise("rp_alibi", lambda wv: rotary.alibi_slopes(8)[0], tolerance=0.0005),
     ],
     "at": [
-        Exercise("at_shift", lambda wv: attention_shift_difference(wv, "sinusoidal"), tolerance=0.005),
+        Exercise("at_shift", with_vectors(lambda wv: attention_shift_difference(wv, "sinusoidal")), tolerance=0.005),
         Exercise("at_t5", lambda wv: attention_beyond("t5", "clips_from")),
         Exercise("at_alibi", lambda wv: attention_beyond("alibi", "at_length"), tolerance=0.05),
     ],
@@ -191,7 +204,7 @@ def answer_text(exercise: Exercise, wv: WordVectors | None = None) -> str:
     return formatted(exercise, exercise.answer(wv))
 
 
-def formatted(exercise: Exercise, value: float | int | str) -> str:
+def formatted(exercise: Exercise, value: Answer) -> str:
     """An answer computed by the caller, to the precision the exercise's tolerance asks for."""
     if isinstance(value, str):
         return value

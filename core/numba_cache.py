@@ -41,7 +41,9 @@ def cache_numba_functions(packages: tuple[str, ...] = PACKAGES) -> int:
                     wrappers.append(value)
     enabled = 0
     for wrappers in dispatchers.values():
-        if any(not isinstance(d._cache, NullCache) for d in wrappers):
+        # numba says whether a dispatcher caches only through its private _cache (which enable_caching sets), so
+        # numba's own stub (dispatcher.pyi) leaves it out.
+        if any(not isinstance(d._cache, NullCache) for d in wrappers):  # type: ignore[attr-defined]
             continue  # cache=True already, or enabled by an earlier call
         serial = [d for d in wrappers if not d.targetoptions.get("parallel")]
         if len(wrappers) > 1 and not serial:

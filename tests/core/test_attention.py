@@ -1,11 +1,12 @@
 """core.attention: every scheme on one head side by side, the score against distance, the page's one call."""
 
+import pytest
 import torch
 from torch.testing import assert_close
 
 from core.attention import attention_view, compare, score_by_distance
 from core.attention_head import DEFAULT_SENTENCE, AttentionConfig, make_head
-from core.attention_scores import SCHEMES
+from core.attention_scores import SCHEMES, TERMS
 from core.glove import load_glove
 from core.pretrained import minilm_position_table as minilm_table
 from core.rotary import alibi_bias
@@ -82,3 +83,11 @@ def test_the_view_on_real_glove_and_minilms_table():
         "learned: trained",
         "learned: MiniLM",
     }
+
+
+def test_the_four_terms_of_a_scheme_that_adds_nothing_are_refused_by_name():
+    """Found by mypy: terms("rope") failed with AttributeError on None instead of saying which schemes have terms."""
+    view = attention_view(RANDOM)
+    with pytest.raises(ValueError, match="'rope' has none"):
+        view.terms("rope")
+    assert list(view.terms("sinusoidal")) == list(TERMS)

@@ -49,3 +49,9 @@ def test_positions_past_a_learned_table_are_clamped_and_counted():
     cfg = AttentionConfig(content="random", n_tokens=10, d_model=16, head_dim=4, shift=8)
     table = torch.randn(16, 16)
     assert shift_check(make_head(cfg), cfg, "learned", table).clamped == 2  # positions 16 and 17
+
+
+def test_a_learned_table_without_its_rows_is_named_not_a_type_error():
+    """Found by mypy: beyond subtracted 1 from table_rows before checking it was given (TypeError: None - 1)."""
+    with pytest.raises(ValueError, match="table_rows"):
+        beyond(RANDOM, "learned", 64)
