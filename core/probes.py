@@ -19,6 +19,7 @@ from torch.nn import functional as F
 
 from core.device import float64_ok
 from core.minilm import (
+    HEADS,
     LAYERS,
     UNKNOWN,
     Encoded,
@@ -26,7 +27,7 @@ from core.minilm import (
     MiniLM,
     encode,
     forward,
-    sentence_embedding,
+    mean_pooling,
     shuffled_order,
 )
 from core.problems import Problem
@@ -37,7 +38,47 @@ NAMED_AT = 0.25  # a previous/next-token head: offset -1 (+1) is its largest mea
 VARIANTS = ("none", "sinusoidal", "shuffled")  # what the learned positions are compared with
 STAGES = ("token", "input", *(f"layer {i}" for i in range(1, LAYERS + 1)))  # a word's vectors, static to contextual
 MAX_USES = 8  # sentences for one word
+MAX_K = 50  # neighbours listed
+MAX_SEED = 2**31 - 1
 SPECIAL_TOKEN = re.compile(r"^\[[A-Za-z0-9_]+\]$")  # [PAD], [unused12], [CLS]: never a neighbour
+
+
+@dataclass(frozen=True)
+class ProbeConfig:
+    """The page's settings. Layers and heads count from 1, as the page names them ("layer 1, head 3").
+
+    sentence, pair: what chapters 1 and 2 read (pair: segment B, "" for none); yours: chapter 1 averages over the
+    sentence instead of the shipped ones; layer, head: the head shown; seed: the shuffle's; word, uses: chapter 3's
+    word and its sentences, one per line; k: neighbours listed. Raises Problem with what to change.
+    """
+
+    sentence: str = "The cat sat on the mat because it was tired."
+    pair: str = ""
+    yours: bool = False
+    layer: int = 1
+    head: int = 3
+    seed: int = 0
+    word: str = "bank"
+    uses: str = (
+        "We had a picnic on the bank of the river.\nShe paid the money into her bank account.\n"
+        "The bank raised its interest rates.\nFish swam near the muddy bank."
+    )
+    k: int = 10
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.layer <= LAYERS:
+            raise Problem("tf_layer", most=LAYERS, value=self.layer)
+        if not 1 <= self.head <= HEADS:
+            raise Problem("tf_head", most=HEADS, value=self.head)
+        if not 0 <= self.seed <= MAX_SEED:
+            raise Problem("tf_seed", most=MAX_SEED, value=self.seed)
+        if not 1 <= self.k <= MAX_K:
+            raise Problem("tf_k", most=MAX_K, value=self.k)
+
+    @property
+    def use_list(self) -> list[str]:
+        """chapter 3's sentences: the non-blank lines."""
+        return [line.strip() for line in self.uses.splitlines() if line.strip()]
 
 
 def read_sentences(path: Path = SENTENCES) -> list[str]:
@@ -146,7 +187,8 @@ class PositionsTaken:
     Attributes:
         runs: "learned" and each variant's Forward.
         moved: per variant, (6, 12) each head's JS divergence from its learned attention, averaged over queries.
-        cosine: per variant, the cosine of its sentence embedding to the learned one's.
+        cosine: per variant, (7,) the cosine of its mean token vector to the learned run's, at the input and after
+            each layer; the last is the sentence embeddings' cosine (normalising changes no cosine).
         order: the shuffled reading order.
         equivariance: the largest |difference| of hidden states and of attention weights between the no-positions
             run of the shuffled tokens and the no-positions run with its rows (and columns) shuffled alike;
@@ -155,7 +197,7 @@ class PositionsTaken:
 
     runs: dict[str, Forward]
     moved: dict[str, Tensor]
-    cosine: dict[str, float]
+    cosine: dict[str, Tensor]
     order: Tensor
     equivariance: tuple[float, float]
     dtype: torch.dtype
@@ -171,10 +213,15 @@ def take_positions_away(model: MiniLM, encoded: Encoded, seed: int = 0) -> Posit
     runs["shuffled"] = forward(model, ids, types, order=order)
     base = runs["learned"]
     moved = {v: js_divergence(in_sentence_order(runs[v]), base.attention).mean(-1).cpu() for v in VARIANTS}
-    reference = sentence_embedding(base)
-    cosine = {v: float(F.cosine_similarity(sentence_embedding(runs[v]), reference, dim=0)) for v in VARIANTS}
+    pooled = mean_pooling(base.hidden)  # (7, 384)
+    cosine = {v: F.cosine_similarity(mean_pooling(runs[v].hidden), pooled, dim=-1).cpu() for v in VARIANTS}
     dtype = torch.float64 if float64_ok(model.device) else torch.float32
     return PositionsTaken(runs, moved, cosine, order, shuffle_equivariance(model, encoded, order, dtype), dtype)
+
+
+def position_norms(model: MiniLM, n: int) -> tuple[float, float]:
+    """The mean length of the position vectors added to the first n tokens: the learned rows, the sinusoidal ones."""
+    return float(model.position[:n].norm(dim=1).mean()), float(model.sinusoidal[:n].norm(dim=1).mean())
 
 
 def shuffle_equivariance(model: MiniLM, encoded: Encoded, order: Tensor, dtype=torch.float64) -> tuple[float, float]:
