@@ -29,82 +29,62 @@ def head_grid_figure(
     """
     layers, heads, offsets = profile.shape
     middle = offsets // 2
-    top = float(profile.max()) or 1.0
-    x, y = [], []
-    for layer in range(layers):
-        for head in range(heads):  # cell (head, layer) spans [head, head + 1] x [layer, layer + 1], layer 1 on top
-            x.extend([*(head + 0.08 + 0.84 * np.arange(offsets) / (offsets - 1)), None])
-            y.extend([*(layer + 0.9 - 0.8 * profile[layer, head] / top), None])
-    shapes = [
-        dict(
-            type="rect",
-            x0=head,
-            x1=head + 1,
-            y0=layer,
-            y1=layer + 1,
-            fillcolor=PREVIOUS if offset < 0 else NEXT,
-            opacity=0.18,
-            line=dict(width=0),
-            layer="below",
-        )
-        for (layer, head), offset in named.items()
-    ]
-    shapes += [  # the token itself (offset 0) in every column, faint
-        dict(type="line", x0=h + 0.5, x1=h + 0.5, y0=0, y1=layers, line=dict(width=1, color="#ddd"), layer="below")
-        for h in range(heads)
-    ]
-    shapes.append(
-        dict(
-            type="rect",
-            x0=selected[1],
-            x1=selected[1] + 1,
-            y0=selected[0],
-            y1=selected[0] + 1,
-            line=dict(width=3, color="black"),
-        )
+    layer, head = np.divmod(np.arange(layers * heads), heads)  # (cells,) row by row, layer 1 on top
+    # cell (head, layer) spans [head, head + 1] x [layer, layer + 1]; a NaN column ends each curve
+    x = head[:, None] + 0.08 + 0.84 * np.arange(offsets) / (offsets - 1)  # (cells, offsets)
+    y = layer[:, None] + 0.9 - 0.8 * profile.reshape(-1, offsets) / (float(profile.max()) or 1.0)
+    gap = np.full((len(x), 1), np.nan)
+    curves = go.Scatter(
+        x=np.hstack([x, gap]).ravel(),
+        y=np.hstack([y, gap]).ravel(),
+        mode="lines",
+        line=dict(width=1.5, color="#444"),
+        hoverinfo="skip",
+        showlegend=False,
     )
-    cells = [(layer, head) for layer in range(layers) for head in range(heads)]
+    middles = np.repeat(np.arange(heads) + 0.5, 3)  # the token itself (offset 0) in every column, faint
+    zero = go.Scatter(
+        x=np.where(np.arange(3 * heads) % 3 == 2, np.nan, middles),
+        y=np.tile([0.0, layers, np.nan], heads),
+        mode="lines",
+        line=dict(width=1, color="#ddd"),
+        hoverinfo="skip",
+        showlegend=False,
+    )
+    prev, next_ = profile[..., middle - 1].ravel(), profile[..., middle + 1].ravel()
     text = [
-        hover.format(
-            layer=layer + 1, head=head + 1, prev=profile[layer, head, middle - 1], next=profile[layer, head, middle + 1]
-        )
-        for layer, head in cells
+        hover.format(layer=la + 1, head=h + 1, prev=p, next=n)
+        for la, h, p, n in zip(layer.tolist(), head.tolist(), prev.tolist(), next_.tolist(), strict=True)
     ]
-    curves = go.Scatter(x=x, y=y, mode="lines", line=dict(width=1.5, color="#444"), hoverinfo="skip", showlegend=False)
     clicks = go.Scatter(
-        x=[head + 0.5 for _, head in cells],
-        y=[layer + 0.5 for layer, _ in cells],
-        customdata=[[layer, head] for layer, head in cells],
+        x=head + 0.5,
+        y=layer + 0.5,
+        customdata=np.stack([layer, head], axis=1),
         mode="markers",
         marker=dict(symbol="square", size=60, color="rgba(0,0,0,0)"),
         text=text,
         hovertemplate="%{text}<extra></extra>",
         showlegend=False,
     )
+    cell = lambda la, h: dict(type="rect", x0=h, x1=h + 1, y0=la, y1=la + 1)  # noqa: E731
+    shapes = [
+        dict(cell(la, h), fillcolor=PREVIOUS if o < 0 else NEXT, opacity=0.18, line=dict(width=0), layer="below")
+        for (la, h), o in named.items()
+    ]
+    shapes.append(dict(cell(*selected), line=dict(width=3, color="black")))
     axis = dict(showgrid=False, zeroline=False, fixedrange=True)
+    ticks = lambda n: dict(tickvals=np.arange(n) + 0.5, ticktext=[str(i + 1) for i in range(n)])  # noqa: E731
     layout = dict(
         title=dict(text=title),
-        xaxis=dict(
-            axis,
-            range=[0, heads],
-            tickvals=[h + 0.5 for h in range(heads)],
-            ticktext=[str(h + 1) for h in range(heads)],
-            title=dict(text=axis_titles[0]),
-        ),
-        yaxis=dict(
-            axis,
-            range=[layers, 0],
-            tickvals=[i + 0.5 for i in range(layers)],
-            ticktext=[str(i + 1) for i in range(layers)],
-            title=dict(text=axis_titles[1]),
-        ),
+        xaxis=dict(axis, range=[0, heads], title=dict(text=axis_titles[0]), **ticks(heads)),
+        yaxis=dict(axis, range=[layers, 0], title=dict(text=axis_titles[1]), **ticks(layers)),
         shapes=shapes,
         height=90 * layers + 90,
         margin=dict(l=10, r=10, t=50, b=10),
         clickmode="event+select",
         dragmode=False,
     )
-    return go.Figure(data=[curves, clicks], layout=layout)
+    return go.Figure(data=[zero, curves, clicks], layout=layout)
 
 
 def moved_figure(

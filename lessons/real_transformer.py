@@ -1,10 +1,9 @@
 """Inside a real Transformer: all-MiniLM-L6-v2's own heads, its positions taken away, a word from static to contextual."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
-from core import cloud, minilm, probes
+from core import minilm, probes
 from core.glove import VectorsError
 from core.minilm import HEADS, LAYERS
 from core.pretrained import PretrainedMissing
@@ -14,12 +13,21 @@ from core.projection import pca
 from figures.attention import heatmaps_figure
 from figures.minilm import head_grid_figure, lines_figure, moved_figure, trajectory_figure
 from ui import live_chart
-from ui.caching import page_cache_data
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, shown, t
 from ui.link import IN_LINK, translated_choice
-from ui.minilm import learned_run, minilm_model, positions_taken, shipped_profile
+from ui.minilm import (
+    context_view,
+    head_view,
+    kept_figure,
+    learned_run,
+    minilm_model,
+    neighbour_view,
+    positions_view,
+    profile_view,
+    variant_heads,
+)
 from ui.tables import table
 from ui.vectors import bundled_vectors
 
@@ -27,74 +35,12 @@ CHAPTERS = ("heads", "positions", "context", "exercises")  # the lesson's sectio
 SAME = 1e-6  # the no-position run of shuffled tokens equals the shuffled no-position run to rounding (float64: 1e-15)
 
 
-@page_cache_data(max_entries=16, show_spinner=False)
-def profile_view(sentence: str, pair: str) -> tuple[np.ndarray, dict[tuple[int, int], int], list]:
-    """Every head's mean attention by offset over the learner's sentence ("" for the shipped ones), the named heads."""
-    if not sentence:
-        profile, named = shipped_profile()
-    else:
-        tensor = probes.offset_profile([learned_run(sentence, pair)])
-        profile, named = tensor.numpy(), probes.positional_heads(tensor)
-    return profile, {(h.layer, h.head): h.offset for h in named}, [(h.layer, h.head, h.offset, h.weight) for h in named]
-
-
-@page_cache_data(max_entries=64, show_spinner=False)
-def head_view(sentence: str, pair: str, layer: int, head: int) -> tuple[list[str], np.ndarray]:
-    """One head's attention on the sentence (layer and head from 1), with its tokens."""
-    encoded, run = learned_run(sentence, pair)
-    return list(encoded.tokens), run.attention[layer - 1, head - 1].cpu().numpy()
-
-
-@page_cache_data(max_entries=32, show_spinner=False)
-def positions_view(sentence: str, pair: str, seed: int) -> dict:
-    """Chapter 2's numbers: JS divergence per head, cosine per layer, the order, the equivariance check, norms."""
-    taken = positions_taken(sentence, pair, seed)
-    tokens = list(learned_run(sentence, pair)[0].tokens)
-    return dict(
-        tokens=tokens,
-        moved={v: taken.moved[v].numpy() for v in VARIANTS},
-        cosine={v: taken.cosine[v].numpy() for v in VARIANTS},
-        order=taken.order.tolist(),
-        equivariance=taken.equivariance,
-        dtype=str(taken.dtype).removeprefix("torch."),
-        norms=probes.position_norms(minilm_model(), len(tokens)),
+def heat(tokens: list[str], maps: dict[str, np.ndarray], title: str, columns: int = 1):
+    """Attention maps side by side, one scale from 0 to 1."""
+    axes = (t("tf.ax_key"), t("tf.ax_query"))
+    return heatmaps_figure(
+        maps, tokens, title, columns=columns, shared=True, colorscale="Blues", zmid=None, axis_titles=axes
     )
-
-
-@page_cache_data(max_entries=64, show_spinner=False)
-def variant_heads(sentence: str, pair: str, seed: int, layer: int, head: int) -> dict[str, np.ndarray]:
-    """One head's attention under learned positions and each variant, in the sentence's order."""
-    taken = positions_taken(sentence, pair, seed)
-    return {name: probes.in_sentence_order(run)[layer - 1, head - 1].cpu().numpy() for name, run in taken.runs.items()}
-
-
-@page_cache_data(max_entries=32, show_spinner=False)
-def context_view(word: str, uses: tuple[str, ...]) -> dict:
-    """Chapter 3's numbers: the word's pieces, its uses, their cosines stage by stage, and a PCA of their vectors."""
-    found = probes.word_uses(minilm_model(), word, list(uses))
-    out = dict(pieces=found.pieces, uses=found.uses, missing=found.missing, coords=None)
-    out["refused"] = [(s, err.key, err.values) for s, err in found.refused]  # a Problem does not pickle
-    out["cosines"] = {pair: c.numpy() for pair, c in probes.use_cosines(found.vectors).items()}
-    if found.uses:  # the input and the six layers of every use; the static rows live in another space
-        flat = found.vectors[:, 1:].reshape(-1, found.vectors.size(-1)).double().numpy()
-        out["coords"] = pca(flat, 2).coords.reshape(len(found.uses), len(STAGES) - 1, 2)
-    return out
-
-
-@page_cache_data(max_entries=32, show_spinner=False)
-def neighbour_view(word: str, k: int, glove: bool, _wv) -> tuple[pd.DataFrame, bool]:
-    """MiniLM's nearest tokens in its static table beside GloVe's nearest words (_wv, when `glove`), and whether
-    GloVe has the word."""
-    ours = probes.token_neighbours(minilm_model(), probes.word_pieces(minilm_model(), word), k)
-    lower = word.strip().lower()
-    theirs = cloud.neighbours(_wv, lower, k) if glove and lower in _wv.stoi else []
-    theirs += [("", None)] * (len(ours) - len(theirs))
-    words = lambda pairs: [w for w, _ in pairs]  # noqa: E731
-    cosines = lambda pairs: [None if c is None else round(c, 3) for _, c in pairs]  # noqa: E731
-    frame = pd.DataFrame(
-        dict(minilm=words(ours), minilm_cosine=cosines(ours), glove=words(theirs), glove_cosine=cosines(theirs))
-    )
-    return frame, theirs[0][1] is not None
 
 
 def stage_name(stage: str) -> str:
@@ -156,34 +102,30 @@ if chapter == "heads":
 
     @st.fragment
     def heads_section() -> None:
-        layer, head = st.session_state.get("tf_layer", default.layer), st.session_state.get("tf_head", default.head)
-        hover = t("tf.grid_hover")
-        title = t("tf.grid_title", source=source)
-        grid = head_grid_figure(
-            profile, named, (layer - 1, head - 1), title, hover, (t("tf.ax_head"), t("tf.ax_layer"))
-        )
-        st.plotly_chart(grid, key="tf_grid", on_select=pick_head, selection_mode="points", width="stretch")
-        st.caption(t("tf.grid_caption"))
+        above = st.container()  # the grid, drawn once the pickers (a link may set them) have their values
         layer, head = head_pickers()
+        grid_texts = (t("tf.grid_title", source=source), t("tf.grid_hover"), (t("tf.ax_head"), t("tf.ax_layer")))
+        at = (layer - 1, head - 1)
+        source_key = (sentence, pair) if yours else ()
+        grid = kept_figure(
+            "grid", (*source_key, at), grid_texts, lambda: head_grid_figure(profile, named, at, *grid_texts)
+        )
+        above.plotly_chart(grid, key="tf_grid", on_select=pick_head, selection_mode="points", width="stretch")
+        above.caption(t("tf.grid_caption"))
         if encoded is not None:
             tokens, weights = head_view(sentence, pair, layer, head)
             name = t("tf.head_name", layer=layer, head=head)
-            figure = heatmaps_figure(
-                {name: weights}, tokens, t("tf.head_title", name=name), columns=1, shared=True, colorscale="Blues",
-                zmid=None, axis_titles=(t("tf.ax_key"), t("tf.ax_query")),
-            )  # fmt: skip
+            title = t("tf.head_title", name=name)
+            build = lambda: heat(tokens, {name: weights}, title)  # noqa: E731
+            figure = kept_figure("head", (sentence, pair, layer, head), (name, title), build, cells=weights.size)
             live_chart.chart(figure, "tf_head_chart")
 
     heads_section()
-    names = [
-        t("tf.named_prev" if o < 0 else "tf.named_next", layer=la + 1, head=h + 1, w=f"{w:.2f}")
-        for la, h, o, w in listed
+    named_text = [
+        t(f"tf.named_{'prev' if o < 0 else 'next'}", layer=la + 1, head=h + 1, w=f"{w:.2f}") for la, h, o, w in listed
     ]
-    st.markdown(
-        t("tf.rule", threshold=probes.NAMED_AT, offsets=probes.MAX_OFFSET)
-        + " "
-        + (", ".join(names) or t("tf.named_none"))
-    )
+    rule = t("tf.rule", threshold=probes.NAMED_AT, offsets=probes.MAX_OFFSET)
+    st.markdown(f"{rule} {', '.join(named_text) or t('tf.named_none')}")
     explain(
         r"\text{profile}_{lh}(d) = \frac{1}{|I_d|}\sum_{i \in I_d} A_{lh}[i,\, i+d],\qquad d = -8, \dots, +8",
         t("tf.heads_notice"),
@@ -201,16 +143,22 @@ elif chapter == "positions" and encoded is not None:
     labels = {v: t(f"tf.variant_{v}") for v in ("learned", *VARIANTS)}
     shuffled = " ".join(shown(view["tokens"][i]) for i in view["order"])
     st.markdown(t("tf.shuffled", tokens=shuffled, order=", ".join(map(str, view["order"]))))
-    moved = {labels[v]: view["moved"][v] for v in VARIANTS}
-    live_chart.chart(moved_figure(moved, t("tf.moved_title"), (t("tf.ax_head"), t("tf.ax_layer"))), "tf_moved_chart")
+    key, moved = (sentence, pair, seed), {labels[v]: view["moved"][v] for v in VARIANTS}
+    texts = (t("tf.moved_title"), (t("tf.ax_head"), t("tf.ax_layer")))
+    live_chart.chart(
+        kept_figure("moved", key, (*labels.values(), *texts), lambda: moved_figure(moved, *texts)), "tf_moved_chart"
+    )
     explain(
         r"\mathrm{JS}(p, q) = \tfrac12 \mathrm{KL}(p \,\|\, m) + \tfrac12 \mathrm{KL}(q \,\|\, m),\quad m = \tfrac{p + q}{2}",
         t("tf.moved_notice", learned=f"{view['norms'][0]:.2f}", sinusoidal=f"{view['norms'][1]:.1f}"),
     )
     show_code(probes.js_divergence, probes.in_sentence_order, minilm.shuffled_order)
     stages = [stage_name(s) for s in STAGES[1:]]
-    cosines = {labels[v]: view["cosine"][v] for v in VARIANTS}
-    live_chart.chart(lines_figure(stages, cosines, t("tf.cosine_title"), t("tf.ax_cosine")), "tf_cosine_chart")
+    cosines, texts = {labels[v]: view["cosine"][v] for v in VARIANTS}, (t("tf.cosine_title"), t("tf.ax_cosine"))
+    figure = kept_figure(
+        "cosine", key, (*labels.values(), *stages, *texts), lambda: lines_figure(stages, cosines, *texts)
+    )
+    live_chart.chart(figure, "tf_cosine_chart")
     ends = ", ".join(f"{labels[v]} **{view['cosine'][v][-1]:.3f}**" for v in VARIANTS)
     explain(
         r"\cos\Big(\tfrac1n \sum_i h^{\text{variant}}_i,\ \tfrac1n \sum_i h^{\text{learned}}_i\Big)",
@@ -229,11 +177,11 @@ elif chapter == "positions" and encoded is not None:
     @st.fragment
     def variants_section() -> None:
         layer, head = head_pickers()
-        maps = variant_heads(sentence, pair, seed, layer, head)
-        name = t("tf.head_name", layer=layer, head=head)
-        figure = heatmaps_figure(
-            {labels[v]: m for v, m in maps.items()}, view["tokens"], t("tf.variants_title", name=name), columns=4,
-            shared=True, colorscale="Blues", zmid=None, axis_titles=(t("tf.ax_key"), t("tf.ax_query")),
+        maps = {labels[v]: m for v, m in variant_heads(sentence, pair, seed, layer, head).items()}
+        title = t("tf.variants_title", name=t("tf.head_name", layer=layer, head=head))
+        figure = kept_figure(
+            "variants", (*key, layer, head), (*maps, title), lambda: heat(view["tokens"], maps, title, 4),
+            cells=4 * len(view["tokens"]) ** 2,
         )  # fmt: skip
         live_chart.chart(figure, "tf_variants_chart")
 

