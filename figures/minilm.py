@@ -59,7 +59,7 @@ def head_grid_figure(
     clicks = go.Scatter(
         x=head + 0.5,
         y=layer + 0.5,
-        customdata=np.stack([layer, head], axis=1),
+        customdata=np.stack([layer, head], axis=1).tolist(),  # plain numbers: plotly.js cannot read int64 arrays
         mode="markers",
         marker=dict(symbol="square", size=60, color="rgba(0,0,0,0)"),
         text=text,

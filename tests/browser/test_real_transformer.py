@@ -32,7 +32,7 @@ def test_a_click_on_the_grid_shows_that_head_and_the_link_keeps_it(page, server_
     page.goto(f"{server_url}/real_transformer")
     wait_for_plot(page, f"{PLOTS}.length === 2 && {TITLE}.includes('layer 1, head 3')")
     wait_until_idle(page)
-    assert page.evaluate(f"{PLOTS}[0].data[2].x.length") == 72  # one click target per head
+    assert page.evaluate(f"{PLOTS}[0]._fullData[2].x.length") == 72  # one click target per head
     assert page.locator(EXCEPTION).count() == 0
     shot(page, "heads")
 
