@@ -6,6 +6,7 @@ and <key>_why ({answer} in the explanation is this module's answer). `check` com
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -161,6 +162,24 @@ def attention_beyond(scheme: str, value: str) -> float | int:
     return attention_checks.beyond(cfg, scheme, attention_checks.BEYOND * cfg.trained_len).values[value]
 
 
+@functools.cache
+def minilm_answers() -> dict[str, float | int]:
+    """The "Inside a real Transformer" page's numbers at its defaults (probes.ProbeConfig), from MiniLM's weights:
+    loaded here once for the three answers and let go (the page keeps its own copy)."""
+    from core import minilm, probes
+
+    model, cfg = minilm.load_minilm(), probes.ProbeConfig()
+    named = probes.positional_heads(probes.offset_profile(probes.run_sentences(model, probes.read_sentences())))
+    taken = probes.take_positions_away(model, minilm.encode(model, cfg.sentence, cfg.pair or None), cfg.seed)
+    uses = probes.word_uses(model, cfg.word, cfg.use_list)
+    last = {b: float(c[-1]) for (a, b), c in probes.use_cosines(uses.vectors).items() if a == 0}  # to the first use
+    return {
+        "prev": sum(h.offset == -1 for h in named),
+        "none": float(taken.cosine["none"][-1]),
+        "bank": uses.uses[max(last, key=last.get)][0] + 1,  # its sentence, counted from 1
+    }
+
+
 EXERCISES: dict[str, list[Exercise]] = {
     "pe": [
         Exercise("pe_repeat", lambda wv: pairs_repeating_within(128, 100.0, 50)),
@@ -195,6 +214,11 @@ EXERCISES: dict[str, list[Exercise]] = {
         Exercise("at_shift", with_vectors(lambda wv: attention_shift_difference(wv, "sinusoidal")), tolerance=0.005),
         Exercise("at_t5", lambda wv: attention_beyond("t5", "clips_from")),
         Exercise("at_alibi", lambda wv: attention_beyond("alibi", "at_length"), tolerance=0.05),
+    ],
+    "tf": [
+        Exercise("tf_prev", lambda wv: minilm_answers()["prev"]),
+        Exercise("tf_none", lambda wv: minilm_answers()["none"], tolerance=0.005),
+        Exercise("tf_bank", lambda wv: minilm_answers()["bank"]),
     ],
 }
 

@@ -62,8 +62,19 @@ def test_preload_fills_the_caches_the_pages_read():
 
     steps = []
     preload(report=lambda what, seconds: steps.append(what))
-    assert steps == ["imports", "device", "GloVe", "MiniLM input layer", "MiniLM positions"]
+    assert steps == [
+        "imports",
+        "device",
+        "GloVe",
+        "MiniLM input layer",
+        "MiniLM positions",
+        "MiniLM encoder and its positional heads",
+    ]
     assert minilm_input() is minilm_input() and minilm_positions().shape == (512, 384)
+    from ui.minilm import minilm_model, shipped_profile
+
+    assert minilm_model().word is minilm_input().word  # the encoder shares the input layer's 45 MB table
+    assert shipped_profile()[0].shape == (6, 12, 17)
     assert "unit" in vars(_bundled_vectors())  # GloVe's unit rows are built, not left to the first search
 
 

@@ -128,6 +128,18 @@ SHARED = {
         at_query_pos=20,
         at_max_distance=32,
     ),
+    "lessons/real_transformer.py": dict(
+        tf_chapter="positions",
+        tf_sentence="A dog ran across the quiet street.",
+        tf_pair="It was late.",
+        tf_yours=True,
+        tf_layer=2,
+        tf_head=9,
+        tf_seed=3,
+        tf_word="river",
+        tf_uses="The river was wide.\nWe swam in the river.",
+        tf_k=5,
+    ),
 }
 
 
