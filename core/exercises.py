@@ -176,7 +176,7 @@ def minilm_answers() -> dict[str, float | int]:
     return {
         "prev": sum(h.offset == -1 for h in named),
         "none": float(taken.cosine["none"][-1]),
-        "bank": uses.uses[max(last, key=last.get)][0] + 1,  # its sentence, counted from 1
+        "bank": uses.uses[max(last, key=lambda b: last[b])][0] + 1,  # its sentence, counted from 1
     }
 
 

@@ -150,7 +150,7 @@ def shuffled_order(encoded: Encoded, seed: int = 0) -> Tensor:
             order.append(i)
             i += 1
             continue
-        segment, words = encoded.segments[i], []
+        segment, words = encoded.segments[i], list[list[int]]()
         while i < n and encoded.words[i] is not None and encoded.segments[i] == segment:
             if words and encoded.words[i] == encoded.words[words[-1][0]]:
                 words[-1].append(i)

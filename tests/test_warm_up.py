@@ -71,7 +71,7 @@ def test_preload_fills_the_caches_the_pages_read():
         "MiniLM encoder and its positional heads",
     ]
     assert minilm_input() is minilm_input() and minilm_positions().shape == (512, 384)
-    from ui.minilm import minilm_model, shipped_profile
+    from ui.resources import minilm_model, shipped_profile
 
     assert minilm_model().word is minilm_input().word  # the encoder shares the input layer's 45 MB table
     assert shipped_profile()[0].shape == (6, 12, 17)

@@ -18,14 +18,7 @@ import streamlit as st
 from core import cloud, minilm, probes
 from core.probes import STAGES, VARIANTS
 from core.projection import pca
-from ui.device import device
-from ui.resources import minilm_input
-
-
-@st.cache_resource(show_spinner=False)  # the encoder's 43 MB beside the input layer's tables
-def minilm_model() -> minilm.MiniLM:
-    """all-MiniLM-L6-v2's encoder on the server's device. Raises PretrainedMissing without its package."""
-    return minilm.load_minilm(device=device(), input_layer=minilm_input())
+from ui.resources import minilm_model, shipped_profile
 
 
 # A run holds every head's attention, 6 x 12 x n x n: kept for a few sentences, for a while.
@@ -42,13 +35,6 @@ def positions_taken(sentence: str, pair: str, seed: int) -> probes.PositionsTake
     """The sentence with learned positions, none, sinusoidal ones, and shuffled. Raises Problem."""
     model = minilm_model()
     return probes.take_positions_away(model, minilm.encode(model, sentence, pair or None), seed)
-
-
-@st.cache_resource(show_spinner=False)
-def shipped_profile() -> tuple[np.ndarray, list[probes.NamedHead]]:
-    """Every head's mean attention by offset over the shipped sentences, and the heads the rule names."""
-    profile = probes.offset_profile(probes.run_sentences(minilm_model(), probes.read_sentences()))
-    return profile.numpy(), probes.positional_heads(profile)
 
 
 # --- The page's views: small results, copied to each learner ------------------------------------------------------
