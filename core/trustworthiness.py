@@ -180,25 +180,41 @@ def _count_greater_torch(sims: torch.Tensor, thresholds: torch.Tensor, weights: 
 
 @functools.cache
 def _count_kernel():
-    """The compiled counting loop, compiled (or read from numba's on-disk cache) on first use."""
+    """The compiled counting loop, compiled (or read from numba's on-disk cache) on first use.
+
+    Four thresholds per pass over a row: each similarity is read once for four comparisons (twice as fast at
+    k = 100 as one pass per threshold); without duplicate rows the weights are left out, which the compiler
+    vectorises better.
+    """
     import numba
 
     @numba.njit(cache=True, nogil=True)
     def count_greater(sims, thresholds, weights, out):
-        weighted = (weights != 1).any()  # without duplicates the plain count, which the compiler vectorises better
+        weighted = (weights != 1).any()
+        k = thresholds.shape[1]
         for r in range(sims.shape[0]):
             row = sims[r]
-            for j in range(thresholds.shape[1]):
-                t = thresholds[r, j]
-                total = 0
+            for j in range(0, k, 4):
+                t0, t1 = thresholds[r, j], thresholds[r, min(j + 1, k - 1)]
+                t2, t3 = thresholds[r, min(j + 2, k - 1)], thresholds[r, min(j + 3, k - 1)]
+                c0 = c1 = c2 = c3 = 0
                 if weighted:
                     for c in range(row.shape[0]):
-                        if row[c] > t:
-                            total += weights[c]
+                        v, w = row[c], weights[c]
+                        c0 += w * (v > t0)
+                        c1 += w * (v > t1)
+                        c2 += w * (v > t2)
+                        c3 += w * (v > t3)
                 else:
                     for c in range(row.shape[0]):
-                        total += row[c] > t
-                out[r, j] = total
+                        v = row[c]
+                        c0 += v > t0
+                        c1 += v > t1
+                        c2 += v > t2
+                        c3 += v > t3
+                for q, total in enumerate((c0, c1, c2, c3)):
+                    if j + q < k:
+                        out[r, j + q] = total
 
     return count_greater
 

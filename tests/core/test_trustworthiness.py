@@ -159,15 +159,26 @@ def test_projected_neighbours_are_nearest_first_then_by_index():
         assert near[i].tolist() == np.lexsort((np.arange(25), d2))[:6].tolist()
 
 
+@pytest.mark.parametrize("k", [1, 4, 6])  # four thresholds per pass: one group, one exactly, one and a part
 @pytest.mark.parametrize("weights", [np.ones(50, np.int64), np.random.default_rng(2).integers(1, 4, 50)])
-def test_the_torch_count_equals_the_compiled_one(weights):
+def test_the_torch_count_equals_the_compiled_one(weights, k):
     rng = np.random.default_rng(3)
     sims = torch.from_numpy(np.round(rng.uniform(-1, 1, size=(9, 50)), 1))  # rounded: many equal values
-    thresholds = sims[:, :4].clone()
+    thresholds = sims[:, :k].clone()
     w = torch.from_numpy(weights)
     expected = ((sims[:, None, :] > thresholds[:, :, None]) * w).sum(dim=2)
     assert torch.equal(_count_greater(sims, thresholds, w), expected)
     assert torch.equal(_count_greater_torch(sims, thresholds, w), expected)
+
+
+def test_the_ranks_are_the_same_where_torch_counts(monkeypatch):
+    """What a gpu runs (torch's count), on the cpu: the same ranks, duplicate rows included."""
+    x, _ = gaussian(60, 5, seed=9)
+    x = np.concatenate([x, x[:20], np.zeros((3, 5))])
+    neighbours = projected_neighbours(pca(x, 2).coords, 8)
+    compiled = original_ranks(x, neighbours, block=16)
+    monkeypatch.setattr("core.trustworthiness._count_greater", _count_greater_torch)
+    assert np.array_equal(original_ranks(x, neighbours, block=16), compiled)
 
 
 @pytest.mark.parametrize(("n", "k"), [(1, 1), (2, 1), (3, 0), (3, 2), (10, 5), (10, -1), (11, 6)])
