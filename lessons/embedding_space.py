@@ -369,13 +369,8 @@ if perplexities:
     else:
         panels = {t("es.panel", perplexity=f"{p:g}"): xy for p, xy in zip(perplexities, job.result, strict=True)}
         hover = words if demo is None else [t("es.cluster", n=int(c) + 1) for c in labels]
-        fig = sweep_figure(
-            panels,
-            hover,
-            t(f"es.sweep_{data}"),
-            colour=None if labels is None else labels + 1,
-            colour_title=t("es.cluster_colour"),
-        )
+        names = None if labels is None else [t("es.cluster", n=c + 1) for c in range(int(labels.max()) + 1)]
+        fig = sweep_figure(panels, hover, t(f"es.sweep_{data}"), groups=labels, group_names=names)
         st.plotly_chart(fig, key="es_sweep_plot")
 explain(r"\mathrm{Perp}(P_i) = 2^{H(P_i)}, \quad H(P_i) = -\sum_j p_{j|i} \log_2 p_{j|i}", t("es.sweep_notice"))
 show_code(neighbours.perplexity_sweep, neighbours.demo_clusters)

@@ -228,7 +228,8 @@ def test_the_sweep_runs_in_the_background_as_small_multiples(at):
         spec for spec in (json.loads(c.proto.spec) for c in at.get("plotly_chart")) if "xaxis2" in spec["layout"]
     ]
     assert [a["text"] for a in sweep["layout"]["annotations"]] == ["perplexity 5", "perplexity 50"]
-    assert [len(t["text"]) for t in sweep["data"]] == [600, 600] and sweep["data"][0]["text"][0] == "cluster 1"
+    assert [t["name"] for t in sweep["data"]] == ["cluster 1", "cluster 2", "cluster 3"] * 2  # a legend, not a scale
+    assert [len(t["text"]) for t in sweep["data"]] == [200] * 6 and sweep["data"][0]["text"][0] == "cluster 1"
     at.radio(key="es_sweep_data").set_value("cloud").run()
     assert at.button(key="es_sweep_run").label == "Run t-SNE 2 times on 5,010 points"
 
