@@ -64,9 +64,10 @@ def sweep_figure(
         group_names: the legend's name per category, in order; by default "1", "2", ... (numbered from 1).
     """
     places, layout = grid_layout(list(layouts), len(layouts), shared=False)
-    words = np.asarray(words, dtype=object)
+    labels = np.asarray(words, dtype=object)
+    parts: list[tuple[np.ndarray, str | None, str]]
     if groups is None:
-        parts = [(np.arange(len(words)), None, "#1f77b4")]
+        parts = [(np.arange(len(labels)), None, "#1f77b4")]
     else:
         groups = np.asarray(groups)
         names = group_names or [str(g + 1) for g in range(int(groups.max()) + 1)]
@@ -82,7 +83,7 @@ def sweep_figure(
                     y=xy[rows, 1],
                     mode="markers",
                     marker=dict(size=3, color=colour),
-                    text=words[rows].tolist(),
+                    text=labels[rows].tolist(),
                     hoverinfo="text",
                     name=name,
                     legendgroup=name,
