@@ -202,9 +202,24 @@ def press_slider(page, name: str, key: str = "ArrowRight", times: int = 1) -> No
     wait_until_idle(page)
 
 
+def _click_control(control) -> None:
+    """Click a control as a learner does: Streamlit's radios and toggles hide their <input> inside a <label>,
+    which is what takes the click."""
+    if control.evaluate("e => e.tagName") == "INPUT":
+        control = control.locator("xpath=ancestor::label[1]")
+    control.click()
+
+
 def pick(page, option: str) -> None:
     """Pick an option of a segmented control, pills or radio by its text (exact): a chapter, a preset base."""
-    page.get_by_role("radio", name=option, exact=True).first.click()
+    _click_control(page.get_by_role("radio", name=option, exact=True).first)
+    wait_until_idle(page)
+
+
+def toggle(page, label: str) -> None:
+    """Flip a toggle (or a checkbox) by its label (exact)."""
+    switch = page.get_by_role("switch", name=label, exact=True)
+    _click_control((switch if switch.count() else page.get_by_role("checkbox", name=label, exact=True)).first)
     wait_until_idle(page)
 
 

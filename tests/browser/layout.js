@@ -4,10 +4,10 @@
 //    areas and plotly's own <svg>s lie inside its box (a chart whose box collapsed draws over what follows);
 //  - nothing is drawn over anything else: no two of the column's elements (Streamlit's element containers and
 //    expander headers) overlap, a chart counted with everything it draws;
-//  - each chart's axes are labelled: an x and a y axis with tick labels, tick text on every axis that shows ticks,
-//    and no two tick labels of an axis on top of each other;
-//  - two expanders with one label ("Show the code") have a chart between them: in a row, nothing says which
-//    figure each belongs to.
+//  - each chart's axes are labelled: an x and a y axis with tick labels (a cloud of points may hide them: its axes
+//    have no units), tick text on every axis that shows ticks, and no two tick labels of an axis on top of each other;
+//  - two expanders with one label ("Show the code") have a figure or a heading between them: in a row, nothing
+//    says which figure each one belongs to.
 () => {
   const MIN_HEIGHT = 100; // px: a chart lower than this has collapsed
   const SLACK = 2; // px of overlap or overhang let through (rounding, borders)
@@ -70,7 +70,11 @@
     const axes = Object.keys(full)
       .filter((k) => /^[xy]axis\d*$/.test(k) && full[k] && full[k]._id && full[k].visible !== false)
       .map((k) => full[k]);
-    for (const letter of ["x", "y"]) {
+    // A cloud of points (PCA, t-SNE) may hide its ticks on purpose, its axes having no units to compare; a heatmap,
+    // a line or an axis of names (tokens, positions) needs them to be read.
+    const points = (tr) => /^scatter(gl)?$/.test(tr.type) && tr.mode === "markers";
+    const read = gd._fullData.some((tr) => !points(tr)) || axes.some((ax) => ax.type === "category");
+    for (const letter of read ? ["x", "y"] : []) {
       const mine = axes.filter((ax) => ax._id[0] === letter);
       if (mine.length && !mine.some((ax) => ax.showticklabels)) problems.push(`${chartName(gd)}: no ${letter} axis shows tick labels`);
     }
@@ -125,8 +129,11 @@
   }
 
   // --- Expanders in a row ---------------------------------------------------------------------------------
-  let last = null; // the label of the last expander, while no chart has come after it
-  for (const e of main.querySelectorAll('[data-testid="stExpander"] summary, .js-plotly-plot')) {
+  // Between two expanders a figure (a chart, a table, metrics) or a heading says what the second one is about;
+  // text, buttons and other expanders do not.
+  const apart = ".js-plotly-plot, [data-testid=stTable], [data-testid=stDataFrame], [data-testid=stMetric], [data-testid=stHeading]";
+  let last = null; // the label of the last expander, while nothing has set it apart from what comes next
+  for (const e of main.querySelectorAll(`[data-testid="stExpander"] summary, ${apart}`)) {
     if (!shown(e)) continue;
     if (e.tagName !== "SUMMARY") last = null;
     else if (label(e) === last) problems.push(`two expanders "${last}" in a row: which figure is each one's?`);
