@@ -23,7 +23,7 @@
     const key = [...box.classList].find((c) => c.startsWith("st-key-"));
     const inner = box.querySelector("[data-testid]");
     const what = [inner && inner.dataset.testid, key].filter(Boolean).join(" ");
-    return `${what || e.tagName.toLowerCase()}${box.querySelector(".js-plotly-plot") ? "" : ` "${text(box)}"`}`;
+    return `${what || e.tagName.toLowerCase()}${box.querySelector('.live-chart, [data-testid="stPlotlyChart"]') ? "" : ` "${text(box)}"`}`;
   };
   const chartName = (gd) => {
     const title = gd._fullLayout && gd._fullLayout.title && gd._fullLayout.title.text;
@@ -47,14 +47,21 @@
   const px = (r) => `${Math.round(r.right - r.left)}×${Math.round(r.bottom - r.top)} at (${Math.round(r.left)}, ${Math.round(r.top)})`;
 
   // --- Charts ---------------------------------------------------------------------------------------------
-  const charts = [...main.querySelectorAll(".js-plotly-plot")].filter(shown);
+  // A chart not drawn yet counts too (ui.live_chart's <div> before plotly.js has loaded, st.plotly_chart's element
+  // before plotly has drawn into it): the check holds only once it is drawn.
+  const charts = [];
+  for (const e of main.querySelectorAll('.live-chart, [data-testid="stPlotlyChart"]')) {
+    const gd = e.classList.contains("live-chart") ? e : e.querySelector(".js-plotly-plot");
+    if (!shown(e)) continue;
+    if (!gd || !gd._fullLayout || !gd.querySelector(":scope > .plot-container .main-svg")) {
+      problems.push(`a chart in ${name(e)} is not drawn`);
+      continue;
+    }
+    charts.push(gd);
+  }
   for (const gd of charts) {
     const full = gd._fullLayout;
     const svgs = [...gd.querySelectorAll(":scope > .plot-container .main-svg")];
-    if (!full || !svgs.length) {
-      problems.push(`${chartName(gd)} is not drawn`);
-      continue;
-    }
     const box = rect(gd.getBoundingClientRect());
     if (box.bottom - box.top <= MIN_HEIGHT) problems.push(`${chartName(gd)} is ${px(box)}: its box has collapsed`);
     for (const svg of svgs) {
