@@ -1,4 +1,23 @@
-"""Start the real server and Debian's Chromium: shared by the browser tests and the benchmarks."""
+"""Start the real server and Debian's Chromium: shared by the browser tests and the benchmarks; and a learner's
+moves with the layout check each page's browser test runs after every one.
+
+A page's walk (tests/browser/test_positional_encoding.py has one per chapter)::
+
+    page.goto(f"{server_url}/my_lesson")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)                       # every chart drawn, tall, covering nothing, its axes labelled
+    type_into(page, "d_model", 64)            # a number or text box: typed, then Enter
+    assert_layout(page)
+    drag_slider(page, "Positions shown", 0.2) # with the mouse, to 20% of its track
+    press_slider(page, "First position", "End")
+    pick(page, "2. Wavelengths")              # a chapter, pills, a radio's option
+    choose(page, "Preset", "The paper: d_model 512, base 10000")
+    toggle(page, "Causal mask")
+    click_button(page, "Pin these settings as A")
+    assert_layout(page)
+
+Each move waits for the run it starts; assert_layout waits for the charts that run draws.
+"""
 
 from __future__ import annotations
 

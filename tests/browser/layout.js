@@ -1,5 +1,5 @@
 // What a learner sees in the main column, as a list of problems (none: the layout holds). harness.assert_layout
-// runs it after every change a test makes. Three invariants:
+// runs it after every change a test makes. Four invariants:
 //  - every chart shown (st.plotly_chart, ui.live_chart's plotly <div>) is drawn, has a real height, and its plot
 //    areas and plotly's own <svg>s lie inside its box (a chart whose box collapsed draws over what follows);
 //  - nothing is drawn over anything else: no two of the column's elements (Streamlit's element containers and
