@@ -146,7 +146,7 @@ def layout_problems(page) -> list[str]:
     return page.evaluate(LAYOUT)
 
 
-def assert_layout(page, timeout: float = 10_000) -> None:
+def assert_layout(page, timeout: float = 20_000) -> None:
     """Fail unless, once the run has finished and the charts are drawn, the main column's layout holds: every chart
     drawn, taller than 100 px, everything it draws inside its box; no element drawn over another; every chart's
     axes labelled, no two tick labels of an axis overlapping (tests/browser/layout.js).
