@@ -306,7 +306,9 @@ else:
         r"T(k) = 1 - \frac{2}{nk(2n-3k-1)} \sum_{i=1}^{n} \sum_{j \in U_k(i)} \big(r(i,j) - k\big)",
         t("es.kept_notice"),
     )
-    show_code(neighbours.preservation, neighbours.cosine_neighbours, neighbours.trustworthiness)
+    show_code(
+        neighbours.preservation, neighbours.cosine_neighbours, neighbours.trustworthiness, figure=t("es.code_honest")
+    )
     frames = layouts().get(key, []) if key else []
     if len(frames) > 1 and dims == 2 and st.toggle(t("es.replay"), False, key="es_replay", **IN_LINK):
         replay = frames_figure(frames, words, t("es.replay_title", every=LAYOUT_EVERY), t("es.iteration"))
@@ -324,7 +326,7 @@ else:
         ),
     )
 
-show_code(cloud.cloud_rows, cloud.project, cloud.neighbours)
+show_code(cloud.cloud_rows, cloud.project, cloud.neighbours, figure=t("es.code_cloud"))
 
 # --- 4. A perplexity sweep --------------------------------------------------------------------------------
 st.header(t("es.h_sweep"))

@@ -3,10 +3,47 @@ the sweep runs."""
 
 import re
 
+import re
+
 import pandas as pd
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, wait_for_plot, wait_until_idle
+from tests.browser.harness import (
+    EXCEPTION,
+    assert_layout,
+    drag_slider,
+    pick,
+    toggle,
+    type_into,
+    wait_for_plot,
+    wait_until_idle,
+)
+
+
+def test_every_section_keeps_its_layout_after_every_move(page, server_url):
+    """A learner's walk through the page: after each move the cloud, the neighbours and the sweep keep their height,
+    cover nothing and have their tick labels (harness.assert_layout)."""
+    page.goto(f"{server_url}/embedding_space")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)
+    drag_slider(page, "Most frequent words", 0)
+    assert_layout(page)
+    type_into(page, "Word", "queen")
+    drag_slider(page, "Neighbours (k)", 1)
+    assert_layout(page)  # the cloud beside the neighbours' table
+    toggle(page, "Isolate")
+    assert_layout(page)
+    pick(page, "3D")
+    assert_layout(page)
+    pick(page, "2D")
+    toggle(page, "Colour by neighbours kept")
+    type_into(page, "Neighbours compared (k)", 5)
+    assert_layout(page)
+    type_into(page, "Perplexities (comma-separated)", "5")
+    page.get_by_role("button", name=re.compile("^Run t-SNE")).click()  # one run on the two clusters
+    page.wait_for_selector(".st-key-es_sweep_plot .js-plotly-plot", timeout=120_000)
+    assert_layout(page)
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_the_cloud_download_holds_every_point_drawn(page, server_url):
