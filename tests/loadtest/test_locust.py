@@ -63,7 +63,7 @@ def test_the_attention_and_embedding_space_learners_rerun_without_failures(serve
     for page in ("attention", "embedding_space"):
         with Session.open(server_url, page) as session:
             assert session.last_open.ok, session.last_open.errors
-    rows = run_locust(server_url, tmp_path, ["AttentionSeed", "EmbeddingFind"], 30)
+    rows = run_locust(server_url, tmp_path, ["AttentionSeed", "EmbeddingFind"], 20)
     reruns = {name: int(r["Request Count"]) for (kind, name), r in rows.items() if kind == "rerun"}
     assert set(reruns) == {"attention:at_seed", "embedding_space:es_find"}
     assert all(count > 0 for count in reruns.values()), reruns
