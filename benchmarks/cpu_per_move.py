@@ -2,21 +2,21 @@
 
 For each control (loadtest.controls.CONTROLS, by the name of its Locust user class): one simulated learner
 (loadtest.protocol, the BackMsgs a browser sends, fragment reruns included) opens its page on a server that
-nothing else uses, moves the control through its `bench_values` --warm times (each value computed and cached), then makes --moves
-moves cycling through the same values, one after the other. The server process's CPU time (user + system, every
-thread: /proc/<pid>/stat) is read before and after those moves, a short pause after the last one included (the
-work a run leaves behind: sending its messages, orphaned media files). The server's idle CPU (the same pause
-with nothing moving) is subtracted. Printed per control: ms of server CPU per move, over --rounds rounds (min,
-median, max), whether the move reran a fragment alone, and the rerun's median wall time.
+nothing else uses, moves the control through its `bench_values` --warm times (each value computed and cached),
+then makes --moves moves cycling through the same values, one after the other. The server process's CPU time
+(user + system, every thread: /proc/<pid>/stat) is read before and after those moves, a short pause after the
+last one included (the work a run leaves behind: sending its messages, orphaned media files). The server's idle
+CPU (3 s with nothing moving) is subtracted. Printed per control: ms of server CPU per move, the median and the
+range over --rounds rounds, whether the move reran a fragment alone, and the rerun's median wall time.
 
 The floor is Streamlit's own cost of a move: benchmarks/trivial_page.py (one slider, one number box, their text)
 on its own server, its number box moved the same way. Servers start as tests/browser/harness.start_server starts
 them: the lab's .streamlit/config.toml (postScriptGC off) and the deployed environment (one torch thread).
 
---profile DIR also records each control's measured moves with py-spy (requirements-bench.txt), in a separate
-pass (py-spy slows the server it samples): DIR/<class>.txt, py-spy's collapsed stacks (`--format raw`, the
-thread holding the GIL only, for flamegraph.pl or speedscope), and DIR/<class>.top.txt, the functions that held the most
-samples (own and with what they called) and the samples in each stage of a move (STAGES).
+--profile DIR also records each control's moves with py-spy (requirements-bench.txt), in a separate pass (py-spy
+slows the server it samples): DIR/<class>.txt, py-spy's collapsed stacks (`--format raw`, by default the thread
+holding the GIL only; for flamegraph.pl or speedscope), and DIR/<class>.top.txt, the samples per stage of a move
+(STAGES), per command our code called (st.number_input, go.Figure, ...), per call site, and per function.
 
 --compare-browser checks the simulated learner against Chromium instead: for each control (a text box, number
 box or slider), the BackMsg Chromium sends when the control is moved (Playwright, the websocket's frames) and the
@@ -169,29 +169,28 @@ ROOT = Path(__file__).resolve().parents[1]
 USER_CODE = ("(app.py:", "(ui/", "(figures/", "(core/", *(f"({p.name}:" for p in (ROOT / "lessons").glob("*.py")))
 
 
-# What a sample is spent on: the first stage, in this order, with a frame of the stack in one of its files. Plotly's
-# JSON comes before the builders (a figure serialised), the builders before plotly (a figure built and validated).
+# What a sample is spent on: the first stage, in this order, whose test holds for the sample's stack (its frames
+# joined by ";"). Sending a figure comes before building one, building before caching, and so on down to Streamlit's
+# own work outside any page (running the script, sending messages).
+def _has(*parts: str):
+    return lambda stack: any(part in stack for part in parts)
+
+
 STAGES = [
-    ("cache: hashing arguments", ("streamlit/runtime/caching/hashing.py",)),
-    ("figure to JSON (plotly.io, json)", ("plotly/io/_json.py", "_plotly_utils/utils.py", "json/encoder.py")),
-    ("st.plotly_chart: to_dict, id", ("streamlit/elements/plotly_chart.py",)),
-    ("figure builders + plotly validation", ("(figures/",)),
-    ("live_chart component", ("(ui/live_chart.py", "streamlit/components/v2")),
-    ("plotly (elsewhere)", ("plotly/", "_plotly_utils/")),
-    ("cache: lookup, copy (pickle)", ("streamlit/runtime/caching/",)),
-    ("tables (pandas, arrow)", ("streamlit/elements/arrow.py", "streamlit/dataframe_util.py", "pandas/", "pyarrow/")),
-    ("markdown, latex, text", ("streamlit/elements/markdown.py", "streamlit/elements/text.py", "(ui/i18n.py")),
+    ("st.plotly_chart: to_dict (deepcopy), to_json, id", _has("PlotlyMixin.plotly_chart")),
+    ("live_chart: figure_json, component", _has("(ui/live_chart.py", "_mount_component")),
+    ("figure builders: go.Figure, validation", _has("(figures/", "graph_objs/_figure.py")),
+    ("cache hits: hashing arguments, copying values", _has("streamlit/runtime/caching/")),
+    ("tables: st.table, st.dataframe, pandas", _has("elements/arrow.py", "elements/table.py", "pandas/")),
+    ("widgets: register, state, URL binding", _has("elements/widgets/", "runtime/state/", "elements/lib/")),
+    ("other elements: markdown, latex, layout", _has("streamlit/elements/", "delta_generator")),
     (
-        "widgets: register, state",
-        ("streamlit/elements/widgets/", "streamlit/runtime/state/", "streamlit/elements/lib/"),
+        "app.py outside the page: sidebar, navigation",
+        lambda s: "<module> (app.py" in s and "Page.run" not in s and "wrapped_fragment" not in s,
     ),
-    ("core, torch, numpy", ("(core/", "torch/", "numpy/")),
-    (
-        "messages out (protobuf, websocket)",
-        ("forward_msg", "app_session.py", "tornado/", "google/protobuf", "websocket"),
-    ),
-    ("page code (lessons/, ui/, app.py)", USER_CODE),
-    ("streamlit: script runner, other", ("streamlit/",)),
+    ("core, torch, numpy (GIL held)", _has("(core/", "torch/", "numpy/")),
+    ("page code of ours", _has("Page.run", "wrapped_fragment")),
+    ("script runner, event loop, messages out", lambda s: True),
 ]
 
 
@@ -208,7 +207,7 @@ def summarise(raw: str, moves: int, rate: int, top: int = 30) -> str:
             continue
         n, frames = int(count), stack.split(";")
         total += n
-        stage = next((name for name, files in STAGES if any(f in fr for fr in frames for f in files)), "other")
+        stage = next(name for name, holds in STAGES if holds(stack))
         stages[stage] = stages.get(stage, 0) + n
         call = _call(frames)
         calls[call] = calls.get(call, 0) + n
@@ -219,7 +218,7 @@ def summarise(raw: str, moves: int, rate: int, top: int = 30) -> str:
     per_move = 1000 / rate / moves  # ms of samples per move, one sample each 1/rate s
     lines = [f"{total} samples, {total * per_move:.1f} ms a move sampled ({moves} moves at {rate}/s)"]
     for title, counts in (
-        ("stage (the first in STAGES with a frame in the stack):", stages),
+        ("stage (the first of STAGES whose test holds for the stack):", stages),
         ("command (what the deepest frame of our code called, from wherever):", commands),
         ("call (the deepest frame of our code, and what it called):", calls),
         ("own samples (the function running):", own),
