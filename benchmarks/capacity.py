@@ -124,8 +124,8 @@ def start_lab(replicas: int) -> Lab:
 
 
 def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, hold: float) -> Step:
-    """Run `learners` users (already started) for settle + hold seconds; the figures over the hold, and the page
-    opens' times before it (since the last step's statistics were reset)."""
+    """Run `learners` users (already started) for settle + hold seconds; the figures over the hold, and the times of
+    the page opens that ended since the last step's statistics were reset (before the hold and in it)."""
     gevent.sleep(settle)
     opened = times_of(env, "open")
     env.stats.reset_all()
@@ -139,6 +139,8 @@ def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, 
     own = own_cpu_seconds() - own0
     reruns = opens = 0
     failures = open_failures = 0
+    for bucket, count in times_of(env, "open").items():  # the opens that ended during the hold
+        opened[bucket] = opened.get(bucket, 0) + count
     times = times_of(env, "rerun")
     for (_name, kind), entry in env.stats.entries.items():
         if kind == "rerun":
