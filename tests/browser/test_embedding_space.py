@@ -3,8 +3,6 @@ the sweep runs."""
 
 import re
 
-import re
-
 import pandas as pd
 from playwright.sync_api import expect
 
