@@ -21,7 +21,6 @@ from ui.pages import page_link
 from ui.parse import parse_number
 from ui.resources import minilm_positions
 from ui.vectors import bundled_or_stop
-from ui.window import keep_inside
 
 MINILM = "MiniLM"  # the real learned table's name in the labels ("learned: MiniLM")
 TRAINED = "trained here"  # the table trained on the learned-vs-sinusoidal page ("learned: trained here")
@@ -269,9 +268,12 @@ if cfg is not None:
         def distance_section() -> None:
             n = len(tokens)
             c1, c2, c3, c4 = st.columns(4)
-            # a shorter sentence may leave a chosen token past its end: moved back to the last one, with a word
-            keep_inside("at_query", t("at.query_token"), total=n, span=1, where=c1)
-            keep_inside("at_key", t("at.key_token"), total=n, span=1, where=c2)
+            # a shorter sentence may leave a chosen token past its end: moved back to the last one, with a word about
+            # tokens (ui.window.keep_inside's speaks of a table and a window: tests/app/test_attention.py)
+            for name, label, column in (("at_query", t("at.query_token"), c1), ("at_key", t("at.key_token"), c2)):
+                if (asked := st.session_state.get(name, 0)) > n - 1:
+                    column.warning(t("at.token_moved", label=label, asked=asked, n=n, last=n - 1))
+                    st.session_state[name] = n - 1
             query = int(c1.number_input(t("at.query_token"), 0, n - 1, 0, key="at_query", **IN_LINK))
             key = int(c2.number_input(t("at.key_token"), 0, n - 1, min(1, n - 1), key="at_key", **IN_LINK))
             pos = c3.slider(t("at.query_pos"), 0, QUERY_POS_MAX, 8, key="at_query_pos", **IN_LINK)

@@ -199,7 +199,9 @@ def test_a_shorter_sentence_moves_the_chosen_tokens_back_inside(at):
     at.number_input(key="at_key").set_value(9).run()
     at.text_input(key="at_sentence").set_value("the cat sat").run()
     assert not at.exception and at.session_state["at_key"] == 2
-    assert any("Key token" in w.value for w in at.warning)
+    (moved,) = [w.value for w in at.warning if "Key token" in w.value]
+    assert "was 9" in moved and "3 tokens" in moved and "now 2, the last token" in moved
+    assert not {"table", "window"} & set(re.findall(r"\w+", moved.lower()))  # the page shows a sentence's tokens
 
 
 def test_a_link_reopens_the_view():
