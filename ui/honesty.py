@@ -28,6 +28,7 @@ from ui.jobs import job_progress, job_runner, session_id
 # grows with n^2: above this a measure takes longer than a rerun should (benchmarks/trustworthiness.py).
 INLINE_MOST = 6_000
 
+PANEL_WIDTHS = {1: [1, 1], 2: [2, 1]}  # the curve's share of the page's width (st.columns) for 1 and 2 panels
 Measure = tuple[np.ndarray, float | None]  # (n,) neighbours kept per point, and T(k) (None: k too large for it)
 
 
@@ -90,10 +91,11 @@ def curves_ui(wv: WordVectors, rows: list[int], cloud_id: tuple, drawn: dict[str
             curve = _from_job(("curve", cloud_id, cfg, ks), work, len(rows), t("es.curve_of", name=name))
         if curve is not None:
             panels[name] = {t("es.curve_trust"): curve.trust, t("es.curve_kept"): curve.kept}
-    if panels:
-        st.plotly_chart(curves_figure(panels, t("es.curve_title", n=len(rows))), key="es_curve_plot")
+    if panels:  # each panel about a third of the page wide, one alone half of it (its title and legend fit)
+        where = st.columns(PANEL_WIDTHS[len(panels)])[0] if len(panels) in PANEL_WIDTHS else st.container()
+        where.plotly_chart(curves_figure(panels, t("es.curve_title", n=len(rows))), key="es_curve_plot")
     missing = [method for method in METHODS if method not in drawn]
-    st.caption(t("es.curve_notice") + (t("es.curve_missing", methods=", ".join(missing)) if missing else ""))
+    st.caption(t("es.curve_notice") + (t("es.curve_missing", methods=" / ".join(missing)) if missing else ""))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

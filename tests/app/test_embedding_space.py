@@ -224,7 +224,7 @@ def test_the_curve_shows_both_measures_as_k_grows_for_the_method_drawn(at):
     assert panels["PCA 2D"]["trustworthiness"] == pytest.approx(list(curve.trust.values()))
     assert panels["PCA 2D"]["neighbours kept"] == pytest.approx(list(curve.kept.values()))
     notice = next(c.value for c in at.caption if c.value.startswith("Notice where each line starts"))
-    assert "Choose t-SNE, UMAP above" in notice
+    assert "Not drawn on this cloud yet: t-SNE / UMAP." in notice
     at.toggle(key="es_curve").set_value(False).run()
     assert not any("annotations" in f["layout"] for f in plots(at)) and not at.exception
 
