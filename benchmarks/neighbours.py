@@ -1,14 +1,17 @@
 """How honest a projection is, and what it costs: core.neighbours on the bundled GloVe's most frequent words.
 
-For 5,000 and 20,000 words, k = 10, a 2D PCA projection (core.projection.pca, fitted on the same words):
+For --sizes words (5,000 and 20,000; 50,000 too when asked), k = 10, a 2D PCA projection (core.projection.pca, fitted
+on the same words):
 1. core.neighbours.preservation: each word's 10 nearest by cosine in 50D (exact, torch blocks:
-   core.cloud.exact_neighbours) and by euclidean distance in 2D (exact, scikit-learn's k-d tree), then the overlap. Median of --repeats runs, after one warm-up.
-   Beside it, the same two searches with scikit-learn's NearestNeighbors (brute-force cosine in 50D, a k-d tree
-   in 2D), which must find the same neighbours.
-2. scikit-learn's trustworthiness (metric cosine), which holds three (n, n) tables of 8 bytes: it is run only up to
-   --trust-most points (default 10,000); above that the script prints the memory it would need instead.
+   core.neighbours.cosine_neighbours) and by euclidean distance in 2D (exact, scikit-learn's k-d tree), then the
+   overlap. Median of --repeats runs, after one warm-up. Beside it, up to --sklearn-most points (20,000), the same
+   two searches with scikit-learn's NearestNeighbors (brute-force cosine in 50D, a k-d tree in 2D), which must find
+   the same neighbours.
+2. core.neighbours.honesty_curve: trustworthiness and neighbours kept at k = 5, 10, 30, 100 in one pass
+   (core.trustworthiness; benchmarks/trustworthiness.py compares that with scikit-learn's), and this process's peak
+   memory so far.
 One thread per torch op (OMP_NUM_THREADS=1), as scripts/run.sh and the image run the server.
-Run: flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/neighbours.py [--sizes 5000 20000] [--repeats 3]
+Run: flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/neighbours.py [--sizes 5000 20000 50000] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import torch  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core.glove import load_glove  # noqa: E402
-from core.neighbours import neighbour_indices, preservation, trustworthiness  # noqa: E402
+from core.neighbours import CURVE_KS, honesty_curve, neighbour_indices, preservation  # noqa: E402
 from core.projection import pca  # noqa: E402
 
 K = 10
@@ -57,7 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[5000, 20_000])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--trust-most", type=int, default=10_000)
+    parser.add_argument("--sklearn-most", type=int, default=20_000)
     args = parser.parse_args()
     wv = load_glove()
     print(f"{wv.name}, k = {K}, 2D PCA, torch threads {torch.get_num_threads()}")
@@ -67,29 +70,27 @@ def main() -> None:
         ours, result = timed(lambda x=x, y=y: preservation(x, y, K), args.repeats)
         before, _ = timed(lambda x=x: neighbour_indices(x, K, "cosine"), args.repeats)
         after, _ = timed(lambda y=y: neighbour_indices(y, K), args.repeats)
-        theirs, kept = timed(lambda x=x, y=y: sklearn_kept(x, y), args.repeats)
         print(
             f"{n:>6,} words: of which {before * 1000:.1f} ms the 50D cosine search (torch blocks), "
             f"{after * 1000:.1f} ms the 2D search (scikit-learn k-d tree)"
         )
-        print(
-            f"{n:>6,} words: preservation {ours * 1000:8.1f} ms (core, torch blocks), "
-            f"{theirs * 1000:8.1f} ms (scikit-learn NearestNeighbors); mean share kept {result.mean:.3f} "
-            f"(scikit-learn's neighbours: {kept.mean() / K:.3f}; per-point counts equal on "
-            f"{(kept == result.kept).mean():.1%} of words)"
-        )
-        if n <= args.trust_most:
-            seconds, value = timed(lambda x=x, y=y: trustworthiness(x, y, K, most=None), 1)
-            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
+        if n <= args.sklearn_most:
+            theirs, kept = timed(lambda x=x, y=y: sklearn_kept(x, y), args.repeats)
             print(
-                f"{n:>6,} words: trustworthiness {value:.4f} in {seconds:.2f} s (scikit-learn, metric cosine); "
-                f"this process's peak memory so far {peak:.1f} GiB"
+                f"{n:>6,} words: preservation {ours * 1000:8.1f} ms (core, torch blocks), "
+                f"{theirs * 1000:8.1f} ms (scikit-learn NearestNeighbors); mean share kept {result.mean:.3f} "
+                f"(scikit-learn's neighbours: {kept.mean() / K:.3f}; per-point counts equal on "
+                f"{(kept == result.kept).mean():.1%} of words)"
             )
         else:
-            print(
-                f"{n:>6,} words: trustworthiness not run: scikit-learn would hold three {n:,} x {n:,} tables of "
-                f"8 bytes, {24 * n * n / 2**30:.1f} GiB (--trust-most {n} runs it)"
-            )
+            print(f"{n:>6,} words: preservation {ours * 1000:8.1f} ms (core, torch blocks); share {result.mean:.3f}")
+        seconds, curve = timed(lambda x=x, y=y: honesty_curve(x, y, CURVE_KS), 1)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
+        print(
+            f"{n:>6,} words: honesty_curve at k = {CURVE_KS} in {seconds:.2f} s: trustworthiness "
+            f"{', '.join(f'{v:.3f}' for v in curve.trust.values())}, kept "
+            f"{', '.join(f'{v:.3f}' for v in curve.kept.values())}; this process's peak memory so far {peak:.2f} GiB"
+        )
 
 
 if __name__ == "__main__":

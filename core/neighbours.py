@@ -2,7 +2,7 @@
 
 kept(i) = |N_k(x_i) & N_k(y_i)| / k, with N_k(x_i) the k nearest rows by cosine in the original space and N_k(y_i)
 the k nearest by euclidean distance in the projection, the point itself left out of both. Trustworthiness (Venna
-and Kaski 2001) is scikit-learn's: it also penalises projected neighbours that were far away in the original.
+and Kaski 2001, core.trustworthiness) also penalises projected neighbours that were far away in the original.
 """
 
 from __future__ import annotations
@@ -14,15 +14,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
+from core import trustworthiness
 from core.cloud import CloudConfig, Progress, exact_neighbours, project
 from core.problems import Problem
+from core.trustworthiness import OnProgress
 
 K = 10  # neighbours per point compared, at first
 MAX_K = 100
-# scikit-learn's trustworthiness holds an (n, n) float64 distance matrix, its (n, n) argsort and an (n, n) rank
-# table at once: 24 bytes per pair, 860 MB at 6,000 points, 9.6 GB at 20,000: too much for a shared server. 6,000
-# lets the embedding-space page's first cloud (5,000 words and the highlighted ones outside them) be measured.
-MAX_TRUST_POINTS = 6_000
+CURVE_KS = (5, 10, 30, 100)  # the ks at which both measures are compared across methods
 SWEEP = (5.0, 30.0, 100.0)
 
 Snapshot = Callable[[int, np.ndarray], None]  # (iteration, (n, dims) layout so far)
@@ -115,30 +114,58 @@ def preservation(original: np.ndarray, projected: np.ndarray, k: int = K) -> Pre
     return Preservation(k, kept)
 
 
-def check_trustworthiness(k: int, n_points: int, most: int | None = MAX_TRUST_POINTS) -> Problem | None:
-    """Why scikit-learn's trustworthiness cannot (or, above `most` points, should not on a shared server) be
-    computed, or None."""
-    if most is not None and n_points > most:
-        return Problem("trust_too_many", n=f"{n_points:,}", most=f"{most:,}")
-    if not 1 <= k < n_points / 2:
-        return Problem("trust_k", most=max(1, (n_points - 1) // 2), value=k)
-    return None
+@dataclass(frozen=True, eq=False)
+class Curve:
+    """Trustworthiness T(k) and the mean share of neighbours kept, at each k of a projection's curve."""
+
+    trust: dict[int, float]
+    kept: dict[int, float]
 
 
-def trustworthiness(
-    original: np.ndarray, projected: np.ndarray, k: int = K, *, most: int | None = MAX_TRUST_POINTS
-) -> float:
-    """scikit-learn's `sklearn.manifold.trustworthiness`, cosine distances in the original space, k neighbours.
+def curve_ks(n_points: int, ks: Sequence[int] = CURVE_KS) -> tuple[int, ...]:
+    """The ks a cloud of n_points can be measured at: trustworthiness needs k below half the points."""
+    return tuple(k for k in ks if trustworthiness.check_k(k, n_points) is None)
+
+
+def honesty_curve(
+    original: np.ndarray,
+    projected: np.ndarray,
+    ks: Sequence[int] = CURVE_KS,
+    *,
+    device: torch.device | str | None = None,
+    on_progress: OnProgress | None = None,
+) -> Curve:
+    """Trustworthiness and neighbours kept at each k, from one pass over the original space.
+
+    Each point's max(ks) nearest in the projection and their ranks among its cosine distances in the original space
+    (core.trustworthiness: r = 1 + how many points are closer). Of a point's k nearest in the projection, one is kept
+    when its rank is at most k: fewer than k points are closer to the point in the original space. Where no two
+    distances tie, kept[k] equals preservation(original, projected, k).mean.
 
     Args:
-        most: refuse more points than this (its memory grows with n^2); None: no limit (benchmarks).
+        original: (n, dim) vectors; projected: (n, dims) their coordinates; on_progress: on_progress(done, n).
+    Raises:
+        Problem("trust_k") for a k outside 1 <= k < n / 2.
     """
-    from sklearn.manifold import trustworthiness as sk_trustworthiness
+    if len(projected) != len(original):
+        raise ValueError(f"original has {len(original)} rows and projected {len(projected)}; they must be the same.")
+    for k in ks:
+        if problem := trustworthiness.check_k(k, len(original)):
+            raise problem
+    near = trustworthiness.projected_neighbours(projected, max(ks))  # (n, max k), nearest first
+    ranks = trustworthiness.original_ranks(original, near, device=device, on_progress=on_progress)  # (n, max k)
+    return Curve(
+        trust={k: trustworthiness.venna_kaski(ranks, k) for k in ks},
+        kept={k: float((ranks[:, :k] <= k).sum() / (len(ranks) * k)) for k in ks},
+    )
 
-    problem = check_trustworthiness(k, len(original), most)
-    if problem:
-        raise problem
-    return float(sk_trustworthiness(original, projected, n_neighbors=k, metric="cosine"))
+
+def warm_up(points: int = 50) -> None:
+    """Both measures once on a few random points: a process loads core.trustworthiness's compiled counting loop
+    (from numba's on-disk cache, compiled there on a machine's first use) before a learner's first measure does."""
+    x = np.random.default_rng(0).standard_normal((points, 8))  # (points, 8)
+    preservation(x, x[:, :2], 5)
+    honesty_curve(x, x[:, :2], (5,))
 
 
 def check_sweep(cfg: CloudConfig, perplexities: Sequence[float], n_points: int) -> Problem | None:

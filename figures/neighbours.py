@@ -1,5 +1,5 @@
-"""How honest a projection is: the cloud coloured by neighbours kept, the perplexity sweep, t-SNE's intermediate
-layouts. Pure: arrays in, go.Figure out."""
+"""How honest a projection is: the cloud coloured by neighbours kept, both measures as k grows, the perplexity sweep,
+t-SNE's intermediate layouts. Pure: arrays in, go.Figure out."""
 
 from __future__ import annotations
 
@@ -46,6 +46,48 @@ def kept_figure(
     )
     layout = dict(title=dict(text=title), margin=dict(l=10, r=10, t=40, b=10), uirevision=revision or None)
     return go.Figure(data=[points], layout=layout)
+
+
+CURVE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c")  # one per measure, the same in every panel
+
+
+def curves_figure(panels: dict[str, dict[str, dict[int, float]]], title: str, axis_title: str = "k") -> go.Figure:
+    """Small multiples, one panel per projection ("PCA 2D"), each a line per measure (0 to 1) against k, log scale.
+
+    Args:
+        panels: {panel title: {measure's name: {k: value}}}; every panel names the same measures. A measure is one
+            colour and one legend entry, which shows or hides it in every panel.
+    """
+    places, layout = grid_layout(list(panels), 3, hspace=0.05, axis_titles=(axis_title, ""))
+    traces = []
+    for i, lines in enumerate(panels.values()):
+        for (name, values), colour in zip(lines.items(), itertools.cycle(CURVE_COLOURS), strict=False):
+            traces.append(
+                go.Scatter(
+                    x=list(values),
+                    y=list(values.values()),
+                    mode="lines+markers",
+                    line=dict(color=colour),
+                    name=name,
+                    legendgroup=name,
+                    showlegend=i == 0,
+                    hovertemplate=f"{name}<br>k = %{{x}}: %{{y:.3f}}<extra></extra>",
+                    **places[i],
+                )
+            )
+    ks = sorted({k for lines in panels.values() for values in lines.values() for k in values})
+    for key, axis in layout.items():
+        if key.startswith("xaxis"):
+            axis.update(type="log", tickvals=ks, ticktext=[str(k) for k in ks])
+        elif key.startswith("yaxis"):
+            axis.update(range=[0, 1.02])
+    layout.update(
+        title=dict(text=title),
+        legend=dict(orientation="h", x=0, y=-0.25, yanchor="top"),
+        height=320,
+        margin=dict(l=10, r=10, t=70, b=10),
+    )
+    return go.Figure(data=traces, layout=layout)
 
 
 def sweep_figure(

@@ -3,24 +3,21 @@
 import functools
 from dataclasses import replace
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import cloud, neighbours
+from core import cloud, neighbours, trustworthiness
 from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
-from core.jobs import Job, JobRunner
 from core.problems import Problem
-from core.vectors import WordVectors, lookup_words, resolve_word
+from core.vectors import lookup_words, resolve_word
 from figures.cloud import cloud_figure
 from figures.neighbours import frames_figure, kept_figure, sweep_figure
-from ui.caching import page_cache_data
+from ui import honesty, projections
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.jobs import QUEUES, job_progress, job_runner, refusal_notice, submit
+from ui.jobs import job_progress, refusal_notice
 from ui.link import IN_LINK, translated_choice
-from ui.parse import parse_number
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors
 
@@ -33,84 +30,7 @@ LEARNING_RATES = (0, 10, 50, 100, 200, 500, 1000, 2000)  # 0: openTSNE's auto
 ITERATIONS = (300, 500, 750, 1000, 1500, 2000)  # each above cloud.EXAGGERATION_ITERS
 N_NEIGHBORS = (2, 5000)
 MIN_DISTS = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.8, 0.99)
-LAYOUT_EVERY = 50  # t-SNE's intermediate layouts kept while it runs: one every 50 iterations
 SWEEP_DATA = ("sizes", "gaps", "cloud")  # core.neighbours.DEMOS, then the page's own cloud
-MOST_PANELS = 4  # the sweep's small multiples: each one is a whole t-SNE run
-
-
-def runner() -> JobRunner:
-    """The projection queue (t-SNE, UMAP, the sweep): one at a time, results shared by every learner."""
-    return job_runner("projections")
-
-
-@st.cache_resource(max_entries=16)
-def pca_coords(_wv: WordVectors, _rows: list[int], cloud_id: tuple, dims: int) -> np.ndarray:
-    return cloud.project(_wv.vectors[_rows].cpu().numpy(), CloudConfig("PCA", dims))
-
-
-@st.cache_resource
-def layouts() -> dict[tuple, list[tuple[int, np.ndarray]]]:
-    """t-SNE's intermediate layouts per projection job (core.neighbours.layouts_every), kept while runner() keeps
-    the job: the progress fragment draws the latest, the replay all of them."""
-    return {}
-
-
-def start(key: tuple, x: np.ndarray, cfg: CloudConfig) -> None:
-    kept, snapshot = neighbours.layouts_every(LAYOUT_EVERY)
-    store = layouts()
-    for old in [k for k in store if runner().get(k) is None]:
-        del store[old]
-    store[key] = kept
-    work = functools.partial(cloud.project, x, cfg, snapshot=snapshot if cfg.method == "t-SNE" else None)
-    submit(runner(), [(key, lambda progress: work(progress=progress), cfg.steps(len(x)))], "es_refused")
-
-
-@page_cache_data(max_entries=8)
-def kept_counts(_wv: WordVectors, _rows: list[int], cloud_id: tuple, cfg: CloudConfig, k: int, _coords) -> np.ndarray:
-    """(n,) how many of each word's k neighbours the projection `cfg` of these rows kept: once per projection."""
-    return neighbours.preservation(_wv.vectors[_rows].cpu().numpy(), _coords, k).kept
-
-
-@page_cache_data(max_entries=8)
-def trust(_wv: WordVectors, _rows: list[int], cloud_id: tuple, cfg: CloudConfig, k: int, _coords) -> float:
-    return neighbours.trustworthiness(_wv.vectors[_rows].cpu().numpy(), _coords, k)
-
-
-def draw_latest(job: Job, words: list[str], roles: dict, axis_titles: tuple[str, ...]) -> None:
-    """Inside the progress fragment: the latest intermediate layout of a running t-SNE."""
-    if not (kept := layouts().get(job.key)):
-        return
-    iteration, xy = kept[-1]
-    st.plotly_chart(cloud_figure(xy, words, **roles, axis_titles=axis_titles), key="es_snapshot")
-    st.caption(t("es.snapshot", iteration=iteration, total=job.total, exaggerated=cloud.EXAGGERATION_ITERS))
-
-
-def start_sweep(key: tuple, x: np.ndarray, cfg: CloudConfig, perplexities: tuple[float, ...]) -> None:
-    work = functools.partial(neighbours.perplexity_sweep, x, cfg, perplexities)
-    total = len(perplexities) * cfg.iterations
-    submit(runner(), [(key, lambda progress: work(progress=progress), total)], "es_sweep_refused")
-
-
-def describe(method: str, job: Job) -> str:
-    """The progress bar's text for a projection: deferred behind the learner's own run, waiting, UMAP's start
-    (neighbours, compiling), or its step."""
-    if job.deferred:
-        return t("es.deferred", method=method)
-    if not job.started:
-        return t("es.waiting", method=method, n=runner().ahead(job.key))
-    if job.step == 0 and method == "UMAP":
-        return t("es.umap_starting")
-    return t("es.step", method=method, step=job.step, total=job.total)
-
-
-def read_perplexities(text: str) -> tuple[float, ...]:
-    """The sweep's box, "5, 30, 100" -> (5.0, 30.0, 100.0); ValueError with a message a learner can act on."""
-    example = ", ".join(f"{p:g}" for p in neighbours.SWEEP)
-    values = tuple(parse_number(part, t("es.sweep"), example) for part in text.split(",") if part.strip())
-    if not 1 <= len(values) <= MOST_PANELS:
-        raise ValueError(t("es.sweep_count", most=MOST_PANELS, n=len(values), example=example))
-    return values
-
 
 st.title(t("es.title"))
 st.markdown(t("es.intro"))
@@ -221,33 +141,9 @@ if invalid := cfg.problem_with(len(rows), wv.dim):
     cfg = CloudConfig("PCA", dims)
 axis_titles = tuple(f"{cfg.method} {i + 1}" for i in range(dims))
 coords = key = None
-if cfg.problem_with(len(rows), wv.dim):
-    pass  # too few words or dimensions even for PCA: said above
-elif cfg.method == "PCA":
-    try:
-        coords = pca_coords(wv, rows, cloud_id, dims)
-    except Problem as err:  # every vector of the cloud the same
-        st.error(problem(err))
-else:
-    key = (source_key, tuple(rows), cfg)
-    job = runner().get(key)
-    if job is None or job.error:
-        if job is not None:
-            st.error(t("es.failed", method=cfg.method, error=job.error))
-        st.button(
-            t("es.run", method=cfg.method, n=len(rows)),
-            key="es_run",
-            type="primary",
-            on_click=start,
-            args=(key, wv.vectors[rows].cpu().numpy(), cfg),
-        )
-        st.caption(t("es.slow", method=cfg.method, queue=QUEUES["projections"]["max_waiting"]))
-        refusal_notice(runner(), "es_refused")
-    elif not job.done:
-        latest = functools.partial(draw_latest, words=words, roles=roles, axis_titles=axis_titles)
-        job_progress(runner(), key, functools.partial(describe, cfg.method), latest)
-    else:
-        coords = job.result
+if not cfg.problem_with(len(rows), wv.dim):  # too few words or dimensions even for PCA: said above
+    latest = functools.partial(projections.draw_latest, words=words, roles=roles, axis_titles=axis_titles)
+    coords, key = projections.projection_ui(wv, rows, source_key, cloud_id, cfg, latest)
 
 # --- 3. The plot, and how honest it is -------------------------------------------------------------------
 st.header(t("es.h_honest"))
@@ -259,20 +155,8 @@ else:
     c1, c2, c3, c4 = st.columns(4)
     kept_k = c1.number_input(t("es.kept_k"), 1, neighbours.MAX_K, neighbours.K, key="es_kept_k", **IN_LINK)
     by_kept = c2.toggle(t("es.colour_kept"), False, key="es_colour_kept", help=t("es.colour_kept_help"), **IN_LINK)
-    if len(rows) - 1 < kept_k:  # a small vectors file: every other point is a neighbour
-        kept_k = max(len(rows) - 1, 1)
-        st.info(t("es.kept_k_lowered", k=kept_k, n=len(rows)))
-    measure = (rows, cloud_id, cfg, kept_k, coords)  # cached per projection and k
-    kept = None
-    if bad := neighbours.check_k(kept_k, len(rows)):
-        st.error(problem(bad))
-    else:
-        kept = kept_counts(wv, *measure)
-        c3.metric(t("es.kept_share", k=kept_k), f"{kept.mean() / kept_k:.1%}", help=t("es.kept_share_help"))
-    if bad := neighbours.check_trustworthiness(kept_k, len(rows)):
-        st.warning(problem(bad))
-    else:
-        c4.metric(t("es.trust", k=kept_k), f"{trust(wv, *measure):.3f}", help=t("es.trust_help"))
+    kept_k = honesty.fit_k(kept_k, len(rows))
+    kept = honesty.measures_ui(wv, rows, cloud_id, cfg, kept_k, coords, [c3, c4])
     revision = f"{source_key}:{cfg}:{len(rows)}"
     if by_kept and kept is not None:
         fig = kept_figure(
@@ -307,11 +191,14 @@ else:
         t("es.kept_notice"),
     )
     show_code(
-        neighbours.preservation, neighbours.cosine_neighbours, neighbours.trustworthiness, figure=t("es.code_honest")
+        neighbours.preservation,
+        neighbours.cosine_neighbours,
+        trustworthiness.original_ranks,
+        figure=t("es.code_honest"),
     )
-    frames = layouts().get(key, []) if key else []
+    frames = projections.layouts().get(key, []) if key else []
     if len(frames) > 1 and dims == 2 and st.toggle(t("es.replay"), False, key="es_replay", **IN_LINK):
-        replay = frames_figure(frames, words, t("es.replay_title", every=LAYOUT_EVERY), t("es.iteration"))
+        replay = frames_figure(frames, words, t("es.replay_title", every=projections.LAYOUT_EVERY), t("es.iteration"))
         st.plotly_chart(replay, key="es_replay_plot")
         explain(
             r"\frac{\partial C}{\partial y_i} = 4 \sum_{j} \left(\alpha\, p_{ij} - q_{ij}\right)(y_i - y_j)"
@@ -325,6 +212,9 @@ else:
             coords, index=pd.Index(words, name="word"), columns=[f"{cfg.method}_{i + 1}" for i in range(dims)]
         ),
     )
+    if st.toggle(t("es.curve"), True, key="es_curve", help=t("es.curve_help"), **IN_LINK):
+        honesty.curves_ui(wv, rows, cloud_id, projections.drawn_on(wv, rows, source_key, cloud_id))
+        show_code(neighbours.honesty_curve, figure=t("es.code_curve"))
 
 show_code(cloud.cloud_rows, cloud.project, cloud.neighbours, figure=t("es.code_cloud"))
 
@@ -345,7 +235,7 @@ demo, labels = neighbours.demo_clusters(data) if data != "cloud" else (None, Non
 n_sweep = len(rows) if demo is None else len(demo)
 st.caption(t("es.sweep_about", n=n_sweep, iterations=sweep_cfg.iterations, seed=sweep_cfg.seed))
 try:
-    perplexities = read_perplexities(typed_sweep)
+    perplexities = projections.read_perplexities(typed_sweep)
 except ValueError as err:
     st.error(str(err))
     perplexities = ()
@@ -354,7 +244,7 @@ if perplexities and (bad := neighbours.check_sweep(sweep_cfg, perplexities, n_sw
     perplexities = ()
 if perplexities:
     sweep_key = ("sweep", data, (source_key, tuple(rows)) if demo is None else None, sweep_cfg, perplexities)
-    job = runner().get(sweep_key)
+    job = projections.runner().get(sweep_key)
     if job is None or job.error:
         if job is not None:
             st.error(t("es.failed", method="t-SNE", error=job.error))
@@ -362,12 +252,12 @@ if perplexities:
         st.button(
             t("es.sweep_run", n=len(perplexities), points=n_sweep),
             key="es_sweep_run",
-            on_click=start_sweep,
+            on_click=projections.start_sweep,
             args=(sweep_key, points, sweep_cfg, perplexities),
         )
-        refusal_notice(runner(), "es_sweep_refused")
+        refusal_notice(projections.runner(), "es_sweep_refused")
     elif not job.done:
-        job_progress(runner(), sweep_key, functools.partial(describe, "t-SNE"))
+        job_progress(projections.runner(), sweep_key, functools.partial(projections.describe, "t-SNE"))
     else:
         panels = {t("es.panel", perplexity=f"{p:g}"): xy for p, xy in zip(perplexities, job.result, strict=True)}
         hover = words if demo is None else [t("es.cluster", n=int(c) + 1) for c in labels]

@@ -23,6 +23,9 @@ QUEUES = {
     # t-SNE, UMAP and the perplexity sweep: one waiting or running per learner.
     "projections": dict(workers=1, keep=32, per_owner=1, max_waiting=6),
     "evaluation": dict(workers=1, keep=32, per_owner=1, max_waiting=6),
+    # A large cloud's neighbours kept and trustworthiness, and each method's curve as k grows: the embedding-space
+    # page asks for up to four at once (the measure, three curves), so two queued and two deferred per learner.
+    "honesty": dict(workers=1, keep=64, per_owner=2, max_waiting=16),
 }
 Request = tuple[Hashable, Work, int]  # (key, work, total), as JobRunner.submit_all takes them
 

@@ -1,4 +1,5 @@
-"""The embedding-space page in AppTest: every control, the stated point count, and the bad inputs."""
+"""The embedding-space page in AppTest: every control, the stated point count, the bad inputs, and the honesty
+measures: in the rerun for a small cloud, as a shared background job for a large one."""
 
 import json
 import threading
@@ -7,9 +8,13 @@ import time
 import pytest
 
 from core import neighbours
-from core.neighbours import preservation, trustworthiness
+from core import trustworthiness as trust_module
+from core.neighbours import honesty_curve, preservation
 from core.projection import pca
+from core.trustworthiness import trustworthiness
 from tests.app import open_link
+from ui import honesty
+from ui.jobs import job_runner
 from ui.vectors import bundled_vectors
 
 PAGE = "lessons/embedding_space.py"
@@ -114,6 +119,7 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     assert all("of 750" in caption for caption in layouts)
     assert len(drawn(at)) == stated(at) == 502  # king and queen are not among the 500 most frequent
     assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"
+    assert list(curve_panels(at)) == ["PCA 2D", "t-SNE 2D"]  # both drawn on this cloud: compared as k grows
     at.toggle(key="es_replay").set_value(True).run()
     frames = [f["name"] for f in json.loads(at.get("plotly_chart")[1].proto.spec)["frames"]]
     assert frames == [str(i) for i in range(50, 751, 50)]  # every 50 iterations, then the result
@@ -192,10 +198,71 @@ def test_honesty_k_past_a_small_cloud_is_lowered_and_named_and_the_plot_stays(op
     assert not at.exception and len(drawn(at)) == stated(at)
 
 
-def test_too_many_points_for_trustworthiness_says_so(at):
-    at.select_slider(key="es_size").set_value(10_000).run()
-    assert any("at most 6,000 points" in w.value for w in at.warning)
-    assert list(metrics(at)) == ["Neighbours kept (k = 10)"]
+def plots(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def curve_panels(at) -> dict[str, dict[str, list[float]]]:
+    """The curve figure's panels: {panel title: {line: values at k = 5, 10, 30, 100}}."""
+    (fig,) = [f for f in plots(at) if f["layout"].get("title", {}).get("text", "").startswith("Both measures")]
+    titles = [a["text"] for a in fig["layout"]["annotations"]]
+    panels: dict[str, dict[str, list[float]]] = {title: {} for title in titles}
+    for trace in fig["data"]:
+        panel = titles[int(trace["xaxis"][1:] or 1) - 1]
+        panels[panel][trace["name"]] = trace["y"]
+    return panels
+
+
+def test_the_curve_shows_both_measures_as_k_grows_for_the_method_drawn(at):
+    at.select_slider(key="es_size").set_value(500).run()
+    at.text_input(key="es_words").set_value("").run()
+    at.multiselect(key="es_groups").set_value([]).run()
+    x = bundled_vectors().vectors[:500].numpy()
+    curve = honesty_curve(x, pca(x, 2).coords)
+    panels = curve_panels(at)
+    assert list(panels) == ["PCA 2D"]
+    assert panels["PCA 2D"]["trustworthiness"] == pytest.approx(list(curve.trust.values()))
+    assert panels["PCA 2D"]["neighbours kept"] == pytest.approx(list(curve.kept.values()))
+    notice = next(c.value for c in at.caption if c.value.startswith("Notice where each line starts"))
+    assert "Not drawn on this cloud yet: t-SNE / UMAP." in notice
+    at.toggle(key="es_curve").set_value(False).run()
+    assert not any("annotations" in f["layout"] for f in plots(at)) and not at.exception
+
+
+def test_a_large_cloud_is_measured_in_a_background_job_shared_by_every_learner(open_page, monkeypatch):
+    # A cloud above honesty.INLINE_MOST points is measured as a job: here the bound is lowered to the smallest cloud.
+    monkeypatch.setattr(honesty, "INLINE_MOST", 400)
+    gate, calls, ranked = threading.Event(), [], trust_module.trustworthiness
+
+    def held(*args, **kwargs):  # the measure runs until the test lets it end
+        calls.append(1)
+        assert gate.wait(120)
+        return ranked(*args, **kwargs)
+
+    monkeypatch.setattr(trust_module, "trustworthiness", held)
+    view = {"es_size": "500", "es_words": "", "es_groups": "", "es_kept_k": "9"}  # "": none; k 9: no other test's
+    at = open_link(PAGE, view)
+    try:
+        assert not metrics(at) and len(drawn(at)) == stated(at) == 500  # the plot does not wait for the measure
+        assert any(text.startswith("Trustworthiness (k = 9): ") for text in progress_texts(at)), progress_texts(at)
+        assert any(text.startswith("PCA 2D as k grows: waiting for 1 other") for text in progress_texts(at))
+    finally:
+        gate.set()
+    deadline = time.monotonic() + 120
+    while at.get("progress") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        at.run()  # what the progress fragments do each second in a browser
+    assert not at.exception and not at.error and not at.get("progress")
+    x = bundled_vectors().vectors[:500].numpy()
+    y = pca(x, 2).coords
+    expected = {
+        "Neighbours kept (k = 9)": f"{preservation(x, y, 9).mean:.1%}",
+        "Trustworthiness (k = 9)": f"{ranked(x, y, 9):.3f}",
+    }
+    assert metrics(at) == expected and list(curve_panels(at)) == ["PCA 2D"]
+    second = open_link(PAGE, view)  # another learner: the result is there at once, nothing is measured again
+    assert metrics(second) == expected and not second.get("progress") and len(calls) == 1
+    assert job_runner("honesty").waiting() == 0
 
 
 @pytest.mark.parametrize(

@@ -64,6 +64,7 @@ SHARED = {
         es_isolate=True,
         es_kept_k=5,
         es_colour_kept=True,
+        es_curve=False,
         es_sweep="5, 50",
     ),
     "lessons/learned_vs_sinusoidal.py": dict(

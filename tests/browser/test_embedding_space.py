@@ -128,3 +128,19 @@ def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(page, se
     wait_for_plot(page, f"{plots}.some(p => p.layout.xaxis2)")  # the sweep's small multiples
     assert page.locator('[data-testid="stAlert"]').count() == 0 and page.locator(EXCEPTION).count() == 0
     assert run_tsne.count() == 0  # done: the button made way for the cloud
+
+
+def test_the_page_measures_a_20000_word_cloud_in_the_background(page, server_url):
+    """Issue 37: trustworthiness of every point of the largest cloud, as a background job with its progress bar (the
+    curve as k grows is left out, to keep the test light)."""
+    page.goto(f"{server_url}/embedding_space?es_size=20000&es_curve=false")
+    page.wait_for_selector(".js-plotly-plot")  # the cloud is drawn while it is measured
+    expect(page.locator('[data-testid="stProgress"]', has_text="Trustworthiness (k = 10)")).to_be_visible()
+    trust = page.locator('[data-testid="stMetric"]', has_text="Trustworthiness (k = 10)")
+    expect(trust).to_be_visible(timeout=300_000)
+    assert 0 < float(trust.locator('[data-testid="stMetricValue"]').inner_text()) < 1
+    kept = page.locator('[data-testid="stMetric"]', has_text="Neighbours kept (k = 10)")
+    assert kept.locator('[data-testid="stMetricValue"]').inner_text().endswith("%")
+    drawn = page.evaluate("document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + t.hovertext.length, 0)")
+    assert drawn >= 20_000 and page.locator('[data-testid="stProgress"]').count() == 0
+    assert page.locator(EXCEPTION).count() == 0

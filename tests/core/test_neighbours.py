@@ -1,23 +1,28 @@
-"""Neighbour preservation against a brute-force numpy count; trustworthiness as scikit-learn returns it; the sweep."""
+"""Neighbour preservation against a brute-force numpy count; both measures as k grows against core.preservation and
+core.trustworthiness; the sweep."""
 
 import numpy as np
 import pytest
-from sklearn.manifold import trustworthiness as sk_trustworthiness
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.cloud import CloudConfig, project
 from core.neighbours import (
-    MAX_TRUST_POINTS,
+    CURVE_KS,
     check_sweep,
     cosine_neighbours,
+    curve_ks,
     demo_clusters,
+    honesty_curve,
     layouts_every,
     neighbour_indices,
     perplexity_sweep,
     preservation,
-    trustworthiness,
+    warm_up,
 )
 from core.problems import Problem
 from core.projection import pca
+from core.trustworthiness import trustworthiness
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(80, 12))
@@ -70,18 +75,38 @@ def test_euclidean_neighbours_in_many_dimensions_equal_a_numpy_sort():
     assert np.array_equal(neighbour_indices(X, 3), np.argsort(d, axis=1)[:, :3])
 
 
-def test_trustworthiness_is_scikit_learns():
-    assert trustworthiness(X, Y, 5) == sk_trustworthiness(X, Y, n_neighbors=5, metric="cosine")
+def test_the_curve_is_both_measures_at_each_k():
+    x, y = X[:60], Y[:60]  # k = 30 needs more than 60 points: left out by curve_ks
+    ks = curve_ks(len(x))
+    assert ks == (5, 10) and curve_ks(201) == CURVE_KS
+    steps = []
+    curve = honesty_curve(x, y, ks, on_progress=lambda done, n: steps.append((done, n)))
+    for k in ks:
+        assert curve.kept[k] == pytest.approx(preservation(x, y, k).mean, abs=1e-12)
+        assert curve.trust[k] == trustworthiness(x, y, k)
+    assert steps[-1] == (60, 60)
 
 
-def test_trustworthiness_refuses_what_it_cannot_or_should_not_compute():
+@settings(max_examples=30)
+@given(n=st.integers(12, 120), dim=st.integers(3, 20), seed=st.integers(0, 2**32 - 1))
+def test_neighbours_kept_from_ranks_equal_preservation_where_nothing_ties(n, dim, seed):
+    x = np.random.default_rng(seed).normal(size=(n, dim))  # no two distances tie
+    y = pca(x, 2).coords
+    ks = tuple(k for k in (1, 2, 5, 10) if 2 * k < n)
+    curve = honesty_curve(x, y, ks)
+    assert curve.kept == pytest.approx({k: preservation(x, y, k).mean for k in ks}, abs=1e-12)
+
+
+def test_the_curve_refuses_a_k_trustworthiness_cannot_take_and_other_points():
     with pytest.raises(Problem) as raised:
-        trustworthiness(X, Y, 40)  # k must stay below half the points
+        honesty_curve(X, Y, (5, 40))  # k must stay below half the points
     assert raised.value.key == "trust_k"
-    big = np.zeros((MAX_TRUST_POINTS + 1, 2))
-    with pytest.raises(Problem) as raised:
-        trustworthiness(big, big, 5)
-    assert raised.value.key == "trust_too_many"
+    with pytest.raises(ValueError, match="same"):
+        honesty_curve(X, Y[:-1], (5,))
+
+
+def test_warm_up_runs_both_measures():
+    warm_up()  # what scripts/warm_up.py may call before a server serves
 
 
 @pytest.mark.parametrize("k", [0, 80, 101])

@@ -1,8 +1,10 @@
-"""figures.neighbours through fig.to_dict(): neighbours kept as colour, the sweep's small multiples, t-SNE's frames."""
+"""figures.neighbours through fig.to_dict(): neighbours kept as colour, both measures as k grows, the sweep's small
+multiples, t-SNE's frames."""
 
 import numpy as np
+import pytest
 
-from figures.neighbours import frames_figure, kept_figure, sweep_figure
+from figures.neighbours import curves_figure, frames_figure, kept_figure, sweep_figure
 from tests.figures.plotly_json import array
 
 WORDS = ["cat", "dog", "king", "queen"]
@@ -24,6 +26,30 @@ def test_kept_colours_each_point_from_0_to_k_and_says_so_on_hover():
 def test_kept_in_3d_is_a_3d_scatter():
     (points,) = kept_figure(np.ones((4, 3)), WORDS, np.zeros(4), 5, "t").to_dict()["data"]
     assert points["type"] == "scatter3d" and "z" in points
+
+
+def test_the_curves_are_a_panel_per_method_a_line_per_measure_on_one_scale():
+    ks = {5: 0.9, 10: 0.8, 30: 0.7, 100: 0.6}
+    panels = {
+        "PCA 2D": {"trust": ks, "kept": {k: v / 10 for k, v in ks.items()}},
+        "t-SNE 2D": {"trust": {k: v / 2 for k, v in ks.items()}, "kept": ks},
+    }
+    fig = curves_figure(panels, "as k grows").to_dict()
+    assert [a["text"] for a in fig["layout"]["annotations"]] == ["PCA 2D", "t-SNE 2D"]
+    assert [(t["name"], t["xaxis"]) for t in fig["data"]] == [
+        ("trust", "x"),
+        ("kept", "x"),
+        ("trust", "x2"),
+        ("kept", "x2"),
+    ]
+    assert [t["showlegend"] for t in fig["data"]] == [True, True, False, False]  # one legend entry per measure
+    assert [t["line"]["color"] for t in fig["data"][:2]] == [t["line"]["color"] for t in fig["data"][2:]]
+    assert list(fig["data"][1]["x"]) == [5, 10, 30, 100] and list(fig["data"][1]["y"]) == pytest.approx(
+        [0.09, 0.08, 0.07, 0.06]
+    )
+    assert fig["layout"]["xaxis"]["type"] == "log" and list(fig["layout"]["xaxis"]["tickvals"]) == [5, 10, 30, 100]
+    assert fig["layout"]["yaxis"]["range"] == [0, 1.02] and fig["layout"]["yaxis2"]["matches"] == "y"
+    assert fig["layout"]["title"]["text"] == "as k grows"
 
 
 def test_the_sweep_is_one_panel_per_setting_without_ticks():

@@ -1,0 +1,146 @@
+"""The embedding-space page's projections: PCA in the rerun; t-SNE, UMAP and the perplexity sweep as jobs in the
+shared projection queue, with t-SNE's intermediate layouts; and the projections of a cloud a learner has drawn."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable
+
+import numpy as np
+import streamlit as st
+
+from core import cloud, neighbours
+from core.cloud import METHODS, CloudConfig
+from core.jobs import Job, JobRunner
+from core.problems import Problem
+from core.vectors import WordVectors
+from figures.cloud import cloud_figure
+from ui.i18n import problem, t
+from ui.jobs import QUEUES, job_progress, job_runner, refusal_notice, submit
+from ui.parse import parse_number
+
+LAYOUT_EVERY = 50  # t-SNE's intermediate layouts kept while it runs: one every 50 iterations
+MOST_PANELS = 4  # the sweep's small multiples: each one is a whole t-SNE run
+DRAWN = "_es_drawn"  # session state: (cloud id, {method: the CloudConfig last drawn on that cloud})
+
+
+def runner() -> JobRunner:
+    """The projection queue (t-SNE, UMAP, the sweep): one at a time, results shared by every learner."""
+    return job_runner("projections")
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def pca_coords(_wv: WordVectors, _rows: list[int], cloud_id: tuple, dims: int) -> np.ndarray:
+    return cloud.project(_wv.vectors[_rows].cpu().numpy(), CloudConfig("PCA", dims))
+
+
+@st.cache_resource
+def layouts() -> dict[Hashable, list[tuple[int, np.ndarray]]]:
+    """t-SNE's intermediate layouts per projection job (core.neighbours.layouts_every), kept while runner() keeps
+    the job: the progress fragment draws the latest, the replay all of them."""
+    return {}
+
+
+def start(key: tuple, x: np.ndarray, cfg: CloudConfig) -> None:
+    kept, snapshot = neighbours.layouts_every(LAYOUT_EVERY)
+    store = layouts()
+    for old in [k for k in store if runner().get(k) is None]:
+        del store[old]
+    store[key] = kept
+    work = functools.partial(cloud.project, x, cfg, snapshot=snapshot if cfg.method == "t-SNE" else None)
+    submit(runner(), [(key, lambda progress: work(progress=progress), cfg.steps(len(x)))], "es_refused")
+
+
+def start_sweep(key: tuple, x: np.ndarray, cfg: CloudConfig, perplexities: tuple[float, ...]) -> None:
+    work = functools.partial(neighbours.perplexity_sweep, x, cfg, perplexities)
+    total = len(perplexities) * cfg.iterations
+    submit(runner(), [(key, lambda progress: work(progress=progress), total)], "es_sweep_refused")
+
+
+def describe(method: str, job: Job) -> str:
+    """The progress bar's text for a projection: deferred behind the learner's own run, waiting, UMAP's start
+    (neighbours, compiling), or its step."""
+    if job.deferred:
+        return t("es.deferred", method=method)
+    if not job.started:
+        return t("es.waiting", method=method, n=runner().ahead(job.key))
+    if job.step == 0 and method == "UMAP":
+        return t("es.umap_starting")
+    return t("es.step", method=method, step=job.step, total=job.total)
+
+
+def projection_ui(
+    wv: WordVectors, rows: list[int], source_key: str, cloud_id: tuple, cfg: CloudConfig, draw: Callable[[Job], None]
+) -> tuple[np.ndarray | None, tuple | None]:
+    """The projection's coordinates when there are some: PCA at once; t-SNE or UMAP once its job is done, until then
+    its Run button, or its progress with `draw` under it (t-SNE's latest layout).
+
+    Returns:
+        (n, dims) coordinates or None, and the projection job's key (None for PCA).
+    """
+    if cfg.method == "PCA":
+        try:
+            return remember(cloud_id, cfg, pca_coords(wv, rows, cloud_id, cfg.dims)), None
+        except Problem as err:  # every vector of the cloud the same
+            st.error(problem(err))
+            return None, None
+    key = (source_key, tuple(rows), cfg)
+    job = runner().get(key)
+    if job is None or job.error:
+        if job is not None:
+            st.error(t("es.failed", method=cfg.method, error=job.error))
+        x = wv.vectors[rows].cpu().numpy()
+        st.button(
+            t("es.run", method=cfg.method, n=len(rows)),
+            key="es_run",
+            type="primary",
+            on_click=start,
+            args=(key, x, cfg),
+        )
+        st.caption(t("es.slow", method=cfg.method, queue=QUEUES["projections"]["max_waiting"]))
+        refusal_notice(runner(), "es_refused")
+    elif not job.done:
+        job_progress(runner(), key, functools.partial(describe, cfg.method), draw)
+    else:
+        return remember(cloud_id, cfg, job.result), key
+    return None, key
+
+
+def remember(cloud_id: tuple, cfg: CloudConfig, coords: np.ndarray) -> np.ndarray:
+    """Note that this learner drew `cfg` on this cloud (the last one per method; another cloud starts afresh)."""
+    cloud_seen, cfgs = st.session_state.get(DRAWN, (None, {}))
+    st.session_state[DRAWN] = (cloud_id, {**(cfgs if cloud_seen == cloud_id else {}), cfg.method: cfg})
+    return coords
+
+
+def drawn_on(wv: WordVectors, rows: list[int], source_key: str, cloud_id: tuple) -> dict[str, tuple]:
+    """{method: (its CloudConfig, (n, dims) coordinates)} for each method this learner drew on this cloud, in
+    METHODS' order, while its coordinates are kept (a projection job the queue has let go of is left out)."""
+    cloud_seen, cfgs = st.session_state.get(DRAWN, (None, {}))
+    out = {}
+    for method in METHODS if cloud_seen == cloud_id else ():
+        if (cfg := cfgs.get(method)) is None:
+            continue
+        if method == "PCA":
+            out[method] = (cfg, pca_coords(wv, rows, cloud_id, cfg.dims))  # drawn before: it projects
+        elif (job := runner().get((source_key, tuple(rows), cfg))) is not None and job.done and not job.error:
+            out[method] = (cfg, job.result)
+    return out
+
+
+def draw_latest(job: Job, words: list[str], roles: dict, axis_titles: tuple[str, ...]) -> None:
+    """Inside the progress fragment: the latest intermediate layout of a running t-SNE."""
+    if not (kept := layouts().get(job.key)):
+        return
+    iteration, xy = kept[-1]
+    st.plotly_chart(cloud_figure(xy, words, **roles, axis_titles=axis_titles), key="es_snapshot")
+    st.caption(t("es.snapshot", iteration=iteration, total=job.total, exaggerated=cloud.EXAGGERATION_ITERS))
+
+
+def read_perplexities(text: str) -> tuple[float, ...]:
+    """The sweep's box, "5, 30, 100" -> (5.0, 30.0, 100.0); ValueError with a message a learner can act on."""
+    example = ", ".join(f"{p:g}" for p in neighbours.SWEEP)
+    values = tuple(parse_number(part, t("es.sweep"), example) for part in text.split(",") if part.strip())
+    if not 1 <= len(values) <= MOST_PANELS:
+        raise ValueError(t("es.sweep_count", most=MOST_PANELS, n=len(values), example=example))
+    return values
