@@ -5,6 +5,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+# One CPU thread per torch op, numba and BLAS call, as the server runs (scripts/run.sh, the image): two test processes
+# on two cores, each with a thread pool per library, spent most of their time waiting on each other's threads (the
+# MiniLM tests took 3x longer).
+for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
