@@ -40,14 +40,17 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import streamlit as st
 
 from ui.i18n import Message, problem, t
 from ui.link import from_link, to_link
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance  # what dataclasses.fields takes; typeshed's, so only for the checker
+
+T = TypeVar("T", bound="DataclassInstance")  # a settings dataclass
 FIELD_SEP, VALUE_SEP = ";", ":"
 
 

@@ -176,15 +176,16 @@ def widget_kinds(script: str) -> dict[str, str]:
     """{key: what takes it} for each widget call of a page's script with a literal key (`key="pe_d_model"`): the
     widget's name (number_input, slider, text_input, ...), or "multi" for a widget that takes several values.
     A key built at run time (f"we_{box}") is not in it: its value is left to Streamlit."""
-    kinds = {}
+    kinds: dict[str, str] = {}
     for node in ast.walk(ast.parse(_text(script))):
         if not isinstance(node, ast.Call):
             continue
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         words = {w.arg: w.value.value for w in node.keywords if isinstance(w.value, ast.Constant)}
-        if isinstance(words.get("key"), str):
+        key = words.get("key")
+        if isinstance(key, str):
             several = called in SEVERAL or words.get("selection_mode") == "multi"
-            kinds[words["key"]] = "multi" if several else called
+            kinds[key] = "multi" if several else called
     return kinds
 
 
