@@ -2,12 +2,51 @@
 
 from __future__ import annotations
 
+import math
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 
+from figures.attention import heatmaps_figure
 from figures.grid import grid_layout
 
 PREVIOUS, NEXT = "#1f77b4", "#d62728"  # the named heads' colours: previous-token blue, next-token red
+
+# A chart's title is one line of plotly's, which never wraps: one longer than the chart is cut at its right edge (a
+# window 1000 px wide, presenter mode). Titles are broken into lines of at most LINE_UNITS, a Latin character one
+# unit and a CJK one WIDE (measured in Chromium: 7.4 px and 18.7 px at plotly's title size), about 470 px.
+LINE_UNITS, WIDE = 64, 2.5
+LINE_PX = 24  # a title line's height
+_CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
+_WIDE = re.compile(f"[{_CJK}]")
+_PIECES = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+\\s*|\\s+")  # a CJK character, or a word and its spaces
+_NO_BREAK_BEFORE = set("，。、：；）》」！？,.:;)")
+
+
+def _units(text: str) -> float:
+    return sum(WIDE if _WIDE.match(c) else 1 for c in text)
+
+
+def title_lines(text: str, units: float = LINE_UNITS) -> list[str]:
+    """`text` broken into lines of at most `units` (a longer word alone on its line), at spaces or between CJK
+    characters, never before a closing punctuation mark."""
+    lines, line = [], ""
+    for piece in _PIECES.findall(text):
+        if line.strip() and _units(line + piece.rstrip()) > units and piece[0] not in _NO_BREAK_BEFORE:
+            lines.append(line.rstrip())
+            line = ""
+        if line or piece.strip():
+            line += piece
+    return [*lines, line.rstrip()] if line.strip() or not lines else lines
+
+
+def titled(title: str, above: int = 0) -> tuple[dict, int]:
+    """Plotly's title for `title`, its lines broken to fit a narrow chart, and the top margin it needs (with
+    `above` px more for the panels' own titles, under it)."""
+    lines = title_lines(title)
+    spec = dict(text="<br>".join(lines), yref="container", y=1, yanchor="top", pad=dict(t=14))
+    return spec, 26 + LINE_PX * len(lines) + above
 
 
 def head_grid_figure(
@@ -74,17 +113,54 @@ def head_grid_figure(
     shapes.append(dict(cell(*selected), line=dict(width=3, color="black")))
     axis = dict(showgrid=False, zeroline=False, fixedrange=True)
     ticks = lambda n: dict(tickvals=np.arange(n) + 0.5, ticktext=[str(i + 1) for i in range(n)])  # noqa: E731
+    heading, top = titled(title)
     layout = dict(
-        title=dict(text=title),
+        title=heading,
         xaxis=dict(axis, range=[0, heads], title=dict(text=axis_titles[0]), **ticks(heads)),
         yaxis=dict(axis, range=[layers, 0], title=dict(text=axis_titles[1]), **ticks(layers)),
         shapes=shapes,
-        height=90 * layers + 90,
-        margin=dict(l=10, r=10, t=50, b=10),
+        height=90 * layers + 40 + top,
+        margin=dict(l=10, r=10, t=top, b=10),
         clickmode="event+select",
         dragmode=False,
     )
     return go.Figure(data=[zero, curves, clicks], layout=layout)
+
+
+ROW_PX = 22  # a heatmap row this tall fits its token's label: one head's map grows with its sentence, up to
+ROWS_MOST_PX = 640  # this, then plotly labels every k-th row (the hover names them all)
+
+
+def attention_figure(
+    maps: dict[str, np.ndarray],
+    tokens: list[str],
+    title: str,
+    *,
+    columns: int = 1,
+    axis_titles: tuple[str, str] = ("key", "query"),
+) -> go.Figure:
+    """Attention maps side by side (figures.attention.heatmaps_figure), one scale from 0, blue.
+
+    One map alone fills the column's width: its height grows with the sentence, so its rows stay about as tall as
+    a label (at most ROWS_MOST_PX), and it has no panel title, its name being in the figure's title.
+
+    Args:
+        maps: {name: (n, n)} attention weights, rows the queries.
+        tokens: the n tokens, in the maps' order.
+    """
+    fig = heatmaps_figure(
+        maps, tokens, title, columns=columns, shared=True, colorscale="Blues", zmid=None, axis_titles=axis_titles
+    )
+    # under the panels, the keys' labels ("12:children") slanted at 60°: about 6 px of height a character
+    below = min(6 * max((len(f"{i}:{token}") for i, token in enumerate(tokens)), default=0), 200)
+    heading, top = titled(title, above=0 if len(maps) == 1 else 30)
+    fig.layout.title, fig.layout.margin.t = heading, top
+    if len(maps) == 1:
+        fig.layout.height = min(max(280, ROW_PX * len(tokens)), ROWS_MOST_PX) + top + 10 + below
+        fig.layout.annotations = ()
+    else:
+        fig.layout.height = 280 * math.ceil(len(maps) / columns) + top + 10 + below
+    return fig
 
 
 def moved_figure(
@@ -114,12 +190,15 @@ def moved_figure(
                 **places[i],
             )
         )
+    # layers and heads as categories: plotly labels every one where the panels are wide enough, every k-th where
+    # they are narrow (a window 1000 px wide), never two on top of each other
     for key, axis in layout.items():
         if key.startswith("yaxis"):
-            axis.update(autorange="reversed", dtick=1)
+            axis.update(type="category", autorange="reversed")
         elif key.startswith("xaxis"):
-            axis.update(dtick=1)
-    layout.update(title=dict(text=title), height=330, margin=dict(l=10, r=10, t=80, b=10))
+            axis.update(type="category")
+    heading, top = titled(title, above=30)
+    layout.update(title=heading, height=250 + top, margin=dict(l=10, r=10, t=top, b=10))
     return go.Figure(data=traces, layout=layout)
 
 
@@ -137,12 +216,13 @@ def lines_figure(
         )
         for name, values in curves.items()
     ]
+    heading, top = titled(title)
     layout = dict(
-        title=dict(text=title),
+        title=heading,
         xaxis=dict(title=dict(text=x_title)),
         yaxis=dict(title=dict(text=y_title)),
-        height=380,
-        margin=dict(l=10, r=10, t=50, b=10),
+        height=330 + top,
+        margin=dict(l=10, r=10, t=top, b=10),
         legend=dict(orientation="h", y=-0.2),
     )
     return go.Figure(data=lines, layout=layout)
@@ -151,7 +231,8 @@ def lines_figure(
 def trajectory_figure(
     coords: np.ndarray, uses: list[str], stages: list[str], title: str, axis_titles: tuple[str, str] = ("PC 1", "PC 2")
 ) -> go.Figure:
-    """Each use's vectors through the stages as a path in a 2D projection, every point labelled with its stage.
+    """Each use's vectors through the stages as a path in a 2D projection; the first path's points labelled with
+    their stage (the uses start together: every path's labels would be drawn over each other), every point's hover.
 
     Args:
         coords: (uses, stages, 2).
@@ -160,7 +241,7 @@ def trajectory_figure(
         go.Scatter(
             x=coords[u, :, 0],
             y=coords[u, :, 1],
-            mode="lines+markers+text",
+            mode="lines+markers+text" if u == 0 else "lines+markers",  # the uses' labels would print over each other
             text=stages,
             textposition="top center",
             name=name,
@@ -168,12 +249,13 @@ def trajectory_figure(
         )
         for u, name in enumerate(uses)
     ]
+    heading, top = titled(title)
     layout = dict(
-        title=dict(text=title),
+        title=heading,
         xaxis=dict(title=dict(text=axis_titles[0]), zeroline=False),
         yaxis=dict(title=dict(text=axis_titles[1]), zeroline=False),
-        height=480,
-        margin=dict(l=10, r=10, t=50, b=10),
+        height=430 + top,
+        margin=dict(l=10, r=10, t=top, b=10),
         legend=dict(orientation="h", y=-0.15),
     )
     return go.Figure(data=traces, layout=layout)

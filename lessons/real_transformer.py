@@ -10,8 +10,7 @@ from core.pretrained import PretrainedMissing
 from core.probes import STAGES, VARIANTS, ProbeConfig
 from core.problems import Problem
 from core.projection import pca
-from figures.attention import heatmaps_figure
-from figures.minilm import head_grid_figure, lines_figure, moved_figure, trajectory_figure
+from figures.minilm import attention_figure, head_grid_figure, lines_figure, moved_figure, trajectory_figure
 from ui import live_chart
 from ui.exercises import try_this
 from ui.explain import explain, show_code
@@ -37,10 +36,7 @@ SAME = 1e-6  # the no-position run of shuffled tokens equals the shuffled no-pos
 
 def heat(tokens: list[str], maps: dict[str, np.ndarray], title: str, columns: int = 1):
     """Attention maps side by side, one scale from 0 to 1."""
-    axes = (t("tf.ax_key"), t("tf.ax_query"))
-    return heatmaps_figure(
-        maps, tokens, title, columns=columns, shared=True, colorscale="Blues", zmid=None, axis_titles=axes
-    )
+    return attention_figure(maps, tokens, title, columns=columns, axis_titles=(t("tf.ax_key"), t("tf.ax_query")))
 
 
 def stage_name(stage: str) -> str:
@@ -125,12 +121,12 @@ if chapter == "heads":
         t(f"tf.named_{'prev' if o < 0 else 'next'}", layer=la + 1, head=h + 1, w=f"{w:.2f}") for la, h, o, w in listed
     ]
     rule = t("tf.rule", threshold=probes.NAMED_AT, offsets=probes.MAX_OFFSET)
-    st.markdown(f"{rule} {', '.join(named_text) or t('tf.named_none')}")
+    st.markdown(f"{rule} {t('tf.sep').join(named_text) or t('tf.named_none')}")
     explain(
         r"\text{profile}_{lh}(d) = \frac{1}{|I_d|}\sum_{i \in I_d} A_{lh}[i,\, i+d],\qquad d = -8, \dots, +8",
         t("tf.heads_notice"),
     )
-    show_code(probes.offset_profile, probes.positional_heads, minilm.encoder_layer)
+    show_code(probes.offset_profile, probes.positional_heads, minilm.encoder_layer, figure=t("tf.code_grid"))
 
 elif chapter == "positions" and encoded is not None:
     # --- 2. Take the positions away --------------------------------------------------------------------------
@@ -152,19 +148,19 @@ elif chapter == "positions" and encoded is not None:
         r"\mathrm{JS}(p, q) = \tfrac12 \mathrm{KL}(p \,\|\, m) + \tfrac12 \mathrm{KL}(q \,\|\, m),\quad m = \tfrac{p + q}{2}",
         t("tf.moved_notice", learned=f"{view['norms'][0]:.2f}", sinusoidal=f"{view['norms'][1]:.1f}"),
     )
-    show_code(probes.js_divergence, probes.in_sentence_order, minilm.shuffled_order)
+    show_code(probes.js_divergence, probes.in_sentence_order, minilm.shuffled_order, figure=t("tf.code_moved"))
     stages = [stage_name(s) for s in STAGES[1:]]
     cosines, texts = {labels[v]: view["cosine"][v] for v in VARIANTS}, (t("tf.cosine_title"), t("tf.ax_cosine"))
     figure = kept_figure(
         "cosine", key, (*labels.values(), *stages, *texts), lambda: lines_figure(stages, cosines, *texts)
     )
     live_chart.chart(figure, "tf_cosine_chart")
-    ends = ", ".join(f"{labels[v]} **{view['cosine'][v][-1]:.3f}**" for v in VARIANTS)
+    ends = t("tf.sep").join(f"{labels[v]} **{view['cosine'][v][-1]:.3f}**" for v in VARIANTS)
     explain(
         r"\cos\Big(\tfrac1n \sum_i h^{\text{variant}}_i,\ \tfrac1n \sum_i h^{\text{learned}}_i\Big)",
         t("tf.cosine_notice", ends=ends),
     )
-    show_code(minilm.mean_pooling, minilm.sentence_embedding)
+    show_code(minilm.mean_pooling, minilm.sentence_embedding, figure=t("tf.code_cosine"))
     hidden, weights = view["equivariance"]
     ok = t("tf.equal" if max(hidden, weights) < SAME else "tf.not_equal", bound=f"{SAME:g}")
     st.markdown(t("tf.equivariance", hidden=f"{hidden:.1e}", weights=f"{weights:.1e}", dtype=view["dtype"], ok=ok))
@@ -172,7 +168,7 @@ elif chapter == "positions" and encoded is not None:
         r"P_\pi:\quad h(P_\pi x) = P_\pi\, h(x),\qquad A(P_\pi x) = P_\pi\, A(x)\, P_\pi^\top",
         t("tf.equivariance_notice"),
     )
-    show_code(probes.shuffle_equivariance)
+    show_code(probes.shuffle_equivariance, figure=t("tf.code_check"))
 
     @st.fragment
     def variants_section() -> None:
@@ -224,11 +220,11 @@ elif chapter == "context":
             r"\cos\big(v^{(l)}_a, v^{(l)}_b\big),\quad v^{(0)} = E[\text{id}],\ v^{(1)} = \mathrm{LN}(E + P + S),\ \dots",
             t("tf.uses_notice"),
         )
-        show_code(probes.word_uses, probes.use_cosines)
+        show_code(probes.word_uses, probes.use_cosines, figure=t("tf.code_uses"))
         figure = trajectory_figure(view["coords"], names, [stage_name(s) for s in STAGES[1:]], t("tf.pca_title"))
         live_chart.chart(figure, "tf_pca_chart")
         explain(r"z = (v - \bar v)\, W_{\text{PCA}}^\top \in \mathbb{R}^2", t("tf.pca_notice"))
-        show_code(pca)
+        show_code(pca, figure=t("tf.code_pca"))
     st.subheader(t("tf.neighbours_title", word=shown(word.strip())))
     try:
         wv = bundled_vectors()
@@ -242,7 +238,7 @@ elif chapter == "context":
     explain(
         r"\cos(E[w], E[v]) = \frac{E[w] \cdot E[v]}{\lVert E[w] \rVert\, \lVert E[v] \rVert}", t("tf.neighbours_notice")
     )
-    show_code(probes.token_neighbours)
+    show_code(probes.token_neighbours, figure=t("tf.code_neighbours"))
 
 if chapter == "exercises":
     # --- Try this ---------------------------------------------------------------------------------------

@@ -105,7 +105,8 @@ def neighbour_view(word: str, k: int, glove: bool, _wv) -> tuple[pd.DataFrame, b
     words = lambda pairs: [w for w, _ in pairs]  # noqa: E731
     cosines = lambda pairs: [None if c is None else round(c, 3) for _, c in pairs]  # noqa: E731
     frame = pd.DataFrame(
-        dict(minilm=words(ours), minilm_cosine=cosines(ours), glove=words(theirs), glove_cosine=cosines(theirs))
+        dict(minilm=words(ours), minilm_cosine=cosines(ours), glove=words(theirs), glove_cosine=cosines(theirs)),
+        index=pd.RangeIndex(1, len(ours) + 1),  # the nearest first, as a learner counts: 1, 2, ...
     )
     return frame, theirs[0][1] is not None
 

@@ -45,6 +45,13 @@ def chapter(at, name: str) -> None:
     assert not at.exception and not at.error
 
 
+def named_code(at) -> list[str]:
+    """The "Show the code" expanders' labels, each of which must name its figure, no two alike (issue 33)."""
+    labels = [e.label for e in at.expander]
+    assert all(label.startswith("Show the code: ") for label in labels) and len(set(labels)) == len(labels), labels
+    return labels
+
+
 def test_every_chapter_shows_its_figures_with_formula_notice_and_code(tf):
     assert not tf.exception and not tf.error and not tf.warning
     grid, head = charts(tf)
@@ -52,7 +59,7 @@ def test_every_chapter_shows_its_figures_with_formula_notice_and_code(tf):
     assert head["layout"]["title"]["text"].startswith("layer 1, head 3 on your sentence")
     rule = next(m.value for m in tf.markdown if m.value.startswith("**The rule.**"))
     assert "layer 1 head 3 (previous, 1.00)" in rule and "layer 2 head 9 (next, 0.66)" in rule
-    assert len(tf.latex) == 1 and tf.get("expander")  # formula, notice (caption), "Show the code"
+    assert len(tf.latex) == 1 and named_code(tf) == ["Show the code: the heads' grid"]  # formula, notice, code
 
     chapter(tf, "positions")
     moved, cosine, variants = charts(tf)
@@ -65,7 +72,7 @@ def test_every_chapter_shows_its_figures_with_formula_notice_and_code(tf):
     assert len(variants["data"]) == 4
     check = next(m.value for m in tf.markdown if m.value.startswith("**The check.**"))
     assert "equal within 1e-06" in check and "float64" in check
-    assert len(tf.latex) == 3 and len(tf.get("expander")) == 3
+    assert len(tf.latex) == 3 and len(named_code(tf)) == 3
 
     chapter(tf, "context")
     uses, paths = charts(tf)
@@ -77,7 +84,7 @@ def test_every_chapter_shows_its_figures_with_formula_notice_and_code(tf):
         "GloVe 6B",
         "cosine (GloVe)",
     ]
-    assert tf.dataframe[0].value.iloc[0, 0] == "banks" and len(tf.latex) == 3
+    assert tf.dataframe[0].value.iloc[0, 0] == "banks" and len(tf.latex) == 3 and len(named_code(tf)) == 3
 
     chapter(tf, "exercises")
     assert tf.header[-1].value == "Try this" and tf.text_input(key="ex_tf_prev")

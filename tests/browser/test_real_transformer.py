@@ -1,11 +1,23 @@
-"""The real-Transformer page in Chromium: a click on the heads' grid shows that head, the pickers and the link follow;
-every chapter draws without an exception; a refused sentence gets its message; the settings go into the link."""
+"""The real-Transformer page in Chromium: a learner's walk through every chapter, in English and 中文, keeps the layout
+after every move; a click on the heads' grid shows that head, the pickers and the link follow; every chapter draws
+without an exception; a refused sentence gets its message; the settings go into the link."""
 
 import os
+from urllib.parse import urlencode
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, wait_for_plot, wait_until_idle
+from tests.browser.harness import (
+    EXCEPTION,
+    assert_layout,
+    click_button,
+    pick,
+    toggle,
+    type_into,
+    wait_for_plot,
+    wait_until_idle,
+)
+from ui.i18n import catalog
 
 PLOTS = "document.querySelectorAll('.js-plotly-plot')"
 TITLE = f"{PLOTS}[1].layout.title.text"  # the head's heatmap, below the grid
@@ -13,8 +25,15 @@ SHOTS = os.environ.get("EMBLAB_SHOTS")  # a folder: screenshots to look at (none
 
 
 def shot(page, name: str) -> None:
+    """The whole page as it is now, when EMBLAB_SHOTS names a folder (Streamlit scrolls its main column itself: the
+    window is made as tall as the column for the picture)."""
     if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"tf_{name}.png"), full_page=True)
+        size = page.viewport_size
+        tall = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+        page.set_viewport_size({"width": size["width"], "height": max(size["height"], tall)})
+        page.wait_for_timeout(1000)  # plotly redraws at the new size
+        page.screenshot(path=os.path.join(SHOTS, f"tf_{name}.png"))
+        page.set_viewport_size(size)
 
 
 def click_cell(page, layer: int, head: int) -> None:
@@ -25,6 +44,65 @@ def click_cell(page, layer: int, head: int) -> None:
         }})()"""
     )
     page.mouse.click(*at)
+
+
+# 25 tokens with its pair: more rows than the heatmaps can label at their first height
+LONG = "The old man the boat while the children sleep on the shore near the bank of the river."
+USES = "The river was high after the rain.\nWe walked along the river at dusk.\nA river of tears ran down her face."
+
+
+def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
+    """A learner's walk through the four chapters: after each move every chart keeps its height, covers nothing and
+    labels its axes (harness.assert_layout). The other tests of this file check the layout after their own moves (a
+    click on the grid, the head, the seed, a word split into pieces, a refused sentence): not repeated here."""
+    text = lambda key: catalog("en")[f"tf.{key}"]  # noqa: E731
+    page.goto(f"{server_url}/real_transformer")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)
+    type_into(page, text("sentence"), LONG)  # a longer sentence: the head's heatmap grows with it
+    assert_layout(page)
+    toggle(page, text("yours"))  # the grid over the learner's sentence
+    assert_layout(page)
+    shot(page, "walk_heads_en")
+
+    pick(page, text("chapter_positions"))
+    assert_layout(page)
+    type_into(page, text("head"), 3)  # the variants' four maps, in their fragment
+    assert_layout(page)
+    shot(page, "walk_positions_en")
+
+    pick(page, text("chapter_context"))
+    type_into(page, text("word"), "river")
+    uses = page.get_by_label(text("uses"), exact=True)
+    uses.fill(USES)
+    uses.press("Control+Enter")  # a text area applies on Ctrl+Enter
+    wait_until_idle(page)
+    assert_layout(page)
+    type_into(page, text("k"), 8)
+    assert_layout(page)
+    shot(page, "walk_context_en")
+
+    pick(page, text("chapter_exercises"))
+    type_into(page, page.get_by_label(catalog("en")["ex.answer"]).first, 4)
+    click_button(page, catalog("en")["ex.check"])
+    assert_layout(page)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_in_chinese_every_chapter_keeps_its_layout(page, server_url):
+    """The same in 中文, whose titles break into lines differently (figures.minilm.title_lines): a link to a long
+    sentence over the learner's own sentence, then each chapter picked."""
+    text = lambda key: catalog("zh")[f"tf.{key}"]  # noqa: E731
+    link = urlencode(dict(lang="zh", tf_yours="true", tf_sentence=LONG, tf_pair="It slept."))
+    page.goto(f"{server_url}/real_transformer?{link}")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)
+    shot(page, "walk_heads_zh")
+    for chapter in ("positions", "context"):
+        pick(page, text(f"chapter_{chapter}"))
+        assert_layout(page)
+        shot(page, f"walk_{chapter}_zh")
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_a_click_on_the_grid_shows_that_head_and_the_link_keeps_it(page, server_url):
@@ -42,7 +120,7 @@ def test_a_click_on_the_grid_shows_that_head_and_the_link_keeps_it(page, server_
     assert "tf_head=9" in page.url
     expect(page.get_by_label("Layer", exact=True)).to_have_value("2")
     expect(page.get_by_label("Head", exact=True)).to_have_value("9")
-    wait_until_idle(page)
+    assert_layout(page)
     shot(page, "clicked")
 
     head = page.get_by_label("Head", exact=True)  # picking it works as well
@@ -65,7 +143,7 @@ def test_every_chapter_draws_and_a_refused_sentence_is_named(page, server_url):
     seed.fill("4")
     seed.press("Enter")
     page.wait_for_url("**tf_seed=4*")
-    wait_until_idle(page)
+    assert_layout(page)
     assert page.locator(EXCEPTION).count() == 0
     shot(page, "positions")
 
@@ -77,7 +155,7 @@ def test_every_chapter_draws_and_a_refused_sentence_is_named(page, server_url):
     word.press("Enter")
     expect(page.get_by_text("as 4 piece(s)")).to_be_visible(timeout=60_000)
     expect(page.get_by_text("give it in at least two sentences")).to_be_visible()
-    wait_until_idle(page)
+    assert_layout(page)  # the warnings, the neighbours' table, no curves
     assert page.locator(EXCEPTION).count() == 0
     shot(page, "context")
 
@@ -87,6 +165,6 @@ def test_every_chapter_draws_and_a_refused_sentence_is_named(page, server_url):
     expect(page.locator('[data-testid="stAlertContentError"]')).to_contain_text("no words", timeout=60_000)
     page.get_by_role("radio", name="1. Positional heads").click()
     wait_for_plot(page, f"{PLOTS}.length === 1")  # the grid over the shipped sentences; no head view
-    wait_until_idle(page)
+    assert_layout(page)
     assert page.locator(EXCEPTION).count() == 0
     shot(page, "refused")

@@ -2,7 +2,20 @@
 
 import numpy as np
 
-from figures.minilm import NEXT, PREVIOUS, head_grid_figure, lines_figure, moved_figure, trajectory_figure
+from figures.minilm import (
+    LINE_PX,
+    LINE_UNITS,
+    NEXT,
+    PREVIOUS,
+    ROW_PX,
+    ROWS_MOST_PX,
+    attention_figure,
+    head_grid_figure,
+    lines_figure,
+    moved_figure,
+    title_lines,
+    trajectory_figure,
+)
 from tests.figures.plotly_json import array
 
 
@@ -60,3 +73,63 @@ def test_lines_and_paths_keep_their_names_and_stages():
         "layer 1",
         "layer 2",
     ]
+    # the stages printed along the first path only (the paths start together: their labels would overprint), and
+    # named in every point's hover
+    assert [t["mode"] for t in fig["data"]] == ["lines+markers+text", "lines+markers"]
+    assert list(fig["data"][1]["text"]) == ["input", "layer 1", "layer 2"]
+
+
+def test_one_heads_map_grows_with_its_sentence_so_that_every_row_keeps_its_label():
+    def height(n: int, maps: int = 1) -> int:
+        tokens = ["ab"] * n
+        fig = attention_figure({f"m{i}": np.eye(n) for i in range(maps)}, tokens, "t", columns=4).to_dict()
+        if maps == 1:  # its name is the figure's title: no panel title
+            assert not fig["layout"].get("annotations")
+        return fig["layout"]["height"] - fig["layout"]["margin"]["t"] - 10 - 6 * len(f"{n - 1}:ab")
+
+    assert height(5) == 280 and height(25) == 25 * ROW_PX and height(200) == ROWS_MOST_PX
+    assert height(25, maps=4) == 280  # side by side, each panel as narrow as the column allows
+    fig = attention_figure({"a": np.eye(2)}, ["x", "y"], "t").to_dict()
+    (heat,) = fig["data"]
+    assert (
+        heat["zmin"] == 0
+        and heat["colorscale"][0][1] != heat["colorscale"][-1][1]
+        and list(heat["x"]) == ["0:x", "1:y"]
+    )
+
+
+LONG_EN = (
+    "How far each head's attention moved from the learned run: Jensen-Shannon divergence in bits, mean over queries"
+)
+LONG_ZH = "每个头的注意力相对于学习位置的结果移动了多少：Jensen-Shannon 散度（比特），对查询取平均"
+
+
+def test_a_long_title_is_broken_into_lines_a_narrow_chart_can_show_and_the_margin_makes_room():
+    # plotly never wraps a title: one wider than the chart was cut at its right edge (a window 1000 px wide, presenter
+    # mode): the moved figure's title by 290 px
+    assert title_lines(LONG_EN) == [
+        "How far each head's attention moved from the learned run:",
+        "Jensen-Shannon divergence in bits, mean over queries",
+    ]
+    assert title_lines(LONG_ZH) == [
+        "每个头的注意力相对于学习位置的结果移动了多少：",
+        "Jensen-Shannon 散度（比特），对查询取平均",
+    ]
+    assert title_lines("（PCA 降到 2 维，在这些点上拟合）", 10)[1][0] not in "，）"  # no line opens on a closing mark
+    assert title_lines("short") == ["short"] and title_lines("") == [""]
+    assert title_lines("x" * 100 + " y") == ["x" * 100, "y"]  # a longer word alone on its line
+    for text in (LONG_EN, LONG_ZH, "a " * 200):
+        assert "".join(title_lines(text)).replace(" ", "") == text.replace(" ", "")  # nothing lost
+        assert all(len(line) <= LINE_UNITS for line in title_lines(text))
+    builders = [
+        lambda title: head_grid_figure(profile(), {}, (0, 0), title),
+        lambda title: moved_figure({"a": np.zeros((2, 3))}, title),
+        lambda title: lines_figure(["input"], {"a": np.ones(1)}, title),
+        lambda title: trajectory_figure(np.zeros((1, 2, 2)), ["s"], ["input", "layer 1"], title),
+        lambda title: attention_figure({"a": np.eye(2)}, ["x", "y"], title),
+        lambda title: attention_figure({"a": np.eye(2), "b": np.eye(2)}, ["x", "y"], title, columns=2),
+    ]
+    for build in builders:
+        short, long = build("short").to_dict()["layout"], build(LONG_EN).to_dict()["layout"]
+        assert long["title"]["text"].count("<br>") == 1 and "<br>" not in short["title"]["text"]
+        assert long["margin"]["t"] - short["margin"]["t"] == LINE_PX == long["height"] - short["height"]
