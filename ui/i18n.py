@@ -29,8 +29,11 @@ def catalog(lang: str) -> dict[str, str]:
 
 
 def language() -> str:
-    """The reader's language: the sidebar's choice, English until one is made."""
-    lang = st.session_state.get(LANG_KEY, "en")
+    """The reader's language: the sidebar's choice; on a link's first run, before the sidebar has read the link
+    (the pages' titles in the navigation are made first), the link's `lang`; English otherwise."""
+    lang = st.session_state.get(LANG_KEY)
+    if lang is None:
+        lang = st.query_params.get(LANG_KEY, "en")
     return lang if lang in LANGUAGES else "en"
 
 

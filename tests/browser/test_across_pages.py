@@ -6,7 +6,8 @@ import pandas as pd
 from playwright.sync_api import expect
 
 from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, wait_for_plot, wait_until_idle
-from ui.pages import PATH
+from ui.i18n import catalog
+from ui.pages import OVERVIEW, PATH
 
 
 def page_links(page, server_url) -> list[str]:
@@ -28,6 +29,17 @@ def test_every_page_renders_without_exception_and_asks_nothing_of_the_internet(p
         wait_until_idle(page)
         assert page.locator(EXCEPTION).count() == 0, href
     assert elsewhere == []
+
+
+def test_a_chinese_link_names_the_pages_in_chinese_from_its_first_draw(page, server_url):
+    """The sidebar's page titles are made before the language box reads the link: they once stayed English until
+    the next rerun."""
+    page.goto(f"{server_url}/positional_encoding?lang=zh")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_until_idle(page)
+    titles = [catalog("zh")[f"app.{lesson.key}"] for lesson in (OVERVIEW, *PATH)]
+    shown = page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()  # "<icon's name>\n\n<title>"
+    assert [text.splitlines()[-1] for text in shown] == titles
 
 
 def test_downloads_hold_the_window_shown_and_every_dimension(page, server_url):
