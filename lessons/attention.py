@@ -27,42 +27,40 @@ st.markdown(t("at.intro"))
 # --- Settings ---------------------------------------------------------------------------------------
 # Defaults from AttentionConfig; no bounds on the boxes: a value core refuses gets its message (what to change).
 # The content's options are core's codes, the same in every language (a bound radio writes its text into the link).
-# The settings above the schemes' box and the chapters are one fragment, so a move reruns them alone; it draws those
-# settings into `settings`, above the box. The schemes' boxes, moved far less, are outside it: a move there reruns
-# the whole page, which passes their values to the fragment.
+# The settings a learner moves most (the sentence, d_model, head_dim, the seed, the mask) and the chapters are one
+# fragment, `lesson`, so that a move reruns them alone; it draws those settings into the columns below. The others,
+# moved far less, are outside it: a move there reruns the whole page, which passes their values to the fragment.
 default = AttentionConfig()
-settings = st.container()
+c1, c2, c3, c4 = st.columns(4)
+content = c1.radio(t("at.content"), CONTENTS, CONTENTS.index(default.content), key="at_content", **IN_LINK)
+shift = c4.number_input(t("at.shift"), value=default.shift, step=1, key="at_shift", help=t("at.shift_help"), **IN_LINK)
+trained_len = c4.number_input(
+    t("at.trained_len"), value=default.trained_len, step=1, key="at_trained_len", help=t("at.trained_help"), **IN_LINK
+)
 with st.expander(t("at.schemes"), expanded=True):
-    c1, c2, c3 = st.columns(3)
-    base = c1.number_input(
+    s1, s2, s3 = st.columns(3)
+    base = s1.number_input(
         t("at.base"), value=default.base, step=1000.0, key="at_base", help=t("at.base_help"), **IN_LINK
     )
-    alibi_heads = int(
-        c2.number_input(t("at.alibi_heads"), value=default.alibi_heads, step=1, key="at_alibi_heads", **IN_LINK)
+    alibi_heads = s2.number_input(
+        t("at.alibi_heads"), value=default.alibi_heads, step=1, key="at_alibi_heads", **IN_LINK
     )
-    alibi_head = int(
-        c2.number_input(t("at.alibi_head"), value=default.alibi_head, step=1, key="at_alibi_head", **IN_LINK)
-    )
-    t5_buckets = int(
-        c3.number_input(t("at.t5_buckets"), value=default.t5_buckets, step=2, key="at_t5_buckets", **IN_LINK)
-    )
-    t5_max = int(
-        c3.number_input(t("at.t5_max_distance"), value=default.t5_max_distance, step=8, key="at_t5_max", **IN_LINK)
-    )
-    t5_bidirectional = c3.toggle(
+    alibi_head = s2.number_input(t("at.alibi_head"), value=default.alibi_head, step=1, key="at_alibi_head", **IN_LINK)
+    t5_buckets = s3.number_input(t("at.t5_buckets"), value=default.t5_buckets, step=2, key="at_t5_buckets", **IN_LINK)
+    t5_max = s3.number_input(t("at.t5_max_distance"), value=default.t5_max_distance, step=8, key="at_t5_max", **IN_LINK)
+    t5_bidirectional = s3.toggle(
         t("at.t5_bidirectional"), default.t5_bidirectional, key="at_t5_bidirectional", **IN_LINK
     )
-schemes = dict(
-    base=float(base), alibi_heads=alibi_heads, alibi_head=alibi_head, t5_buckets=t5_buckets, t5_max_distance=t5_max,
+settings = dict(
+    content=content, shift=int(shift), trained_len=int(trained_len), base=float(base), alibi_heads=int(alibi_heads),
+    alibi_head=int(alibi_head), t5_buckets=int(t5_buckets), t5_max_distance=int(t5_max),
     t5_bidirectional=t5_bidirectional,
 )  # fmt: skip
 
 
 @st.fragment
-def lesson(schemes: dict) -> None:
-    c1, c2, c3, c4 = settings.columns(4)
-    content = c1.radio(t("at.content"), CONTENTS, CONTENTS.index(default.content), key="at_content", **IN_LINK)
-    if content == "glove":
+def lesson(settings: dict) -> None:
+    if settings["content"] == "glove":
         sentence = c1.text_input(t("at.sentence"), default.sentence, key="at_sentence", **IN_LINK)
         n_tokens = default.n_tokens
     else:
@@ -72,19 +70,12 @@ def lesson(schemes: dict) -> None:
     head_dim = int(c2.number_input("head_dim", value=default.head_dim, step=2, key="at_head_dim", **IN_LINK))
     seed = c3.number_input(t("at.seed"), value=default.seed, step=1, key="at_seed", help=t("at.seed_help"), **IN_LINK)
     causal = c3.toggle(t("at.causal"), default.causal, key="at_causal", help=t("at.causal_help"), **IN_LINK)
-    shift = c4.number_input(
-        t("at.shift"), value=default.shift, step=1, key="at_shift", help=t("at.shift_help"), **IN_LINK
-    )
-    trained_len = c4.number_input(
-        t("at.trained_len"), value=default.trained_len, step=1, key="at_trained_len", help=t("at.trained_help"),
-        **IN_LINK,
-    )  # fmt: skip
 
     cfg = None
     try:
         cfg = AttentionConfig(
-            content, sentence, n_tokens, d_model, head_dim, int(seed), causal, shift=int(shift),
-            trained_len=int(trained_len), **schemes,
+            sentence=sentence, n_tokens=n_tokens, d_model=d_model, head_dim=head_dim, seed=int(seed), causal=causal,
+            **settings,
         )  # fmt: skip
     except ValueError as err:
         st.error(t("at.invalid", problem=problem(err)))
@@ -123,7 +114,9 @@ def lesson(schemes: dict) -> None:
         return
     tokens = result.head.tokens
     axes = (t("at.ax_key"), t("at.ax_query"))
-    shown_for = (cfg, names, trained_cfg, where)  # what a configuration's figures show; live_chart adds the language
+    # What a configuration's figures show (live_chart adds the language); the configs by their repr, which Streamlit
+    # hashes faster than a dataclass (ui.attention_views).
+    shown_for = (repr(cfg), names, repr(trained_cfg), where)
 
     if chapter == "schemes":
         # --- 1. Logits and softmax under every scheme -------------------------------------------------------
@@ -255,4 +248,4 @@ def lesson(schemes: dict) -> None:
         show_code(attention.score_by_distance)
 
 
-lesson(schemes)
+lesson(settings)

@@ -3,6 +3,8 @@ and one query/key pair's score against distance.
 
 Decorated here, once per process, rather than in the page: the page's chapters run in a fragment that a setting's
 move reruns alone, and `view`'s value, read-only, is shared rather than copied per call (st.cache_resource).
+Streamlit hashes a dataclass argument field by field through dataclasses.asdict, about a millisecond for an
+AttentionConfig: its repr, every field's value, is the same key (`BY_REPR`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ui.resources import minilm_positions
 MINILM = "MiniLM"  # the real learned table's name in the labels ("learned: MiniLM")
 TRAINED = "trained here"  # the table trained on the learned-vs-sinusoidal page ("learned: trained here")
 LV_SETTINGS = ("task", "shift", "d_model", "train_len", "steps", "seed")  # that page's settings, key "lv_<name>"
+BY_REPR = {AttentionConfig: repr, TrainConfig: repr}  # hash_funcs: frozen dataclasses of plain values
 
 
 @st.cache_resource(show_spinner=False)
@@ -51,7 +54,7 @@ def trained_table() -> tuple[TrainConfig, torch.Tensor] | None:
     return train_cfg, job.result.table
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_REPR)
 def view(
     cfg: AttentionConfig, _wv, _tables: dict, names: tuple[str, ...], trained: TrainConfig | None, where: str
 ) -> attention.AttentionView:
@@ -61,7 +64,7 @@ def view(
     return attention.attention_view(cfg, _wv, _tables, device=where)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_REPR)
 def curves(
     cfg: AttentionConfig,
     _wv,
