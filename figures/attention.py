@@ -1,4 +1,7 @@
-"""Plotly figures for the attention page: one head under every position scheme. Pure: CPU arrays in, go.Figure out."""
+"""Plotly figures for the attention page: one head under every position scheme. Pure: CPU arrays in, go.Figure out.
+
+The figures are written as plotly's JSON (figures.plain): a new configuration draws them anew on each move.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from figures.grid import grid_layout
+from figures.plain import colorscale as named_colorscale
+from figures.plain import plain_figure
 
 
 def heatmaps_figure(
@@ -46,16 +51,18 @@ def heatmaps_figure(
         reach = max(abs(low - zmid), abs(high - zmid)) or 1.0
         low, high = zmid - reach, zmid + reach
     labels = [f"{i}:{t}" for i, t in enumerate(tokens)]  # a repeated word stays a column of its own
+    colours = named_colorscale(colorscale)
     traces = []
     for i, (name, m) in enumerate(matrices.items()):
         z = np.where(np.isfinite(m), m, np.nan).astype(np.float32)
         scale = dict(zmin=low, zmax=high) if shared else ({} if zmid is None else dict(zmid=zmid))
         traces.append(
-            go.Heatmap(
+            dict(
+                type="heatmap",
                 z=z,
                 x=labels,
                 y=labels,
-                colorscale=colorscale,
+                colorscale=colours,
                 showscale=shared and i == 0,
                 hovertemplate=f"{name}<br>m = %{{y}}, n = %{{x}}<br>%{{z:.3f}}<extra></extra>",
                 **places[i],
@@ -63,7 +70,7 @@ def heatmaps_figure(
             )
         )
     layout.update(title=dict(text=title), height=280 * rows + 80, margin=dict(l=10, r=10, t=70, b=10))
-    return go.Figure(data=traces, layout=layout)
+    return plain_figure(traces, layout)
 
 
 def terms_figure(
@@ -97,7 +104,8 @@ def distance_figure(
     x = np.asarray(distances)
     order = np.argsort(x)
     lines = [
-        go.Scatter(
+        dict(
+            type="scatter",
             x=x[order],
             y=np.asarray(y, np.float64)[order],
             mode="lines+markers",
@@ -113,7 +121,8 @@ def distance_figure(
         xaxis=dict(title=dict(text=x_title), zeroline=True),
         yaxis=dict(title=dict(text=y_title)),
         margin=dict(l=10, r=10, t=40, b=10),
-        uirevision=revision or None,
         shapes=[dict(type="line", x0=0, x1=0, xref="x", y0=0, y1=1, yref="paper", line=dict(dash="dot", width=1))],
     )
-    return go.Figure(data=lines, layout=layout)
+    if revision:
+        layout["uirevision"] = revision
+    return plain_figure(lines, layout)

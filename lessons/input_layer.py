@@ -2,16 +2,20 @@
 
 import inspect
 
+import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 import torch
 
 from core import embeddings as emb
 from core import pretrained
+from core.embeddings import Tokens
 from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
-from figures.positional import pe_heatmap_figure
+from figures.input_layer import stage_figure
 from figures.training import lines_figure
+from ui import live_chart
 from ui.caching import page_cache_data
 from ui.device import device
 from ui.exercises import try_this
@@ -33,20 +37,6 @@ def key_text(name: str) -> str:
     return t("il.k_" + "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_"))
 
 
-def show_stages(stages: dict[str, torch.Tensor], tokens: list[str]) -> None:
-    for name, values in stages.items():
-        labels = [f"{i}: {token}" for i, token in enumerate(tokens)]
-        figure = pe_heatmap_figure(
-            values.detach().cpu().numpy(),
-            title=key_text(name),
-            zmax=None,
-            row_labels=labels,
-            axis_titles=(t("pe.ax_dimension"), ""),
-        )
-        st.plotly_chart(figure, key=f"il_stage_{name}")
-    downloads("stages", array=torch.stack([v.detach() for v in stages.values()]))  # (stage, token, d)
-
-
 def four_decimals(values: torch.Tensor, rows: list[str], name: str = "token") -> pd.DataFrame:
     return pd.DataFrame(values.cpu().numpy(), index=pd.Index(rows, name=name)).round(4)
 
@@ -62,65 +52,88 @@ def padding_demo() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     return batch, *emb.padding_gradients(batch, vocab_size=10, d_model=3, device=device())
 
 
+@page_cache_data(max_entries=64, show_spinner=False)
+def layer_stages(
+    sentences: tuple[str, ...], _wv, glove: bool, d_model: int, max_len: int, position: str, scale: bool, dropout: float
+) -> tuple[list[Tokens], dict[str, np.ndarray]]:
+    """Each sentence's tokens, and the stages of the input layer in eval mode for their first max_len, {name:
+    (tokens, d)}: the layer over GloVe's rows (`glove`, the vectors `_wv`) or a random table."""
+    return run_layer(sentences, _wv, glove, d_model, max_len, position, scale, dropout, training=False)
+
+
+def run_layer(sentences, wv, glove, d_model, max_len, position, scale, dropout, training: bool):
+    """layer_stages, in training mode too."""
+    layer, _, toks = emb.build_input_layer(
+        list(sentences), wv if glove else None, d_model=d_model, max_len=max_len, position=position, scale=scale,
+        dropout=dropout, device=device(),
+    )  # fmt: skip
+    ids = [i for tok in toks for i in tok.ids][:max_len]
+    segments = [s for s, tok in enumerate(toks) for _ in tok.ids][:max_len]
+    layer.train(training)
+    with torch.no_grad():
+        stages = layer(torch.tensor([ids], device=device()), torch.tensor([segments], device=device()), stages=True)
+    return toks, {name: values[0].cpu().numpy() for name, values in stages.items()}
+
+
 st.title(t("il.title"))
 st.markdown(t("il.intro"))
 
-
-# The settings change section 1 alone, so they and it are a fragment: a move reruns that part alone (the browser
-# writes the URL). Sections 2 and 5 have their own controls and are fragments too; sections 3 and 4 have none.
+# --- Settings ---------------------------------------------------------------------------------------
 # A bound radio puts its option's label in the link, so the labels are the codes, the same in every language; the
-# tables' names in the reader's language are the captions under them.
+# tables' names in the reader's language are the captions under them. The sentences are typed into `typed` by section
+# 1's fragment below, so that a sentence reruns that section alone (the browser writes the URL); the table and the
+# layer's settings, moved far less, rerun the page, which hands them to the fragment. Sections 2 and 5 have their own
+# controls and are fragments too; sections 3 and 4 have none.
+captions = [t(f"il.mode_{m}") for m in MODES]
+mode = st.radio(t("il.table"), MODES, key="il_mode", captions=captions, horizontal=True, **IN_LINK)
+typed = st.container()
+c1, c2, c3, c4 = st.columns([1.25, 1, 1, 1.25])  # toggles cut their labels rather than wrap them
+own = dict(disabled=mode == "minilm", **IN_LINK)  # the real model has its own scale, positions and dropout
+scale = c1.toggle("× √d_model", LAYER["scale"], key="il_scale", help=t("il.scale_help"), **own)
+positions = ("sinusoidal", "learned")
+position = c1.radio(t("il.positions"), positions, positions.index(LAYER["position"]), key="il_position", **own)
+random_only = dict(disabled=mode != "random", **IN_LINK)  # GloVe's width is its own, the real model's too
+d_model = c2.select_slider("d_model", [2**k for k in range(2, 10)], LAYER["d_model"], key="il_d_model", **random_only)
+max_len = int(c2.number_input("max_len", 1, 512, LAYER["max_len"], step=1, key="il_max_len", **IN_LINK))
+dropout = c3.slider(t("il.dropout"), 0.0, 0.9, LAYER["dropout"], key="il_dropout", **own)
+training = c4.toggle(t("il.training"), False, key="il_train", help=t("il.training_help"), **own)
+layer_settings = (d_model, max_len, position, scale, dropout)
+
+
 @st.fragment
-def stages_section() -> None:
-    # --- Settings ---------------------------------------------------------------------------------------
-    captions = [t(f"il.mode_{m}") for m in MODES]
-    mode = st.radio(t("il.table"), MODES, key="il_mode", captions=captions, horizontal=True, **IN_LINK)
-    c1, c2 = st.columns(2)
+def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
+    c1, c2 = typed.columns(2)
     sentence = c1.text_input(t("il.sentence"), " ".join(emb.ARE_YOU_OK_WORDS), key="il_sentence", **IN_LINK)
     pair = c2.text_input(t("il.pair"), "", key="il_pair", **IN_LINK)
-    c1, c2, c3, c4 = st.columns([1.25, 1, 1, 1.25])  # toggles cut their labels rather than wrap them
-    own = dict(disabled=mode == "minilm", **IN_LINK)  # the real model has its own scale, positions and dropout
-    scale = c1.toggle("× √d_model", LAYER["scale"], key="il_scale", help=t("il.scale_help"), **own)
-    positions = ("sinusoidal", "learned")
-    position = c1.radio(t("il.positions"), positions, positions.index(LAYER["position"]), key="il_position", **own)
-    random_only = dict(disabled=mode != "random", **IN_LINK)  # GloVe's width is its own, the real model's too
-    d_model = c2.select_slider(
-        "d_model", [2**k for k in range(2, 10)], LAYER["d_model"], key="il_d_model", **random_only
-    )
-    max_len = int(c2.number_input("max_len", 1, 512, LAYER["max_len"], step=1, key="il_max_len", **IN_LINK))
-    dropout = c3.slider(t("il.dropout"), 0.0, 0.9, LAYER["dropout"], key="il_dropout", **own)
-    training = c4.toggle(t("il.training"), False, key="il_train", help=t("il.training_help"), **own)
+    d_model, max_len, *_ = layer_settings
 
     # --- 1. Tokens and stages -----------------------------------------------------------------------------
     st.header(t("il.h_stages"))
     if not sentence.strip():
         st.error(t("il.no_sentence"))
-    elif mode == "minilm":
+        return
+    if mode == "minilm":
         try:
             real = minilm_input()
         except pretrained.PretrainedMissing as err:
             st.info(t("il.minilm_missing", problem=problem(err)))
-        else:
-            tokens, ids, types = real.encode(sentence, pair or None)
-            if len(ids) > max_len:
-                st.warning(
-                    t(
-                        "il.cut_wordpiece",
-                        n=len(ids),
-                        max_len=max_len,
-                        last=tokens[max_len - 1],
-                        dropped=", ".join(tokens[max_len:]),
-                    )
+            return
+        tokens, ids, types = real.encode(sentence, pair or None)
+        if len(ids) > max_len:
+            st.warning(
+                t(
+                    "il.cut_wordpiece",
+                    n=len(ids),
+                    max_len=max_len,
+                    last=tokens[max_len - 1],
+                    dropped=", ".join(tokens[max_len:]),
                 )
-                tokens, ids, types = tokens[:max_len], ids[:max_len], types[:max_len]
-            table(
-                pd.DataFrame({"token": tokens, "id": ids.tolist(), "segment": types.tolist()}),
-                "tokens",
-                hide_index=True,
             )
-            st.caption(t("il.wordpiece_caption"))
-            show_stages(real.stages(ids, types), tokens)
-            show_code(pretrained.MiniLMInput.stages)
+            tokens, ids, types = tokens[:max_len], ids[:max_len], types[:max_len]
+        stages = {name: values.detach().cpu().numpy() for name, values in real.stages(ids, types).items()}
+        ids, segments = ids.tolist(), types.tolist()
+        shown_for = (mode, sentence, pair, max_len)
+        code = (pretrained.MiniLMInput.stages,)
     else:
         wv = None
         if mode == "glove":
@@ -130,39 +143,49 @@ def stages_section() -> None:
                 st.warning(t("il.glove_missing", problem=problem(err)))
         if wv is not None and d_model != wv.dim:
             st.info(t("il.glove_dim", dim=wv.dim, d_model=d_model))
-        sentences = [sentence] + ([pair] if pair.strip() else [])
-        layer, itos, toks = emb.build_input_layer(
-            sentences,
-            wv,
-            d_model=d_model,
-            max_len=max_len,
-            position=position,
-            scale=scale,
-            dropout=dropout,
-            device=device(),
-        )
-        words = [w for tok in toks for w in tok.tokens]
-        ids = [i for tok in toks for i in tok.ids]
-        segments = [s for s, tok in enumerate(toks) for _ in tok.ids]
+        sentences = (sentence, pair) if pair.strip() else (sentence,)
+        glove = wv is not None
+        if training:  # dropout draws: not cached
+            toks, stages = run_layer(sentences, wv, glove, *layer_settings, training=True)
+        else:
+            toks, stages = layer_stages(sentences, wv, glove, *layer_settings)
+        tokens = [w for tok in toks for w in tok.tokens]
         unknown = [w for tok in toks for w in tok.unknown]
-        if unknown and len(unknown) == len(words):
+        if unknown and len(unknown) == len(tokens):
             st.warning(t("il.all_unknown"))
         elif unknown:
             st.warning(t("il.some_unknown", words=", ".join(unknown)))
-        if len(ids) > max_len:
+        if len(tokens) > max_len:
             st.warning(
-                t("il.cut", n=len(ids), max_len=max_len, last=words[max_len - 1], dropped=", ".join(words[max_len:]))
+                t(
+                    "il.cut",
+                    n=len(tokens),
+                    max_len=max_len,
+                    last=tokens[max_len - 1],
+                    dropped=", ".join(tokens[max_len:]),
+                )
             )
-            words, ids, segments = words[:max_len], ids[:max_len], segments[:max_len]
-        table(pd.DataFrame({"token": words, "id": ids, "segment": segments}), "tokens", hide_index=True)
-        layer.train(training)
-        with torch.no_grad():
-            stages = layer(torch.tensor([ids], device=device()), torch.tensor([segments], device=device()), stages=True)
-        show_stages({k: v[0] for k, v in stages.items()}, words)
-        show_code(emb.TokenEmbedding, emb.InputLayer.forward)
+        tokens = tokens[:max_len]
+        ids = [i for tok in toks for i in tok.ids][:max_len]
+        segments = [s for s, tok in enumerate(toks) for _ in tok.ids][:max_len]
+        shown_for = None if training else (mode, glove, sentences, *layer_settings)
+        code = (emb.TokenEmbedding, emb.InputLayer.forward)
+    table(pd.DataFrame({"token": tokens, "id": ids, "segment": segments}), "tokens", hide_index=True)
+    if mode == "minilm":
+        st.caption(t("il.wordpiece_caption"))
+
+    def figures() -> list[go.Figure]:
+        return [stage_figure(v, key_text(name), tokens, t("pe.ax_dimension")) for name, v in stages.items()]
+
+    if shown_for is None:
+        live_chart.charts(figures(), "il_stages")
+    else:
+        live_chart.cached_charts("il_stages", figures, shown_for)
+    downloads("stages", array=np.stack(list(stages.values())))  # (stage, token, d)
+    show_code(*code)
 
 
-stages_section()
+stages_section(mode, layer_settings, training)
 explain(
     r"x = \mathrm{Dropout}\big(\mathrm{LayerNorm}(E[\text{id}] \cdot \sqrt{d_{model}} + P_{pos} + S_{seg})\big)",
     t("il.stages_notice"),

@@ -10,11 +10,33 @@ export default function ({ data, parentElement, setStateValue }) {
     parentElement.appendChild(gd);
   }
   if (data.window) moveWindow(parentElement, gd, data, setStateValue);
+  else if (data.figures) showEach(parentElement, data);
   else if (gd.figureText !== data.figure) {
     // a plain chart (ui.live_chart.chart): a new figure into the same <div>; the same one again is left as it is
     gd.figureText = data.figure;
     show(gd, JSON.parse(data.figure), data.plotly_chunk);
   }
+}
+
+// Several figures, one under another (ui.live_chart.charts): a <div> each, kept across reruns as a single chart's
+// is; only a figure that changed is drawn again, and <div>s beyond the figures sent are taken away.
+function showEach(parentElement, { figures, plotly_chunk }) {
+  const divs = [...parentElement.querySelectorAll(".live-chart")];
+  while (divs.length < figures.length) {
+    const div = document.createElement("div");
+    div.className = "live-chart";
+    parentElement.appendChild(div);
+    divs.push(div);
+  }
+  for (const div of divs.splice(figures.length)) {
+    if (window.Plotly) window.Plotly.purge(div);
+    div.remove();
+  }
+  figures.forEach((text, i) => {
+    if (divs[i].figureText === text) return;
+    divs[i].figureText = text;
+    show(divs[i], JSON.parse(text), plotly_chunk);
+  });
 }
 
 // Figures are drawn in the order they arrive, even while plotly.js is still loading.

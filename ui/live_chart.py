@@ -94,6 +94,23 @@ def cached_chart(key: str, make: Callable[[], go.Figure], inputs: tuple) -> None
     _component(data=dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
+def charts(figures: list[go.Figure], key: str) -> None:
+    """chart() for several figures, one under another in one component: one mount a run instead of one per figure
+    (a component's mount was a large part of a move's server CPU where a section draws several charts)."""
+    _component(data=dict(figures=[figure_json(f) for f in figures], plotly_chunk=PLOTLY_CHUNK.name), key=key)
+
+
+@st.cache_resource(max_entries=128, show_spinner=False)
+def _figure_texts(inputs: tuple, _make: Callable[[], list[go.Figure]]) -> tuple[str, ...]:
+    return tuple(figure_json(figure) for figure in _make())
+
+
+def cached_charts(key: str, make: Callable[[], list[go.Figure]], inputs: tuple) -> None:
+    """charts() for figures that are a function of `inputs` alone, as cached_chart() keeps one figure's text."""
+    texts = _figure_texts((key, language(), *inputs), make)
+    _component(data=dict(figures=list(texts), plotly_chunk=PLOTLY_CHUNK.name), key=key)
+
+
 def asked_window(asked, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> dict[str, int] | None:
     """The keys' values for the window the browser sent ({"start": [row, col], "span": [rows, cols]}), or None
     when it is malformed or its spans are not among the choices.

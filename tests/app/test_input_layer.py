@@ -15,8 +15,14 @@ def at(open_page):
     return open_page(PAGE)
 
 
+def stages(at) -> list[dict]:
+    """Section 1's figures, one per stage: the JSON sent to ui.live_chart's component (charts: several figures)."""
+    sent = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
+    return [json.loads(text) for data in sent for text in data.get("figures", [])]
+
+
 def stage_titles(at) -> list[str]:
-    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")][:-1]
+    return [figure["layout"]["title"]["text"] for figure in stages(at)]
 
 
 open_link = functools.partial(open_link_to, PAGE)
@@ -102,6 +108,7 @@ def test_an_old_form_link_opens_the_same_view():
     old = open_link(mode="random", sentence="I love you", d_model="16", init="xavier")  # before the prefix
     assert not old.warning and old.select_slider(key="il_d_model").value == 16
     assert [c.proto.spec for c in old.get("plotly_chart")] == [c.proto.spec for c in new.get("plotly_chart")]
+    assert stages(old) == stages(new) and len(stages(new)) == 6
 
 
 def test_the_tables_are_codes_in_the_link_and_named_in_the_readers_language(at):
