@@ -6,22 +6,21 @@ import numpy as np
 import streamlit as st
 
 from core import positional as pe
-from core.positional import LAYOUTS, PEConfig
+from core.positional import PEConfig
 from figures import positional as fig
 from figures.rotary import ab_figure
-from ui.caching import page_cache_data
 from ui.compare import pin_ui, settings_table
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
-from ui.i18n import language, problem, t
+from ui.i18n import problem, t
 from ui.link import IN_LINK, translated_choice
-from ui.parse import parse_indices, parse_number
-from ui.presets import take_pick
+from ui.parse import parse_indices
+from ui.pe_settings import pe_settings_ui
+from ui.pe_tables import CHECKED_ROWS, checks, difference, offset_curves, similarity, table_columns, table_window
 from ui.tables import downloads, npy_bytes
 from ui.window import WindowConfig, window_chart, window_link
 
-BASE = f"{PEConfig.base:g}"  # the text box's default, "10000"
 DIMS = "4, 5, 6, 7"  # the columns the curves plot by default
 # The lesson's chapters, shown one at a time: after a fragment runs, Streamlit redraws every element on the page,
 # so the delay after a slider move grows with the page's length (benchmarks/rerun.py).
@@ -43,141 +42,107 @@ SIMILARITY_WINDOW = WindowConfig(
 )
 METRICS = ("dot", "cosine")
 SHIFT_K = 5
-CHECKED_ROWS = 500
-PRESETS = {  # shown as t("pe.preset_<name>")
-    "custom": {},
-    "paper": dict(d_model=512, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"),
-    "annotated": dict(d_model=20, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"),
-    "kazemnejad": dict(d_model=128, max_len=50, base="10000", layout="interleaved", dims="0, 1, 10, 11"),
-    "illustrated": dict(d_model=512, max_len=20, base="10000", layout="concatenated", dims="0, 255, 256, 511"),
-    "explainer": dict(d_model=768, max_len=40, base="10000", layout="interleaved", dims="0, 1, 2, 3"),
-}
-
-
-def apply_preset() -> None:
-    for name, value in PRESETS[st.session_state.pe_preset].items():
-        st.session_state[f"pe_{name}"] = value
-    for key in ("pe_pos_start", "pe_dim_start", "pe_curve_start", "pe_sim_start"):
-        st.session_state[key] = 0
-
-
-def mark_custom() -> None:
-    st.session_state.pe_preset = "custom"
-
-
-def pick_base() -> None:
-    take_pick("pe_base_pick", "pe_base")
-    mark_custom()
-
-
-@page_cache_data(max_entries=64)
-def table_window(cfg: PEConfig, p0: int, p1: int, d0: int, d1: int) -> np.ndarray:
-    return pe.pe_window(cfg, p0, p1, d0, d1, device=device()).cpu().numpy()
-
-
-@page_cache_data(max_entries=64)
-def difference(a: PEConfig, b: PEConfig, p0: int, p1: int, d0: int, d1: int) -> np.ndarray:
-    return pe.pe_difference(a, b, p0, p1, d0, d1, device=device()).cpu().numpy()
-
-
-@page_cache_data(max_entries=64)
-def table_columns(cfg: PEConfig, p0: int, p1: int, dims: tuple[int, ...]) -> np.ndarray:
-    return pe.pe_columns(cfg, p0, p1, list(dims), device=device()).cpu().numpy()
-
-
-@page_cache_data(max_entries=64)
-def similarity(cfg: PEConfig, p0: int, p1: int, metric: str) -> np.ndarray:
-    return pe.position_similarity(pe.pe_window(cfg, p0, p1, device=device()), metric).cpu().numpy()
-
-
-@page_cache_data(max_entries=64)
-def offset_curves(cfg: PEConfig, refs: tuple[int, ...], k: int) -> np.ndarray:
-    return pe.dot_by_offset(cfg, list(refs), k, device=device()).cpu().numpy()
-
-
-@page_cache_data(max_entries=64)
-def checks(cfg: PEConfig, k: int) -> tuple[float, float]:
-    first = pe.shift_error(cfg, k, 0, CHECKED_ROWS, device=device())
-    last = pe.shift_error(cfg, k, max(cfg.max_len - k - CHECKED_ROWS, 0), cfg.max_len, device=device())
-    shift_err = max((e for e in (first, last) if not np.isnan(e)), default=float("nan"))
-    return shift_err, pe.div_term_difference(cfg.d_model, cfg.base, device=device())
-
 
 st.title(t("pe.title"))
 st.markdown(t("pe.intro"))
 
-# --- Settings ---------------------------------------------------------------------------------------
-# The preset is not in the link: the settings it sets are.
-st.selectbox(
-    t("pe.preset"),
-    list(PRESETS),
-    format_func=lambda p: t(f"pe.preset_{p}"),
-    key="pe_preset",
-    on_change=apply_preset,
-    persist_state="session",
-)
-c1, c2, c3, c4 = st.columns([1, 1, 1.4, 1.2])
-# No min or max on the sizes: PEConfig checks them and the page says what to change (and keeps the last valid).
-d_model = c1.number_input("d_model", value=PEConfig.d_model, step=1, key="pe_d_model", on_change=mark_custom, **IN_LINK)
-max_len = c2.number_input(
-    t("pe.max_len"), value=PEConfig.max_len, step=1, key="pe_max_len", on_change=mark_custom, **IN_LINK
-)
-base_text = c3.text_input("base", value=BASE, key="pe_base", on_change=mark_custom, help=t("pe.base_help"), **IN_LINK)
-c3.pills(
-    t("pe.common_bases"),
-    ["100", "10000", "500000"],
-    key="pe_base_pick",
-    wrap=True,  # in a column they would stay on one row and scroll: presenter mode cut off 500000
-    on_change=pick_base,
-    label_visibility="collapsed",
-)
-# Streamlit writes a bound radio's label into the link, so the options are shown as core's names of the layouts,
-# the same in every language (?pe_layout=concatenated, as old links say); other languages add theirs under them.
-layout = c4.radio(
-    t("pe.layout"),
-    LAYOUTS,
-    index=LAYOUTS.index(PEConfig.layout),
-    captions=None if language() == "en" else [t(f"pe.layout_{v}") for v in LAYOUTS],
-    key="pe_layout",
-    on_change=mark_custom,
-    help=t("pe.layout_help"),
-    **IN_LINK,
-)
 
-try:
-    cfg = PEConfig(int(d_model), int(max_len), parse_number(base_text, "base", BASE), layout)
-    st.session_state.pe_last_valid = cfg
-except ValueError as err:
-    cfg = st.session_state.get("pe_last_valid", PEConfig())
-    st.error(t("pe.kept", problem=problem(err), d_model=cfg.d_model, max_len=cfg.max_len, base=f"{cfg.base:g}"))
-if cfg.d_model == 1:
-    st.warning(t("pe.d_model_1"))
-elif cfg.d_model % 2:
-    st.info(t("pe.d_model_odd", d_model=cfg.d_model, n_sin=cfg.n_sin, n_cos=cfg.d_model // 2))
+# The settings change the chapter shown and nothing above it, so they and the chapter are one fragment: a move reruns
+# that part alone, not app.py, the title and the introduction. The sections with controls of their own are fragments
+# inside it: those controls rerun their section alone.
+@st.fragment
+def lesson() -> None:
+    # --- Settings ---------------------------------------------------------------------------------------
+    cfg = pe_settings_ui((TABLE_WINDOW, CURVES_WINDOW, SIMILARITY_WINDOW))  # a preset, d_model, max_len, base, layout
 
-# Pinning A (ui.compare) keeps these settings as A in the link's "pe_a"; the settings above are then B, and the
-# table and wavelength chapters show A against B.
-a = pin_ui("pe_a", cfg)
-if a is not None:
-    settings_table(a, cfg)
+    # Pinning A (ui.compare) keeps these settings as A in the link's "pe_a"; the settings above are then B, and the
+    # table and wavelength chapters show A against B.
+    a = pin_ui("pe_a", cfg)
+    if a is not None:
+        settings_table(a, cfg)
 
-# The windows' sliders are the chart's own (ui.window.window_chart moves them in the browser), not widgets that
-# Streamlit binds to the link: their values go into the link by hand, read when the session opens the page and on
-# Back or Forward.
-for window in (TABLE_WINDOW, CURVES_WINDOW, SIMILARITY_WINDOW):
-    window_link(window)
+    # The windows' sliders are the chart's own (ui.window.window_chart moves them in the browser), not widgets that
+    # Streamlit binds to the link: their values go into the link by hand, read when the session opens the page and on
+    # Back or Forward.
+    for window in (TABLE_WINDOW, CURVES_WINDOW, SIMILARITY_WINDOW):
+        window_link(window)
 
-# The chapters' names are translated, so the chapter is kept in the link by ui.link.translated_choice
-# (?pe_chapter=similarity).
-chapter = translated_choice(
-    st.segmented_control,
-    t("pe.chapter"),
-    CHAPTERS,
-    key="pe_chapter",
-    format_func=lambda c: t(f"pe.ch_{c}"),
-    required=True,
-    label_visibility="collapsed",
-)
+    # The chapters' names are translated, so the chapter is kept in the link by ui.link.translated_choice
+    # (?pe_chapter=similarity).
+    chapter = translated_choice(
+        st.segmented_control,
+        t("pe.chapter"),
+        CHAPTERS,
+        key="pe_chapter",
+        format_func=lambda c: t(f"pe.ch_{c}"),
+        required=True,
+        label_visibility="collapsed",
+    )
+
+    # --- 1. The table -----------------------------------------------------------------------------------
+    if chapter == "table":
+        st.header(t("pe.h_table"))
+        table_section(cfg, a)
+        explain(
+            r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
+            r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
+            t("pe.table_notice"),
+        )
+        show_code(pe.inverse_frequencies, pe.sinusoidal_rows)
+
+    # --- 2. Curves and wavelengths ----------------------------------------------------------------------
+    elif chapter == "wavelengths":
+        st.header(t("pe.h_wavelengths"))
+        curves_section(cfg)
+        explain(
+            r"PE_{(pos,\,2i)} = \sin(\omega_i \cdot pos),\quad PE_{(pos,\,2i+1)} = \cos(\omega_i \cdot pos),\quad "
+            r"\omega_i = base^{-2i/d_{model}}",
+            t("pe.curves_caption"),
+        )
+        show_code(pe.pe_columns, pe.inverse_frequencies)
+        wavelength_section(cfg, a)
+        show_code(pe.inverse_frequencies, pe.wavelengths)
+
+    # --- 3. Position similarity -------------------------------------------------------------------------
+    elif chapter == "similarity":
+        st.header(t("pe.h_similarity"))
+        similarity_section(cfg)
+        explain(r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)", t("pe.sim_notice"))
+        show_code(pe.position_similarity, pe.dot_by_offset)
+
+    # --- 4. Checks --------------------------------------------------------------------------------------
+    elif chapter == "checks":
+        st.header(t("pe.h_checks"))
+        checks_section(cfg)
+        explain(
+            r"\begin{pmatrix}\sin\omega(p+k)\\ \cos\omega(p+k)\end{pmatrix} = "
+            r"\begin{pmatrix}\cos\omega k & \sin\omega k\\ -\sin\omega k & \cos\omega k\end{pmatrix}"
+            r"\begin{pmatrix}\sin\omega p\\ \cos\omega p\end{pmatrix}",
+            t("pe.checks_notice"),
+        )
+        show_code(pe.apply_shift, pe.shift_operator, pe.div_term_difference)
+
+    # --- 5. In a model ----------------------------------------------------------------------------------
+    elif chapter == "model":
+        st.header(t("pe.h_model"))
+        st.markdown(t("pe.model"))
+        show_code(pe.SinusoidalPositionalEncoding)
+        if over := cfg.over_budget():
+            st.warning(t("pe.over_budget", problem=problem(over)))
+        else:
+            st.download_button(
+                t("pe.download_table"),
+                lambda: npy_bytes(
+                    pe.sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.base, layout=cfg.layout, device=device())
+                ),
+                key="pe_download",
+                file_name=f"pe_{cfg.max_len}x{cfg.d_model}_{cfg.layout}.npy",
+                on_click="ignore",
+            )
+
+    # --- Try this ---------------------------------------------------------------------------------------
+    else:
+        try_this("pe")
 
 
 # Each section's controls and the charts they change are a fragment: a control there reruns and redraws that part
@@ -195,14 +160,15 @@ def table_section(cfg: PEConfig, a: PEConfig | None) -> None:
 
     table = (cfg.max_len, cfg.d_model)
     cells = functools.partial(table_window, cfg)
-    p0, p1, d0, d1 = window_chart(TABLE_WINDOW, labels, table, heatmap, "pe_table_chart", cells=cells)
+    p0, p1, d0, d1 = window_chart(TABLE_WINDOW, labels, table, heatmap, "pe_table_chart", cells=cells, inputs=axes)
     capped = p1 < min(p0 + st.session_state.pe_pos_span, cfg.max_len)  # a wide window shows fewer rows
     cells = (p1 - p0) * (d1 - d0)
     caption = t(
         "pe.table_caption", p0=p0, p1=p1 - 1, d0=d0, d1=d1 - 1, max_len=cfg.max_len, d_model=cfg.d_model, cells=cells
     )
     st.caption(caption + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if capped else ""))
-    downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=table_window(cfg, p0, p1, d0, d1), key="pe_window")
+    window = functools.partial(pe.pe_window, cfg, p0, p1, d0, d1, device=device())  # made when pressed
+    downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=window, key="pe_window")
     if a is not None:  # B - A over the same window, where both tables have it
         st.subheader(t("pe.ab_h_diff"))
         diff = difference(a, cfg, p0, p1, d0, d1)
@@ -235,7 +201,8 @@ def curves_section(cfg: PEConfig) -> None:
             return table_columns(cfg, p0, p1, tuple(dims))
 
         labels = (t("pe.curve_span"), t("pe.from_position"))
-        window_chart(CURVES_WINDOW, labels, (cfg.max_len, len(dims)), curves, "pe_curves_chart", cells=cells)
+        table, inputs = (cfg.max_len, len(dims)), (tuple(dims), titles)
+        window_chart(CURVES_WINDOW, labels, table, curves, "pe_curves_chart", cells=cells, inputs=inputs)
 
 
 def wavelength_section(cfg: PEConfig, a: PEConfig | None) -> None:
@@ -277,7 +244,9 @@ def similarity_section(cfg: PEConfig) -> None:
 
     labels = (t("pe.sim_span"), t("pe.from_position"))
     table = (cfg.max_len, cfg.max_len)
-    p0, _, _, _ = window_chart(SIMILARITY_WINDOW, labels, table, square, "pe_sim_chart", cells=cells)
+    p0, *_ = window_chart(
+        SIMILARITY_WINDOW, labels, table, square, "pe_sim_chart", cells=cells, inputs=(metric, titles)
+    )
     refs = (0, p0) if p0 else (0, cfg.max_len // 2)
     k_max = min(st.session_state.pe_sim_span, cfg.max_len - 1 - max(refs))
     if k_max >= 1:
@@ -299,69 +268,5 @@ def checks_section(cfg: PEConfig) -> None:
     c2.metric("max |exp(−2i·ln(base)/d) − base^(−2i/d)|", f"{div_err:.2e}")
 
 
-# --- 1. The table -----------------------------------------------------------------------------------
-if chapter == "table":
-    st.header(t("pe.h_table"))
-    table_section(cfg, a)
-    explain(
-        r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
-        r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
-        t("pe.table_notice"),
-    )
-    show_code(pe.inverse_frequencies, pe.sinusoidal_rows)
-
-# --- 2. Curves and wavelengths ----------------------------------------------------------------------
-elif chapter == "wavelengths":
-    st.header(t("pe.h_wavelengths"))
-    curves_section(cfg)
-    explain(
-        r"PE_{(pos,\,2i)} = \sin(\omega_i \cdot pos),\quad PE_{(pos,\,2i+1)} = \cos(\omega_i \cdot pos),\quad "
-        r"\omega_i = base^{-2i/d_{model}}",
-        t("pe.curves_caption"),
-    )
-    show_code(pe.pe_columns, pe.inverse_frequencies)
-    wavelength_section(cfg, a)
-    show_code(pe.inverse_frequencies, pe.wavelengths)
-
-# --- 3. Position similarity -------------------------------------------------------------------------
-elif chapter == "similarity":
-    st.header(t("pe.h_similarity"))
-    similarity_section(cfg)
-    explain(r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)", t("pe.sim_notice"))
-    show_code(pe.position_similarity, pe.dot_by_offset)
-
-# --- 4. Checks --------------------------------------------------------------------------------------
-elif chapter == "checks":
-    st.header(t("pe.h_checks"))
-    checks_section(cfg)
-    explain(
-        r"\begin{pmatrix}\sin\omega(p+k)\\ \cos\omega(p+k)\end{pmatrix} = "
-        r"\begin{pmatrix}\cos\omega k & \sin\omega k\\ -\sin\omega k & \cos\omega k\end{pmatrix}"
-        r"\begin{pmatrix}\sin\omega p\\ \cos\omega p\end{pmatrix}",
-        t("pe.checks_notice"),
-    )
-    show_code(pe.apply_shift, pe.shift_operator, pe.div_term_difference)
-
-# --- 5. In a model ----------------------------------------------------------------------------------
-elif chapter == "model":
-    st.header(t("pe.h_model"))
-    st.markdown(t("pe.model"))
-    show_code(pe.SinusoidalPositionalEncoding)
-    if over := cfg.over_budget():
-        st.warning(t("pe.over_budget", problem=problem(over)))
-    else:
-        st.download_button(
-            t("pe.download_table"),
-            lambda: npy_bytes(
-                pe.sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.base, layout=cfg.layout, device=device())
-            ),
-            key="pe_download",
-            file_name=f"pe_{cfg.max_len}x{cfg.d_model}_{cfg.layout}.npy",
-            on_click="ignore",
-        )
-
-# --- Try this ---------------------------------------------------------------------------------------
-else:
-    try_this("pe")
-
+lesson()
 st.caption(t("pe.computed_on", device=device().type))

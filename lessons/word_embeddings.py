@@ -1,125 +1,31 @@
 """Word embeddings: GloVe in nn.Embedding.from_pretrained, analogies, PCA, neighbours, evaluation (seed 003)."""
 
-import functools
-import hashlib
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 import torch
 
-from core import evaluate, glove, projection
-from core.jobs import Job, JobRunner
+from core import glove, projection
 from core.problems import Problem
 from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.words import word_scatter_figure
+from ui.evaluation import REFUSED, eval_runner, show_evaluation, start_evaluation
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.jobs import QUEUES, job_progress, job_runner, refusal_notice, submit
+from ui.jobs import QUEUES, refusal_notice
 from ui.link import IN_LINK
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors
+from ui.word_results import nearest_words, pca_coords
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
-# gensim's questions-words.txt has 19,544 questions in 0.6 MB. Evaluations share one queue per server, so a file
-# with many more would hold everyone's evaluations behind it: the rest of a file is left out, with a notice.
-MAX_QUESTIONS = 20_000
 QUESTIONS_MB = 2
-ASKED = "we_eval_asked"  # this session's last evaluation: its job key and what it was asked with
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
 BACKGROUNDS = (1000, 5000, 10_000, 50_000)  # most frequent words PCA may be fitted on
 NEIGHBOURS_K = (1, 50, 10)  # the neighbours' k: least, most, default
 RESTRICTS = (10_000, 30_000, 100_000, 400_000)  # the evaluation's most frequent words (gensim's restrict_vocab)
-
-
-@st.cache_data(max_entries=32)
-def pca_coords(_wv: WordVectors, source: str, words: tuple[str, ...], dims: int, background: int):
-    x = _wv.get_vecs_by_tokens(list(words)).cpu().numpy()
-    fit_on = _wv.vectors[:background].cpu().numpy() if background else None
-    return projection.pca(x, dims, fit_on=fit_on)
-
-
-def eval_runner() -> JobRunner:
-    """The evaluation queue: one at a time, results kept per (vectors, questions, words) and shared by everyone."""
-    return job_runner("evaluation")
-
-
-def read_questions_or_say_why(text: str | None) -> list[evaluate.Question] | None:
-    """The questions of a questions-words text, or None after a message that says what to change."""
-    if text is None:
-        st.warning(t("we.no_questions_file"))
-        return None
-    try:
-        questions = evaluate.read_questions(text)
-    except ValueError as err:
-        st.error(t("we.not_questions", problem=problem(err)))
-        return None
-    if not questions:
-        st.warning(t("we.no_questions"))
-        return None
-    return questions
-
-
-def start_evaluation(wv: WordVectors, text: str | None, asked: dict) -> None:
-    """Queue the evaluation of a questions-words text (None: no file yet); this session remembers it in
-    state[ASKED], so the page shows it while it runs and after, across reruns and pages."""
-    st.session_state.pop(ASKED, None)
-    st.session_state.pop("we_eval_refused", None)
-    questions = read_questions_or_say_why(text)
-    if questions is None:
-        return
-    key = (asked["source"], hashlib.sha256(text.encode()).hexdigest(), asked["restrict"])
-    kept = questions[:MAX_QUESTIONS]
-
-    def work(progress) -> dict:
-        result = evaluate.evaluate_analogies(
-            wv,
-            kept,
-            restrict=asked["restrict"],
-            case_insensitive=True,
-            on_batch=lambda done, total: progress(100 * done // total, 0.0),
-        )
-        del result["predictions"]  # kept per key for everyone: only what the page shows
-        return result
-
-    submit(eval_runner(), [(key, work, 100)], "we_eval_refused")
-    st.session_state[ASKED] = asked | dict(key=key, n=len(questions))
-
-
-def describe(n: int, restrict: int, job: Job) -> str:
-    """The progress bar's text for an evaluation of n questions among the `restrict` most frequent words."""
-    if job.deferred:
-        return t("we.eval_deferred")
-    if not job.started:
-        return t("we.eval_waiting", n=eval_runner().ahead(job.key))
-    return t("we.eval_running", n=n, restrict=restrict, percent=job.step)
-
-
-def show_evaluation(wv: WordVectors, asked: dict) -> None:
-    """The remembered evaluation: its progress, or its accuracy and table per section, or a message."""
-    job = eval_runner().get(asked["key"])
-    if job is None:  # refused (the page says why), or dropped from the kept results long ago
-        return
-    if asked["n"] > MAX_QUESTIONS:
-        st.warning(t("we.questions_cut", n=asked["n"], most=MAX_QUESTIONS))
-    if not job.done:
-        n, restrict = min(asked["n"], MAX_QUESTIONS), min(asked["restrict"], len(wv))
-        job_progress(eval_runner(), asked["key"], functools.partial(describe, n, restrict))
-        return
-    if job.error:
-        st.error(t("we.eval_failed", error=job.error))
-        return
-    result = job.result
-    if not result["total"]:
-        st.warning(t("we.all_skipped", skipped=result["skipped"], restrict=min(asked["restrict"], len(wv))))
-        return
-    st.metric(
-        t("we.accuracy"),
-        f"{result['accuracy']:.1%}",
-        help=t("we.accuracy_help", correct=result["correct"], total=result["total"], skipped=result["skipped"]),
-    )
-    table(pd.DataFrame(result["sections"]), "evaluation", hide_index=True)
 
 
 st.title(t("we.title"))
@@ -215,22 +121,31 @@ show_code(projection.pca)
 
 # --- 4. Neighbours --------------------------------------------------------------------------------------
 st.header(t("we.h_neighbours"))
-c1, c2, c3 = st.columns(3)
-typed_word = c1.text_input(t("we.word"), "frog", key="we_nn_word", **IN_LINK)
-k = c2.slider("k", *NEIGHBOURS_K, key="we_nn_k", **IN_LINK)
-metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True, **IN_LINK)
-word = resolve_word(wv, typed_word)
-found = None
-if word is None:
-    st.warning(t("we.not_in_vocabulary", word=repr(typed_word.strip())))
-else:
+
+
+# The word, k and metric change this section alone: a move reruns it alone (the browser writes the link).
+# Its download button is deferred like every other (ui.tables): tests/browser/test_across_pages.py downloads the
+# lookup's and the neighbours' files after a move of k and checks each one's name and rows.
+@st.fragment
+def neighbours_section(wv: WordVectors, source_key: str) -> None:
+    c1, c2, c3 = st.columns(3)
+    typed_word = c1.text_input(t("we.word"), "frog", key="we_nn_word", **IN_LINK)
+    k = c2.slider("k", *NEIGHBOURS_K, key="we_nn_k", **IN_LINK)
+    metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True, **IN_LINK)
+    word = resolve_word(wv, typed_word)
+    if word is None:
+        st.warning(t("we.not_in_vocabulary", word=repr(typed_word.strip())))
+        return
     try:
-        found = projection.nearest(wv, wv.vectors[wv.stoi[word]], k, metric=metric, exclude=[wv.stoi[word]])
+        found = nearest_words(wv, source_key, word, k, metric)
     except Problem as err:  # the word's vector is all zeros: cosine is 0/0
         st.error(problem(err))
-if found is not None:
+        return
     neighbours = pd.DataFrame(found, columns=["word", "cosine" if metric == "cosine" else "distance"])
     table(neighbours.set_index("word"), "neighbours", plain=True)
+
+
+neighbours_section(wv, source_key)
 
 # --- 5. Axes from word differences ----------------------------------------------------------------------
 st.header(t("we.h_axes"))
@@ -289,10 +204,8 @@ if st.button(t("we.evaluate"), key="we_eval_go"):  # the file is read only now, 
     else:
         text = upload.getvalue().decode("utf-8", errors="replace") if upload else None
     start_evaluation(wv, text, asked)
-refusal_notice(eval_runner(), "we_eval_refused")
-last = st.session_state.get(ASKED)
-if last is not None and {k: last[k] for k in asked} == asked:  # shown while the settings it was asked with stay
-    show_evaluation(wv, last)
+refusal_notice(eval_runner(), REFUSED)
+show_evaluation(wv, asked)  # while the settings it was asked with stay
 st.caption(
     t("we.eval_caption")
     + " "

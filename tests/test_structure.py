@@ -10,15 +10,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("core", "figures", "ui", "lessons", "app")  # each may import the ones before it
 NO_STREAMLIT = ("core", "figures")
-LIMITS = {"core": 400}  # most lines per module, by layer
-# Issue 35's limit for lessons and ui, met once the pages are split: then move these into LIMITS (and drop the
-# xfail test below).
-LIMITS_TO_COME = {"lessons": 300, "ui": 300}
+LIMITS = {"core": 400, "lessons": 300, "ui": 300}  # most lines per module, by layer (issue 35 for lessons and ui)
 
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
@@ -124,12 +119,3 @@ def test_the_graph_sees_imports_inside_functions_and_from_packages():
 
 def test_no_module_over_its_layers_limit():
     assert oversized(LIMITS) == {}
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 35: lessons/embedding_space.py (385 lines), lessons/positional_encoding.py (367) and "
-    "lessons/word_embeddings.py (301) are split later; when this passes, move LIMITS_TO_COME into LIMITS",
-)
-def test_no_lesson_or_ui_module_over_300_lines():
-    assert oversized(LIMITS_TO_COME) == {}

@@ -56,21 +56,23 @@ def block_bounds(table: tuple[int, int], shown: tuple[int, int, int, int], budge
 
 
 def draw(
-    figure: go.Figure,
+    figure: go.Figure | str,
     window: dict,
     block: tuple[tuple[int, int], np.ndarray],
     key: str,
     on_change: Callable[[], None],
 ) -> None:
-    """Send the chart without its values, the window (ui.window.window_chart's dict) and a block of the table,
-    whose first cell is the table's (row, column) `block[0]`; `on_change` runs when the browser moved the window."""
+    """Send the chart without its values (a figure, or its figure_json text), the window (ui.window.window_chart's
+    dict) and a block of the table, whose first cell is the table's (row, column) `block[0]`; `on_change` runs when
+    the browser moved the window."""
     origin, values = block
     values = np.ascontiguousarray(values, dtype="<f4")
     window = dict(
         window,
         block=dict(origin=list(origin), shape=list(values.shape), bdata=base64.b64encode(values).decode()),
     )
-    data = dict(figure=figure_json(figure), plotly_chunk=PLOTLY_CHUNK.name, window=window)
+    text = figure if isinstance(figure, str) else figure_json(figure)
+    data = dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name, window=window)
     _component(data=data, key=key, on_window_change=on_change)
 
 
@@ -109,6 +111,12 @@ def cached_charts(key: str, make: Callable[[], list[go.Figure]], inputs: tuple) 
     """charts() for figures that are a function of `inputs` alone, as cached_chart() keeps one figure's text."""
     texts = _figure_texts((key, language(), *inputs), make)
     _component(data=dict(figures=list(texts), plotly_chunk=PLOTLY_CHUNK.name), key=key)
+
+
+def figure_text(key: str, make: Callable[[], go.Figure], inputs: tuple) -> str:
+    """figure_json(make()) for the chart `key`, built once per server for `inputs` and the language, as cached_chart
+    sends it: for a chart drawn with draw()."""
+    return _figure_text((key, language(), *inputs), make)
 
 
 def asked_window(asked, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> dict[str, int] | None:

@@ -38,6 +38,8 @@ def downloads(name: str, *, frame: pd.DataFrame | None = None, array=None, where
     The files are made only when a button is pressed, so a rerun pays nothing for them.
 
     Args:
+        array: the array, or a function that makes it when the button is pressed (no work, no cache lookup, on a
+            rerun).
         key: the buttons' keys, when `name` changes with every move of a slider (a window): the same buttons
             stay, instead of new ones replacing them on every rerun.
     """
@@ -60,7 +62,8 @@ def downloads(name: str, *, frame: pd.DataFrame | None = None, array=None, where
 
 
 def npy_bytes(array) -> bytes:
-    """A numpy or torch array as the bytes of a .npy file."""
+    """A numpy or torch array (or a function that makes one) as the bytes of a .npy file."""
     buffer = io.BytesIO()
+    array = array() if callable(array) else array
     np.save(buffer, np.asarray(array.detach().cpu() if hasattr(array, "detach") else array))
     return buffer.getvalue()

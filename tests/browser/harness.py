@@ -253,3 +253,12 @@ def click_button(page, name: str) -> None:
     """Press a button by its text (exact), e.g. "Pin these settings as A"."""
     page.get_by_role("button", name=name, exact=True).first.click()
     wait_until_idle(page)
+
+
+def download(page, key: str) -> tuple[str, Path]:
+    """Press the download button whose key is `key` (ui.tables.downloads: csv_<name>, npy_<name>) and return the
+    file's suggested name and where it was saved. Streamlit marks a keyed element's container `st-key-<key>`, so the
+    button is named, not found by its place among the page's "Download (CSV)" buttons, which a rerun may change."""
+    with page.expect_download() as file:
+        page.locator(f".st-key-{key} button").click()
+    return file.value.suggested_filename, file.value.path()

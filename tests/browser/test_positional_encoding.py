@@ -303,7 +303,7 @@ def test_in_chinese_the_preset_box_layout_and_chapters_work_and_stay_in_the_link
     page.wait_for_url(lambda url: "lang=" not in url and "pe_chapter=wavelengths" in url)
     wait_until_idle(page)
     page.goto(f"{page.url}&lang=zh")  # the chapter's link is the same in either language
-    expect(page.get_by_role("slider", name="画出的位置数")).to_be_visible()
+    expect(page.get_by_role("slider", name="画出的位置数")).to_be_visible(timeout=30_000)  # a new page: 5 s was short
     assert page.locator('[data-testid="stAlert"]').count() == 0 and page.locator(EXCEPTION).count() == 0
 
 

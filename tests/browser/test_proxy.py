@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, free_port, wait_for_plot, wait_until_idle
+from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, download, free_port, wait_for_plot, wait_until_idle
 from tests.browser.replicas import REPLICA_HEADER, STICKY_COOKIE, start_proxy, start_replicas
 from tests.fixtures import FIXTURES
 
@@ -84,18 +84,16 @@ def test_downloads_reach_the_replica_that_holds_the_session(learners, learner):
     page.goto(f"{base}/word_embeddings")
     page.wait_for_selector('[data-testid="stDataFrame"]')
     wait_until_idle(page)
-    with page.expect_download() as csv:
-        page.get_by_role("button", name="Download (CSV)").first.click()
-    frame = pd.read_csv(csv.value.path())
-    assert list(frame.columns[:3]) == ["word", "index", "v0"] and frame.word[0] == "man"
+    name, path = download(page, "csv_word_vectors")
+    frame = pd.read_csv(path)
+    assert name == "word_vectors.csv" and list(frame.columns[:3]) == ["word", "index", "v0"] and frame.word[0] == "man"
 
     page.goto(f"{base}/positional_encoding")
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '100, 128'")
     wait_until_idle(page)
-    with page.expect_download() as npy:
-        page.get_by_role("button", name="Download (NPY)").click()
-    window = np.load(npy.value.path())
-    assert window.shape == (100, 128)
+    name, path = download(page, "npy_pe_window")
+    window = np.load(path)
+    assert name == "pe_rows0-99_dims0-127.npy" and window.shape == (100, 128)
     np.testing.assert_allclose(window[:, 0], np.sin(np.arange(100)), atol=1e-5)
     assert page.locator(EXCEPTION).count() == 0
     assert replica_of(page) == replica

@@ -1,0 +1,102 @@
+"""The positional-encoding page's settings: a preset from a well-known explanation, d_model, max_len, the base and
+the layout, each bound to the link, and the PEConfig they make. A value PEConfig refuses gets its message, and the
+page keeps the last valid settings."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.positional import LAYOUTS, PEConfig
+from ui.i18n import language, problem, t
+from ui.link import IN_LINK
+from ui.parse import parse_number
+from ui.presets import take_pick
+from ui.window import WindowConfig
+
+BASE = f"{PEConfig.base:g}"  # the text box's default, "10000"
+PRESETS = {  # shown as t("pe.preset_<name>"); each sets the page's pe_<name> widgets
+    "custom": {},
+    "paper": dict(d_model=512, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"),
+    "annotated": dict(d_model=20, max_len=100, base="10000", layout="interleaved", dims="4, 5, 6, 7"),
+    "kazemnejad": dict(d_model=128, max_len=50, base="10000", layout="interleaved", dims="0, 1, 10, 11"),
+    "illustrated": dict(d_model=512, max_len=20, base="10000", layout="concatenated", dims="0, 255, 256, 511"),
+    "explainer": dict(d_model=768, max_len=40, base="10000", layout="interleaved", dims="0, 1, 2, 3"),
+}
+
+
+def apply_preset(windows: tuple[WindowConfig, ...]) -> None:
+    """The chosen preset's values into its widgets, and every window back to its first row and column."""
+    for name, value in PRESETS[st.session_state.pe_preset].items():
+        st.session_state[f"pe_{name}"] = value
+    for window in windows:
+        for start in window.keys[1::2]:  # rows shown, first row[, columns shown, first column]
+            st.session_state[start] = 0
+
+
+def mark_custom() -> None:
+    st.session_state.pe_preset = "custom"
+
+
+def pick_base() -> None:
+    take_pick("pe_base_pick", "pe_base")
+    mark_custom()
+
+
+def pe_settings_ui(windows: tuple[WindowConfig, ...]) -> PEConfig:
+    """The settings' widgets, and the PEConfig they make (the last valid one, after a message, when it refuses them).
+
+    Args:
+        windows: the page's windows on the table, which a preset moves back to the table's start.
+    """
+    # The preset is not in the link: the settings it sets are.
+    st.selectbox(
+        t("pe.preset"),
+        list(PRESETS),
+        format_func=lambda p: t(f"pe.preset_{p}"),
+        key="pe_preset",
+        on_change=apply_preset,
+        args=(windows,),
+        persist_state="session",
+    )
+    c1, c2, c3, c4 = st.columns([1, 1, 1.4, 1.2])
+    # No min or max on the sizes: PEConfig checks them and the page says what to change (and keeps the last valid).
+    d_model = c1.number_input(
+        "d_model", value=PEConfig.d_model, step=1, key="pe_d_model", on_change=mark_custom, **IN_LINK
+    )
+    max_len = c2.number_input(
+        t("pe.max_len"), value=PEConfig.max_len, step=1, key="pe_max_len", on_change=mark_custom, **IN_LINK
+    )
+    base_text = c3.text_input(
+        "base", value=BASE, key="pe_base", on_change=mark_custom, help=t("pe.base_help"), **IN_LINK
+    )
+    c3.pills(
+        t("pe.common_bases"),
+        ["100", "10000", "500000"],
+        key="pe_base_pick",
+        wrap=True,  # in a column they would stay on one row and scroll: presenter mode cut off 500000
+        on_change=pick_base,
+        label_visibility="collapsed",
+    )
+    # Streamlit writes a bound radio's label into the link, so the options are shown as core's names of the layouts,
+    # the same in every language (?pe_layout=concatenated, as old links say); other languages add theirs under them.
+    layout = c4.radio(
+        t("pe.layout"),
+        LAYOUTS,
+        index=LAYOUTS.index(PEConfig.layout),
+        captions=None if language() == "en" else [t(f"pe.layout_{v}") for v in LAYOUTS],
+        key="pe_layout",
+        on_change=mark_custom,
+        help=t("pe.layout_help"),
+        **IN_LINK,
+    )
+    try:
+        cfg = PEConfig(int(d_model), int(max_len), parse_number(base_text, "base", BASE), layout)
+        st.session_state.pe_last_valid = cfg
+    except ValueError as err:
+        cfg = st.session_state.get("pe_last_valid", PEConfig())
+        st.error(t("pe.kept", problem=problem(err), d_model=cfg.d_model, max_len=cfg.max_len, base=f"{cfg.base:g}"))
+    if cfg.d_model == 1:
+        st.warning(t("pe.d_model_1"))
+    elif cfg.d_model % 2:
+        st.info(t("pe.d_model_odd", d_model=cfg.d_model, n_sin=cfg.n_sin, n_cos=cfg.d_model // 2))
+    return cfg
