@@ -6,7 +6,7 @@ import streamlit as st
 
 from ui.device import device_choice
 from ui.i18n import LANG_KEY, LANGUAGES, problem, shown, t
-from ui.link import ASKED, IN_LINK, check_link, keep_history, translated_choice, upgrade_link
+from ui.link import ASKED, IN_LINK, check_link, keep_history, read_link, translated_choice
 from ui.pages import asked_path, navigation, page_script
 from ui.presenter import CSS, PRESENT_KEY, presenting
 from ui.resources import import_libraries
@@ -20,7 +20,7 @@ st.html(THEME_CSS)
 import_libraries()  # once per process, before any page's imports: first visits at once must not race them
 start_reaper()  # once per process: closed tabs' sessions are let go of when Streamlit's reconnect window ends
 page, key = navigation()
-upgrade_link(key)
+read_link(key, page_script(key))
 first_run = ASKED in st.session_state  # until check_link, at the end of this run, has read the link
 
 translated_choice(

@@ -1,22 +1,32 @@
 """How many learners one machine holds: simulated learners (loadtest/locustfile.py) against the real server.
 
 What it compares: the rerun times learners see as their number grows (10 -> 200 by default), against the target
-of issue 27 (p95 <= 500 ms with 0 errors), for 1 replica (`streamlit run`, as the README starts it) and for 2
-replicas behind HAProxy with deploy/haproxy.cfg (tests/browser/replicas.py); and the server CPU each page's
+of issues 27 and 34 (p95 <= 500 ms with 0 errors), for 1 replica (`streamlit run`, as the README starts it) and
+for 2 replicas behind HAProxy with deploy/haproxy.cfg (tests/browser/replicas.py); and the server CPU each page's
 main control costs per rerun, each control alone.
 
 Each learner is a Locust user speaking Streamlit's websocket protocol (loadtest/protocol.py, no browser): it
-opens its page, then moves its control with a think time (3 s by default, 2-4 s). The ramp's learners are
-spread evenly over the five controls (--mix to choose). At each step the users are started, left to settle
-(opening a page is a full run), the statistics reset, and the step held --hold seconds. Printed per step:
-learners, reruns/s, p50 and p95 of the rerun time (BackMsg to script_finished), errors (closed socket,
-exception element, no answer within 30 s), server CPU per run (reruns and the few page opens in the hold) and in cores (all replicas; /proc/<pid>/stat),
-the proxy's CPU, server RSS (summed over replicas), and this generator's own CPU in cores: it shares the
-2 cores with the server, so a busy generator also slows the reruns it times. "held" is the largest step with
-p95 <= 500 ms and no error. The ramp stops after a step whose p95 passes --stop-p95.
+opens its page, then moves its control with a think time (3 s by default, 2-4 s); a control inside a fragment
+reruns that fragment alone, as in the browser. The ramp's learners are spread evenly over issue 34's six
+controls (loadtest.controls.CLASS_MIX: PE d_model, word k, rotary base, input sentence, attention seed,
+embedding-space find; --mix to choose). At each step the users are started (all of a step's new learners
+open their pages within --open-within seconds), left to settle (opening a page is a full run), the statistics
+reset, and the step held --hold seconds. Printed per step: learners, the p50 and p95 of the page opens since
+the last step (issue 34: 100 opening within 3 s, first page p95 <= 2 s), reruns/s, p50 and p95 of the rerun
+time (BackMsg to script_finished), errors (closed socket, exception element, no answer within 30 s), server
+CPU per run (reruns and the few page opens in the hold) and in cores (all replicas; /proc/<pid>/stat), the
+proxy's CPU, server RSS (summed over replicas), and this generator's own CPU in cores: it shares the 2 cores
+with the server, so a busy generator also slows the reruns it times. "held" is the largest step with p95 <=
+500 ms and no error. The ramp stops after a step whose p95 passes --stop-p95.
+
+--controls-only measures each control alone (--control-users learners of one class, every class of
+loadtest/locustfile.py by default) on one replica: server CPU per rerun under load, caches filled by the
+learners' own moves. benchmarks/cpu_per_move.py measures the same cost one learner at a time with every
+value cached (issue 34's table), with py-spy profiles.
 
 Run: flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/capacity.py --csv capacity.csv
-     [--replicas 1 2] [--steps 10,25,50,75,100,125,150,200] [--hold 30] [--think 3] [--controls-only | --no-controls]
+     [--replicas 1 2] [--steps 10,25,50,75,100,125,150,200] [--hold 30] [--think 3] [--open-within 3]
+     [--controls-only | --no-controls]
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ from locust import between  # Locust monkey-patches the standard library for gev
 from locust.env import Environment
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from loadtest.controls import CLASS_MIX  # noqa: E402
 from loadtest.locustfile import USER_CLASSES  # noqa: E402
 from tests.browser.harness import free_port, start_server  # noqa: E402
 
@@ -67,6 +78,8 @@ class Step:
     setup: str  # "1 replica", "2 replicas"
     mix: str  # the user classes
     learners: int
+    open_p50_ms: float  # the page opens since the last step (the new learners', and any reopened)
+    open_p95_ms: float
     seconds: float
     reruns: int
     reruns_per_s: float
@@ -111,8 +124,10 @@ def start_lab(replicas: int) -> Lab:
 
 
 def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, hold: float) -> Step:
-    """Run `learners` users (already started) for settle + hold seconds; the figures over the hold."""
+    """Run `learners` users (already started) for settle + hold seconds; the figures over the hold, and the times of
+    the page opens that ended since the last step's statistics were reset (before the hold and in it)."""
     gevent.sleep(settle)
+    opened = times_of(env, "open")
     env.stats.reset_all()
     server0 = sum(cpu_seconds(p) for p in lab.server_pids)
     proxy0 = cpu_seconds(lab.proxy_pid) if lab.proxy_pid else 0.0
@@ -124,13 +139,13 @@ def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, 
     own = own_cpu_seconds() - own0
     reruns = opens = 0
     failures = open_failures = 0
-    times: dict[int, int] = {}
+    for bucket, count in times_of(env, "open").items():  # the opens that ended during the hold
+        opened[bucket] = opened.get(bucket, 0) + count
+    times = times_of(env, "rerun")
     for (_name, kind), entry in env.stats.entries.items():
         if kind == "rerun":
             reruns += entry.num_requests
             failures += entry.num_failures
-            for bucket, count in entry.response_times.items():
-                times[bucket] = times.get(bucket, 0) + count
         elif kind == "open":
             opens += entry.num_requests
             open_failures += entry.num_failures
@@ -139,6 +154,8 @@ def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, 
         setup=lab.name,
         mix=mix,
         learners=learners,
+        open_p50_ms=percentile(opened, 0.5),
+        open_p95_ms=percentile(opened, 0.95),
         seconds=round(seconds, 1),
         reruns=reruns,
         reruns_per_s=round(reruns / seconds, 2),
@@ -156,6 +173,16 @@ def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, 
     )
 
 
+def times_of(env: Environment, kind: str) -> dict[int, int]:
+    """Locust's rounded response times (ms -> count) of one request type ("open", "rerun"), every name."""
+    times: dict[int, int] = {}
+    for (_name, entry_kind), entry in env.stats.entries.items():
+        if entry_kind == kind:
+            for bucket, count in entry.response_times.items():
+                times[bucket] = times.get(bucket, 0) + count
+    return times
+
+
 def percentile(times: dict[int, int], q: float) -> float:
     """The q-quantile of Locust's rounded response times (ms)."""
     total = sum(times.values())
@@ -169,15 +196,20 @@ def percentile(times: dict[int, int], q: float) -> float:
     return float(max(times))
 
 
-def run_users(lab: Lab, classes: list[type], steps: list[int], settle: float, hold: float, stop_p95: float, out):
-    """A ramp over `steps` learners of `classes` on `lab`; each Step is printed and handed to `out`."""
+def run_users(
+    lab: Lab, classes: list[type], steps: list[int], settle: float, hold: float, stop_p95: float, out, within=5.0
+):
+    """A ramp over `steps` learners of `classes` on `lab`, each step's new learners opening their pages within
+    `within` seconds; each Step is printed and handed to `out`."""
     env = Environment(user_classes=classes, host=lab.url)
     runner = env.create_local_runner()
     mix = "+".join(c.__name__ for c in classes)
+    before = 0
     try:
         for n in steps:
-            runner.start(n, spawn_rate=max(n / 5, 2), wait=False)
-            while runner.user_count < n:  # spawned at n/5 a second; a page open is a full run
+            runner.start(n, spawn_rate=max((n - before) / within, 2), wait=False)
+            before = n
+            while runner.user_count < n:  # a page open is a full run
                 gevent.sleep(0.5)
             step = measure(env, lab, n, mix, settle, hold)
             out(step)
@@ -189,7 +221,8 @@ def run_users(lab: Lab, classes: list[type], steps: list[int], settle: float, ho
 
 def print_step(step: Step) -> None:
     print(
-        f"{step.setup:>10} {step.learners:>4} learners  {step.reruns_per_s:6.1f} reruns/s  "
+        f"{step.setup:>10} {step.learners:>4} learners  opens p50 {step.open_p50_ms:5.0f} p95 {step.open_p95_ms:5.0f} ms  "
+        f"{step.reruns_per_s:6.1f} reruns/s  "
         f"p50 {step.p50_ms:6.0f} ms  p95 {step.p95_ms:6.0f} ms  errors {step.errors:3d}  "
         f"server {step.server_cpu_ms_per_rerun:5.1f} ms CPU/rerun ({step.server_cores:.2f} cores)  "
         f"proxy {step.proxy_cores:.3f} cores  RSS {step.server_rss_mib:5.0f} MiB  "
@@ -209,7 +242,10 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=8.0, help="seconds after spawning before measuring")
     parser.add_argument("--think", type=float, default=3.0, help="mean think time between moves, seconds")
     parser.add_argument("--stop-p95", type=float, default=2.0, help="stop a ramp after a step with a p95 above this")
-    parser.add_argument("--mix", default=",".join(USER_CLASSES), help="user classes of the ramp")
+    parser.add_argument(
+        "--open-within", type=float, default=5.0, help="seconds in which a step's new learners open their pages"
+    )
+    parser.add_argument("--mix", default=",".join(CLASS_MIX), help="user classes of the ramp")
     parser.add_argument("--controls", default=",".join(USER_CLASSES), help="the controls measured alone")
     parser.add_argument("--control-users", type=int, default=20, help="learners for each control alone")
     parser.add_argument("--control-hold", type=float, default=20.0)
@@ -231,7 +267,8 @@ def main() -> None:
         lab = start_lab(1)
         try:
             for name in args.controls.split(","):
-                run_users(lab, [USER_CLASSES[name]], [args.control_users], args.settle, args.control_hold, 1e9, out)
+                one = [USER_CLASSES[name]]
+                run_users(lab, one, [args.control_users], args.settle, args.control_hold, 1e9, out, args.open_within)
         finally:
             lab.stop()
     if not args.controls_only:
@@ -241,7 +278,7 @@ def main() -> None:
             lab = start_lab(replicas)
             try:
                 run_users(lab, classes, [1], args.settle, 10.0, 1e9, out)  # RSS with one learner
-                run_users(lab, classes, steps, args.settle, args.hold, args.stop_p95, out)
+                run_users(lab, classes, steps, args.settle, args.hold, args.stop_p95, out, args.open_within)
             finally:
                 lab.stop()
             mix = "+".join(c.__name__ for c in classes)

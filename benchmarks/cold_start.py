@@ -6,7 +6,7 @@ learned-vs-sinusoidal page's defaults (training.train), Evaluate of data/analogi
 (evaluate.evaluate_analogies). Each is timed twice in one process: its first call, then again (warm).
   before  UMAP as it was before the warm-up work (pynndescent's neighbours), numba's cache empty (UMAP only)
   cold    numba's cache empty and no warm-up: `streamlit run` on a machine that never ran UMAP
-  warmed  numba's cache filled, then core.warmup.warm_up: what the image's entry point does before it serves
+  warmed  numba's cache filled, then scripts/warm_up.py's warm_up: what the image's entry point does before it serves
 Part 2, the real server, driven with loadtest.protocol (Streamlit's websocket protocol): seconds from the start to
 the first /_stcore/health answer, the RSS then, and the first visit to each page that loads a table, then again:
   streamlit run                                  numba's cache empty (as on a new machine)
@@ -39,11 +39,12 @@ def child(mode: str) -> dict[str, list[float]]:
     """In this fresh process: each computation twice, first call and warm; seconds."""
     import numpy as np
 
-    from core import cloud, evaluate, training, warmup
+    from core import cloud, evaluate, training
     from core.glove import load_glove
+    from scripts.warm_up import warm_up
 
     if mode == "warmed":
-        warmup.warm_up()
+        warm_up()
     wv = load_glove()
     x = wv.vectors[:SIZE].numpy()
 

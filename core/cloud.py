@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from core import projection
+from core.numba_cache import import_umap
 from core.problems import Problem
 from core.vectors import WordVectors, resolve_word
 
@@ -187,10 +188,8 @@ def _umap(x: np.ndarray, cfg: CloudConfig, progress: Progress | None) -> np.ndar
 
     pynndescent's search cannot be kept in numba's on-disk cache (it asks numba for its thread count, which the
     cache refuses), so every process compiled it again before its first UMAP; UMAP's own functions can be cached
-    (core.warmup.cache_numba_functions).
+    (core.numba_cache.cache_numba_functions).
     """
-    from core.warmup import import_umap
-
     umap = import_umap()
     model = umap.UMAP(
         n_components=cfg.dims,

@@ -46,6 +46,8 @@ class TokenEmbedding(nn.Module):
 class InputLayer(nn.Module):
     """Seed 004's TransformerEmbedding: token + position + optional segment -> LayerNorm -> dropout."""
 
+    sinusoid: Tensor  # (max_len, d_model) buffer, registered when position is "sinusoidal"
+
     def __init__(
         self,
         vocab_size: int,
@@ -60,6 +62,7 @@ class InputLayer(nn.Module):
     ) -> None:
         super().__init__()
         self.token = TokenEmbedding(vocab_size, d_model, padding_idx, scale)
+        self.position: nn.Embedding | None
         if position == "learned":
             self.position = nn.Embedding(max_len, d_model)
         else:
@@ -146,8 +149,8 @@ def padding_gradients(
     torch.manual_seed(seed)
     emb = nn.Embedding(vocab_size, d_model, padding_idx=padding_idx).to(device)
     vectors = emb(batch.to(device))
-    vectors.sum().backward()
-    return vectors.detach(), emb.weight.grad
+    (grad,) = torch.autograd.grad(vectors.sum(), emb.weight)
+    return vectors.detach(), grad
 
 
 def parameter_counts(vocab_size: int, d_model: int) -> dict[str, dict[str, int]]:
@@ -177,7 +180,7 @@ def norms_against_d_model(
     the seed, and measured on the device.
     """
     generator = torch.Generator().manual_seed(seed)
-    out = {"token": [], "token x sqrt(d_model)": [], "PE row": []}
+    out: dict[str, list[float]] = {"token": [], "token x sqrt(d_model)": [], "PE row": []}
     for d in d_models:
         if init == "xavier":
             bound = math.sqrt(6 / (vocab + d))

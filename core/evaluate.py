@@ -94,8 +94,9 @@ def evaluate_analogies(
 
     kept, abcd, excluded = [], [], []
     for qi, q in enumerate(questions):
-        ids = [index.get(w.upper() if case_insensitive else w) for w in (q.a, q.b, q.c, q.expected)]
-        if None in ids:
+        found = [index.get(w.upper() if case_insensitive else w) for w in (q.a, q.b, q.c, q.expected)]
+        ids = [i for i in found if i is not None]
+        if len(ids) < len(found):
             continue
         kept.append((qi, q))
         abcd.append(ids)
@@ -113,8 +114,8 @@ def evaluate_analogies(
     best = torch.empty(len(kept), dtype=torch.long, device=device)  # (Q,)
     for start in range(0, len(kept), batch_size):
         stop = min(start + batch_size, len(kept))
-        q = abcd_t[start:stop]
-        query = unit[q[:, 1]] - unit[q[:, 0]] + unit[q[:, 2]]  # (B, dim)
+        batch = abcd_t[start:stop]  # (B, 4)
+        query = unit[batch[:, 1]] - unit[batch[:, 0]] + unit[batch[:, 2]]  # (B, dim)
         best[start:stop] = _first_best(query, unit_t, excluded_t[start:stop], cols)
         if on_batch:
             on_batch(stop, len(kept))
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> None:
     from core.device import pick_device
     from core.glove import load_glove
 
-    parser = argparse.ArgumentParser(prog="python -m core.evaluate", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m core.evaluate", description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("task", choices=["analogies", "similarity"])
     parser.add_argument("file", type=Path)
     parser.add_argument("--vectors", default=None, help="a file in the vectors folder; default: bundled GloVe 6B 50d")

@@ -6,12 +6,26 @@ and <key>_why ({answer} in the explanation is this module's answer). `check` com
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core import attention, cloud, embeddings, neighbours, positional, pretrained, projection, rotary, training
+from core import (
+    attention_checks,
+    attention_head,
+    cloud,
+    embeddings,
+    neighbours,
+    positional,
+    pretrained,
+    projection,
+    rotary,
+    training,
+)
 from core.vectors import WordVectors
+
+Answer = float | int | str
 
 
 @dataclass(frozen=True)
@@ -22,7 +36,7 @@ class Exercise:
     """
 
     key: str
-    answer: Callable[[WordVectors | None], float | int | str]
+    answer: Callable[[WordVectors | None], Answer]
     tolerance: float = 0.0
 
 
@@ -40,7 +54,7 @@ def check(exercise: Exercise, typed: str, wv: WordVectors | None = None) -> bool
     return matches(exercise, typed, exercise.answer(wv))
 
 
-def matches(exercise: Exercise, typed: str, expected: float | int | str) -> bool:
+def matches(exercise: Exercise, typed: str, expected: Answer) -> bool:
     """Whether `typed` is `expected`, the exercise's answer computed once by the caller."""
     given = parse_answer(typed)
     if isinstance(expected, str):
@@ -63,6 +77,17 @@ def longest_wavelength(d_model: int, base: float) -> float:
 def dot_at(d_model: int, m: int, n: int) -> float:
     table = positional.sinusoidal_encoding(max(m, n) + 1, d_model)
     return float(table[m] @ table[n])
+
+
+def with_vectors(answer: Callable[[WordVectors], Answer]) -> Callable[[WordVectors | None], Answer]:
+    """An answer that reads the word vectors: a ValueError saying so when a page calls it without them."""
+
+    def checked(wv: WordVectors | None) -> Answer:
+        if wv is None:
+            raise ValueError("this exercise's answer needs the word vectors (wv).")
+        return answer(wv)
+
+    return checked
 
 
 def analogy_answer(wv: WordVectors, a: str, b: str, c: str) -> str:
@@ -126,15 +151,33 @@ def rope_pairs_longer_than(head_dim: int, base: float, length: int) -> int:
 def attention_shift_difference(wv: WordVectors, scheme: str) -> float:
     """The attention page's shift check at its defaults: the largest change of a scheme's logits when every
     position moves by AttentionConfig().shift."""
-    cfg = attention.AttentionConfig()
-    head = attention.make_head(cfg, wv)
-    return attention.shift_check(head, cfg, scheme).max_diff
+    cfg = attention_head.AttentionConfig()
+    head = attention_head.make_head(cfg, wv)
+    return attention_checks.shift_check(head, cfg, scheme).max_diff
 
 
 def attention_beyond(scheme: str, value: str) -> float | int:
     """A number of the attention page's "past the trained length" line at its defaults (twice the trained length)."""
-    cfg = attention.AttentionConfig()
-    return attention.beyond(cfg, scheme, attention.BEYOND * cfg.trained_len).values[value]
+    cfg = attention_head.AttentionConfig()
+    return attention_checks.beyond(cfg, scheme, attention_checks.BEYOND * cfg.trained_len).values[value]
+
+
+@functools.cache
+def minilm_answers() -> dict[str, float | int]:
+    """The "Inside a real Transformer" page's numbers at its defaults (probes.ProbeConfig), from MiniLM's weights:
+    loaded here once for the three answers and let go (the page keeps its own copy)."""
+    from core import minilm, probes
+
+    model, cfg = minilm.load_minilm(), probes.ProbeConfig()
+    named = probes.positional_heads(probes.offset_profile(probes.run_sentences(model, probes.read_sentences())))
+    taken = probes.take_positions_away(model, minilm.encode(model, cfg.sentence, cfg.pair or None), cfg.seed)
+    uses = probes.word_uses(model, cfg.word, cfg.use_list)
+    last = {b: float(c[-1]) for (a, b), c in probes.use_cosines(uses.vectors).items() if a == 0}  # to the first use
+    return {
+        "prev": sum(h.offset == -1 for h in named),
+        "none": float(taken.cosine["none"][-1]),
+        "bank": uses.uses[max(last, key=lambda b: last[b])][0] + 1,  # its sentence, counted from 1
+    }
 
 
 EXERCISES: dict[str, list[Exercise]] = {
@@ -144,14 +187,14 @@ EXERCISES: dict[str, list[Exercise]] = {
         Exercise("pe_offset", lambda wv: dot_at(128, 10, 15), tolerance=0.01),
     ],
     "we": [
-        Exercise("we_analogy", lambda wv: analogy_answer(wv, "paris", "france", "rome")),
-        Exercise("we_frog", lambda wv: nearest_word(wv, "frog")),
-        Exercise("we_king_row", lambda wv: wv.stoi["king"]),
+        Exercise("we_analogy", with_vectors(lambda wv: analogy_answer(wv, "paris", "france", "rome"))),
+        Exercise("we_frog", with_vectors(lambda wv: nearest_word(wv, "frog"))),
+        Exercise("we_king_row", with_vectors(lambda wv: wv.stoi["king"])),
     ],
     "es": [
-        Exercise("es_queen", lambda wv: nearest_word(wv, "queen")),
-        Exercise("es_count", default_cloud_points),
-        Exercise("es_kept_3d", kept_gained_in_3d, tolerance=0.15),
+        Exercise("es_queen", with_vectors(lambda wv: nearest_word(wv, "queen"))),
+        Exercise("es_count", with_vectors(default_cloud_points)),
+        Exercise("es_kept_3d", with_vectors(kept_gained_in_3d), tolerance=0.15),
     ],
     "lv": [
         Exercise("lv_past", lambda wv: learned_accuracy_past(16, 32), tolerance=0.005),
@@ -168,9 +211,14 @@ EXERCISES: dict[str, list[Exercise]] = {
         Exercise("rp_alibi", lambda wv: rotary.alibi_slopes(8)[0], tolerance=0.0005),
     ],
     "at": [
-        Exercise("at_shift", lambda wv: attention_shift_difference(wv, "sinusoidal"), tolerance=0.005),
+        Exercise("at_shift", with_vectors(lambda wv: attention_shift_difference(wv, "sinusoidal")), tolerance=0.005),
         Exercise("at_t5", lambda wv: attention_beyond("t5", "clips_from")),
         Exercise("at_alibi", lambda wv: attention_beyond("alibi", "at_length"), tolerance=0.05),
+    ],
+    "tf": [
+        Exercise("tf_prev", lambda wv: minilm_answers()["prev"]),
+        Exercise("tf_none", lambda wv: minilm_answers()["none"], tolerance=0.005),
+        Exercise("tf_bank", lambda wv: minilm_answers()["bank"]),
     ],
 }
 
@@ -180,7 +228,7 @@ def answer_text(exercise: Exercise, wv: WordVectors | None = None) -> str:
     return formatted(exercise, exercise.answer(wv))
 
 
-def formatted(exercise: Exercise, value: float | int | str) -> str:
+def formatted(exercise: Exercise, value: Answer) -> str:
     """An answer computed by the caller, to the precision the exercise's tolerance asks for."""
     if isinstance(value, str):
         return value

@@ -152,9 +152,10 @@ def parse_glove_text(
     import pyarrow.csv as pacsv
 
     fd = os.open(data, os.O_RDONLY) if isinstance(data, Path) else None
+    text = b"" if isinstance(data, Path) else data
 
     def read_block(offset: int, size: int) -> bytes:
-        return os.pread(fd, size, offset) if fd is not None else data[offset : offset + size]
+        return os.pread(fd, size, offset) if fd is not None else text[offset : offset + size]
 
     try:
         head = read_block(0, 1 << 16)

@@ -1,14 +1,15 @@
 """Long computations run once per key in background threads, shared by every caller (and every learner).
 
-Submitting a key that is queued, running or done returns the same job: pressing Train twice, leaving the
+Submitting a key that is deferred, queued, running or done returns the same job: pressing Train twice, leaving the
 page mid-run, or thirty learners asking for the same settings never repeats the work.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,11 +17,12 @@ from typing import Any
 from core.problems import Problem
 
 Progress = Callable[[int, float], None]
+Work = Callable[[Progress], Any]
 
 
 @dataclass(eq=False)
 class Job:
-    """One computation: its progress (step of total, losses so far), then its result or error."""
+    """One computation: deferred (behind its owner's own jobs), queued, running, then its result or error."""
 
     key: Hashable
     total: int
@@ -29,6 +31,8 @@ class Job:
     losses: list[float] = field(default_factory=list)
     result: Any = None
     error: str | None = None
+    deferred: bool = True  # not in the queue yet: it joins when its owner has room (JobRunner)
+    queued: int = -1  # its place in the order jobs joined the queue
     started: bool = False
     finished: threading.Event = field(default_factory=threading.Event)
 
@@ -42,10 +46,13 @@ class Job:
 
 
 class JobRunner:
-    """At most `workers` jobs run at once, the rest wait in submission order; the last `keep` jobs are kept.
+    """At most `workers` jobs run at once, the rest wait in the order they joined the queue; the last `keep` are kept.
 
-    So that one learner cannot starve the rest: an owner (a session) may have at most `per_owner` unfinished
-    jobs, and at most `max_waiting` jobs wait in all; past either bound, submit raises a Problem.
+    So that one learner cannot starve the rest, an owner (a session) has at most `per_owner` jobs queued or running.
+    A press past that is not refused: its jobs are deferred, and join the back of the queue as the owner's own jobs
+    finish. Refused, with a Problem saying why, is only a press while the owner already has `per_owner` jobs
+    deferred (a press waiting for their previous one), or one that would make more than `max_waiting` jobs wait in
+    all, deferred ones included. 0 leaves a bound out.
     """
 
     def __init__(self, workers: int = 1, keep: int = 64, per_owner: int = 0, max_waiting: int = 0) -> None:
@@ -53,7 +60,9 @@ class JobRunner:
         self.per_owner = per_owner
         self.max_waiting = max_waiting
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="emblab-job")
-        self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
+        self._jobs: OrderedDict[Hashable, Job] = OrderedDict()  # least recently asked for first
+        self._deferred: dict[Job, Work] = {}  # in the order they were asked for
+        self._order = itertools.count()
         self._keep = keep
         self._lock = threading.Lock()
 
@@ -61,43 +70,116 @@ class JobRunner:
         with self._lock:
             return self._jobs.get(key)
 
-    def submit(self, key: Hashable, work: Callable[[Progress], Any], total: int, owner: Hashable = None) -> Job:
+    def submit(self, key: Hashable, work: Work, total: int, owner: Hashable = None) -> Job:
         """The job for `key`: the existing one unless it failed, else a new one running work(progress).
 
         Raises:
-            Problem("queue_yours") when `owner` already has per_owner unfinished jobs; Problem("queue_full")
-            when max_waiting jobs are waiting. Asking for a job that exists is never refused.
+            Problem: as submit_all.
+        """
+        return self.submit_all([(key, work, total)], owner)[0]
+
+    def submit_all(self, requests: Sequence[tuple[Hashable, Work, int]], owner: Hashable = None) -> list[Job]:
+        """One press: the jobs for these (key, work, total), all of them or none.
+
+        A key that is deferred, queued, running or done comes back as it is, at once and never refused (a deferred
+        one joins the queue now if this owner has room). The others are new jobs: they join the queue while the
+        owner has fewer than per_owner jobs queued or running, and are deferred past that.
+
+        Raises:
+            Problem("queue_yours") when the owner would have more than per_owner jobs deferred; Problem("queue_full")
+            when more than max_waiting jobs would wait. Nothing is submitted then.
         """
         with self._lock:
-            job = self._jobs.get(key)
-            if job is not None and job.error is None:
-                self._jobs.move_to_end(key)
-                return job
-            unfinished = [j for j in self._jobs.values() if not j.done]
-            if self.per_owner and owner is not None and sum(j.owner == owner for j in unfinished) >= self.per_owner:
-                raise Problem("queue_yours")
-            if self.max_waiting and sum(not j.started for j in unfinished) >= self.max_waiting:
-                raise Problem("queue_full", n=self.max_waiting)
-            job = self._jobs[key] = Job(key, total, owner)
-            while len(self._jobs) > self._keep:
-                oldest = next(iter(self._jobs))
-                if not self._jobs[oldest].done:
-                    break
-                del self._jobs[oldest]
-        self._pool.submit(self._run, job, work)
-        return job
+            if (why := self._refusal([key for key, _, _ in requests], owner)) is not None:
+                raise why
+            jobs = [self._job(key, work, total, owner) for key, work, total in requests]
+            self._promote()
+            self._evict()
+        return jobs
+
+    def refusal(self, keys: Iterable[Hashable], owner: Hashable = None) -> Problem | None:
+        """Why submit_all would refuse a press of these keys by `owner` now, or None when it would take it."""
+        with self._lock:
+            return self._refusal(list(keys), owner)
 
     def waiting(self) -> int:
-        """Jobs submitted but not started yet."""
+        """Jobs submitted but not started yet: deferred or queued."""
         with self._lock:
-            return sum(not j.started for j in self._jobs.values())
+            return sum(not j.started and not j.done for j in self._jobs.values())
 
-    @staticmethod
-    def _run(job: Job, work: Callable[[Progress], Any]) -> None:
+    def ahead(self, key: Hashable) -> int:
+        """The unfinished jobs that joined the queue before this one (running or waiting); 0 for a deferred job."""
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is None or job.deferred:
+                return 0
+            return sum(not j.deferred and not j.done and j.queued < job.queued for j in self._jobs.values())
+
+    def shutdown(self) -> None:
+        """Stop the workers once their jobs are done (tests; a server's queues live as long as it does)."""
+        self._pool.shutdown(wait=True)
+
+    def _refusal(self, keys: list[Hashable], owner: Hashable) -> Problem | None:
+        new = [key for key in dict.fromkeys(keys) if self._reusable(key) is None]
+        if not new:
+            return None
+        if self.per_owner and owner is not None:
+            mine = [j for j in self._jobs.values() if j.owner == owner and not j.done]
+            room = self.per_owner - sum(not j.deferred for j in mine)
+            deferred = sum(j.deferred for j in mine) + max(len(new) - room, 0)
+            if deferred > self.per_owner:
+                return Problem("queue_yours")
+        if self.max_waiting and self._waiting() + len(new) > self.max_waiting:
+            return Problem("queue_full", n=self.max_waiting)
+        return None
+
+    def _reusable(self, key: Hashable) -> Job | None:
+        job = self._jobs.get(key)
+        return job if job is not None and job.error is None else None
+
+    def _waiting(self) -> int:
+        return sum(not j.started and not j.done for j in self._jobs.values())
+
+    def _has_room(self, owner: Hashable) -> bool:
+        if not self.per_owner or owner is None:
+            return True
+        active = sum(j.owner == owner and not j.deferred and not j.done for j in self._jobs.values())
+        return active < self.per_owner
+
+    def _job(self, key: Hashable, work: Work, total: int, owner: Hashable) -> Job:
+        if (job := self._reusable(key)) is not None:
+            self._jobs.move_to_end(key)
+            if job.deferred and job.owner != owner and self._has_room(owner):
+                job.owner = owner  # someone free asks for it: it need not wait for its first owner's jobs
+            return job
+        job = Job(key, total, owner)
+        self._jobs.pop(key, None)  # a failed job's key: the new job is the most recent
+        self._jobs[key] = job
+        self._deferred[job] = work
+        return job
+
+    def _promote(self) -> None:
+        """Deferred jobs join the queue, in the order they were asked for, as far as their owners have room."""
+        for job in list(self._deferred):
+            if self._has_room(job.owner):
+                work = self._deferred.pop(job)
+                job.deferred, job.queued = False, next(self._order)
+                self._pool.submit(self._run, job, work)
+
+    def _evict(self) -> None:
+        while len(self._jobs) > self._keep:
+            oldest = next(iter(self._jobs))
+            if not self._jobs[oldest].done:
+                break
+            del self._jobs[oldest]
+
+    def _run(self, job: Job, work: Work) -> None:
         job.started = True
         try:
             job.result = work(job.report)
         except Exception as err:  # reported on the page; the next submit retries
             job.error = f"{type(err).__name__}: {err}"
         finally:
-            job.finished.set()
+            with self._lock:  # done and its owner's deferred jobs queued at once, for anyone who looks
+                job.finished.set()
+                self._promote()

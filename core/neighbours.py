@@ -172,9 +172,13 @@ def perplexity_sweep(
     layouts = []
     for i, p in enumerate(perplexities):
         one = replace(cfg, method="t-SNE", perplexity=float(p))
-        offset = i * one.iterations
-        layouts.append(project(x, one, (lambda step, _, o=offset: progress(o + step, 0.0)) if progress else None))
+        layouts.append(project(x, one, _offset(progress, i * one.iterations) if progress else None))
     return layouts
+
+
+def _offset(progress: Progress, offset: int) -> Progress:
+    """progress, with `offset` steps added: one run of a sweep reporting after the runs before it."""
+    return lambda step, _: progress(offset + step, 0.0)
 
 
 DEMOS = ("sizes", "gaps")
@@ -195,6 +199,8 @@ def demo_clusters(kind: str, n_per_cluster: int = 200, dim: int = 50, seed: int 
     rng = np.random.default_rng(seed)
     direction = np.zeros(dim)
     direction[0] = 1.0
+    spreads: tuple[float, ...]
+    centres: tuple[float, ...]
     if kind == "sizes":
         spreads, centres = (1.0, 10.0), (0.0, 30.0 * math.sqrt(dim))
     elif kind == "gaps":

@@ -203,6 +203,8 @@ def pe_columns(cfg: PEConfig, pos_start: int, pos_stop: int, dims: list[int], *,
 class SinusoidalPositionalEncoding(nn.Module):
     """Seed 000's PositionalEncoding: a fixed (1, max_len, d_model) buffer added to the input, then dropout."""
 
+    pe: Tensor  # (1, max_len, d_model) buffer
+
     def __init__(
         self,
         d_model: int,

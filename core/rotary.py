@@ -58,7 +58,8 @@ def rope_inv_freq(
     dtype = torch.float32 if torch.device(device or "cpu").type == "mps" else torch.float64
     two_i = torch.arange(0, head_dim, 2, device=device, dtype=dtype)  # (head_dim // 2,)
     inv_freq = 1.0 / base ** (two_i / head_dim)
-    kind = (scaling or {}).get("rope_type", "default")
+    scaling = scaling or {}
+    kind = scaling.get("rope_type", "default")
     if kind == "default":
         return inv_freq
     factor = scaling["factor"]
@@ -77,7 +78,7 @@ def rope_inv_freq(
             return head_dim * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))
 
         low = max(math.floor(correction_dim(beta_fast)), 0)
-        high = min(math.ceil(correction_dim(beta_slow)), head_dim - 1)
+        high: float = min(math.ceil(correction_dim(beta_slow)), head_dim - 1)
         high = high + 0.001 if low == high else high
         ramp = ((torch.arange(head_dim // 2, device=device, dtype=dtype) - low) / (high - low)).clamp(0, 1)
         keep = 1 - ramp  # 1: extrapolate (unchanged), 0: interpolate (divided by factor)
@@ -163,7 +164,8 @@ def score_curves(cfg: RopeConfig, max_distance: int, seed: int, *, device=None) 
 
 def attention_scaling(scaling: dict | None) -> float:
     """The factor YaRN multiplies cos and sin by (0.1 ln(factor) + 1 by default); 1 for the other methods."""
-    if (scaling or {}).get("rope_type") != "yarn":
+    scaling = scaling or {}
+    if scaling.get("rope_type") != "yarn":
         return 1.0
     if scaling.get("attention_factor") is not None:
         return scaling["attention_factor"]

@@ -98,7 +98,7 @@ class TinyAttention(nn.Module):
 
     def positions(self, length: int, device) -> Tensor:
         """(length, d_model) position vectors; zeros for the no-position control."""
-        if self.cfg.position == "learned":
+        if self.pos is not None:  # "learned"
             return self.pos(torch.arange(length, device=device))
         if self.cfg.position == "sinusoidal":
             return sinusoidal_encoding(length, self.cfg.d_model, device=device)

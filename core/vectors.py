@@ -63,7 +63,7 @@ class WordVectors:
         """Vectors of the tokens, zeros for unknown ones (torchtext's behaviour). (len(tokens), dim) or (dim,)."""
         single = isinstance(tokens, str)
         rows = []
-        for token in [tokens] if single else tokens:
+        for token in [tokens] if isinstance(tokens, str) else tokens:
             if token not in self.stoi and lower_case_backup:
                 token = token.lower()
             i = self.stoi.get(token)

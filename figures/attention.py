@@ -30,13 +30,15 @@ def heatmaps_figure(
     """
     names = list(matrices)
     rows = math.ceil(len(names) / columns)
-    many = len(tokens) > 24  # too many names to read: the hover gives them
     places, layout = grid_layout(names, columns, vspace=0.08 if rows > 1 else 0.0, axis_titles=axis_titles)
+    # The axes are categories, "position:token", with plotly's own ticks: it labels every k-th one, k as small as
+    # the panel's size in pixels allows at the labels' font size, so that a long sentence's labels never overlap
+    # (tests/browser/test_attention.py); the hover names the row's and the column's token and position in full.
     for key, axis in layout.items():
         if key.startswith("xaxis"):
-            axis.update(tickangle=-60, **({"showticklabels": False} if many else {}))
+            axis.update(type="category", tickangle=-60)
         elif key.startswith("yaxis"):
-            axis.update(autorange="reversed", **({"showticklabels": False} if many else {}))
+            axis.update(type="category", autorange="reversed")
     finite = [m[np.isfinite(m)] for m in matrices.values()]
     values = np.concatenate([v.ravel() for v in finite]) if finite else np.zeros(0)
     low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)

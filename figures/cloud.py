@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.basedatatypes import BaseTraceType
 
 LEGEND = {"cloud": "cloud ({n:,})", "chosen": "chosen words", "neighbours": "neighbours", "found": "found"}
 GROUP_COLORS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
@@ -15,10 +18,10 @@ def cloud_figure(
     coords: np.ndarray,
     words: list[str],
     *,
-    chosen: list[int] = (),
+    chosen: Sequence[int] = (),
     groups: dict[str, list[int]] | None = None,
     found: int | None = None,
-    neighbours: list[int] = (),
+    neighbours: Sequence[int] = (),
     isolate: bool = False,
     axis_titles: tuple[str, ...] = ("1", "2", "3"),
     revision: str = "",
@@ -46,10 +49,10 @@ def cloud_figure(
     three_d = coords.shape[1] == 3
     scatter = go.Scatter3d if three_d else go.Scattergl
 
-    def trace(rows: list[int], role: str, name: str, marker: dict, labelled: bool) -> go.BaseTraceType:
-        rows = np.asarray(rows, dtype=np.int64)
-        text = [words[i] for i in rows]
-        xyz = dict(zip("xyz", coords[rows].T, strict=False))
+    def trace(rows: list[int], role: str, name: str, marker: dict, labelled: bool) -> BaseTraceType:
+        at = np.asarray(rows, dtype=np.int64)
+        text = [words[i] for i in at]
+        xyz = dict(zip("xyz", coords[at].T, strict=False))
         return scatter(
             **xyz,
             mode="markers+text" if labelled else "markers",
@@ -81,7 +84,9 @@ def cloud_figure(
         star = dict(size=8 if three_d else 16, color="#d62728", symbol="diamond" if three_d else "star")
         traces.append(trace([found], "found", legend["found"], star, True))
 
-    layout = dict(uirevision=revision, margin=dict(l=0, r=0, t=30, b=0), legend=dict(itemsizing="constant"))
+    layout: dict[str, Any] = dict(
+        uirevision=revision, margin=dict(l=0, r=0, t=30, b=0), legend=dict(itemsizing="constant")
+    )
     if three_d:
         layout["scene"] = {f"{a}axis": dict(title=dict(text=t)) for a, t in zip("xyz", axis_titles, strict=False)}
     else:

@@ -7,6 +7,7 @@ time (benchmarks/attention.py); a layout dict built here is validated once, with
 from __future__ import annotations
 
 import math
+from typing import Any
 
 
 def grid_layout(
@@ -18,7 +19,7 @@ def grid_layout(
     shared: bool = True,
     axis_titles: tuple[str, str] = ("", ""),
     title_gap: float = 0.01,
-) -> tuple[list[dict], dict]:
+) -> tuple[list[dict[str, str]], dict[str, Any]]:
     """One panel per name, left to right in rows of `columns`, the first row on top.
 
     Args:
@@ -33,14 +34,16 @@ def grid_layout(
     rows = math.ceil(n / columns)
     width = (1 - hspace * (columns - 1)) / columns
     height = (1 - vspace * (rows - 1)) / rows
-    places, layout, annotations = [], {}, []
+    places: list[dict[str, str]] = []
+    layout: dict[str, Any] = {}  # plotly's layout JSON
+    annotations: list[dict[str, Any]] = []
     for i, name in enumerate(names):
         row, col = divmod(i, columns)
         suffix = "" if i == 0 else str(i + 1)
         x0, top = col * (width + hspace), 1 - row * (height + vspace)
         bottom = i + columns >= n  # no panel below it in its column
-        x_axis = dict(domain=_span(x0, x0 + width), anchor=f"y{suffix}")
-        y_axis = dict(domain=_span(top - height, top), anchor=f"x{suffix}")
+        x_axis: dict[str, Any] = dict(domain=_span(x0, x0 + width), anchor=f"y{suffix}")
+        y_axis: dict[str, Any] = dict(domain=_span(top - height, top), anchor=f"x{suffix}")
         if shared and i > 0:
             x_axis["matches"], y_axis["matches"] = "x", "y"
         if shared:

@@ -3,9 +3,12 @@ layouts. Pure: arrays in, go.Figure out."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import plotly.graph_objects as go
 
+from figures.cloud import GROUP_COLORS
 from figures.grid import grid_layout
 
 
@@ -49,33 +52,55 @@ def sweep_figure(
     layouts: dict[str, np.ndarray],
     words: list[str],
     title: str,
-    colour: np.ndarray | None = None,
-    colour_title: str = "",
+    groups: np.ndarray | None = None,
+    group_names: list[str] | None = None,
 ) -> go.Figure:
     """Small multiples, one 2D layout per setting (e.g. "perplexity 5": (n, 2)), each on its own axes without ticks:
     t-SNE's axes, distances between clusters and cluster sizes carry no units to compare.
 
     Args:
-        colour: (n,) one number per point shared by every panel (a group index, neighbours kept), or None.
+        groups: (n,) a category per point (0, 1, ...: a cluster), shared by every panel, or None: one colour.
+            Categories, not a scale: each has one colour and one legend entry, which shows or hides it in every panel.
+        group_names: the legend's name per category, in order; by default "1", "2", ... (numbered from 1).
     """
     places, layout = grid_layout(list(layouts), len(layouts), shared=False)
+    labels = np.asarray(words, dtype=object)
+    parts: list[tuple[np.ndarray, str | None, str]]
+    if groups is None:
+        parts = [(np.arange(len(labels)), None, "#1f77b4")]
+    else:
+        groups = np.asarray(groups)
+        names = group_names or [str(g + 1) for g in range(int(groups.max()) + 1)]
+        colours = itertools.cycle(GROUP_COLORS)
+        parts = [(np.flatnonzero(groups == g), name, next(colours)) for g, name in enumerate(names)]
     traces = []
     for i, coords in enumerate(layouts.values()):
-        marker = dict(size=3, color="#1f77b4")
-        if colour is not None:
-            marker.update(color=np.asarray(colour), colorscale="Viridis", showscale=i == 0)
-            if colour_title:
-                marker["colorbar"] = dict(title=dict(text=colour_title))
         xy = np.asarray(coords, np.float32)
-        traces.append(
-            go.Scattergl(
-                x=xy[:, 0], y=xy[:, 1], mode="markers", marker=marker, text=words, hoverinfo="text", **places[i]
+        for rows, name, colour in parts:
+            traces.append(
+                go.Scattergl(
+                    x=xy[rows, 0],
+                    y=xy[rows, 1],
+                    mode="markers",
+                    marker=dict(size=3, color=colour),
+                    text=labels[rows].tolist(),
+                    hoverinfo="text",
+                    name=name,
+                    legendgroup=name,
+                    showlegend=name is not None and i == 0,
+                    **places[i],
+                )
             )
-        )
     for key, axis in layout.items():
         if key.startswith(("xaxis", "yaxis")):
             axis.update(showticklabels=False, zeroline=False)
-    layout.update(title=dict(text=title), showlegend=False, height=360, margin=dict(l=10, r=10, t=70, b=10))
+    layout.update(
+        title=dict(text=title),
+        showlegend=groups is not None,
+        legend=dict(orientation="h", x=0, y=-0.02, yanchor="top", itemsizing="constant"),
+        height=380 if groups is not None else 360,
+        margin=dict(l=10, r=10, t=70, b=10),
+    )
     return go.Figure(data=traces, layout=layout)
 
 

@@ -5,6 +5,8 @@ Arrays go in as float32 with x0/dx instead of coordinate arrays, so a chart carr
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -59,7 +61,7 @@ def pe_heatmap_figure(
         hovertemplate="%{y}<br>i = %{x}<br>%{z:.4f}<extra></extra>",
         **rows,
     )
-    layout = dict(yaxis=dict(autorange="reversed"))
+    layout: dict[str, Any] = dict(yaxis=dict(autorange="reversed"))  # plotly's layout JSON
     if row_labels is not None:
         layout["height"] = max(180, 40 + 22 * len(row_labels))
     else:  # numeric axes: fixed margins spare plotly a second layout pass measuring tick labels on every redraw

@@ -4,8 +4,8 @@ import numpy as np
 import streamlit as st
 import torch
 
-from core import attention
-from core.attention import CONTENTS, AttentionConfig
+from core import attention, attention_checks, attention_head, attention_scores
+from core.attention_head import CONTENTS, AttentionConfig
 from core.pretrained import PretrainedMissing
 from core.training import TrainConfig
 from figures.attention import distance_figure, heatmaps_figure, terms_figure
@@ -21,7 +21,6 @@ from ui.pages import page_link
 from ui.parse import parse_number
 from ui.resources import minilm_positions
 from ui.vectors import bundled_or_stop
-from ui.window import keep_inside
 
 MINILM = "MiniLM"  # the real learned table's name in the labels ("learned: MiniLM")
 TRAINED = "trained here"  # the table trained on the learned-vs-sinusoidal page ("learned: trained here")
@@ -196,7 +195,7 @@ if cfg is not None:
             r"\qquad q = x W_q,\; k = x W_k",
             t("at.all_notice"),
         )
-        show_code(attention.scores, attention.bias, attention.attend)
+        show_code(attention_scores.scores, attention_scores.bias, attention_scores.attend)
 
     elif chapter == "terms":
         # --- 2. Sinusoidal added to the input: four terms ----------------------------------------------------
@@ -216,7 +215,7 @@ if cfg is not None:
             r" + \underbrace{p_m W_q \cdot p_n W_k}_{\text{position-position}}",
             t("at.terms_notice"),
         )
-        show_code(attention.added_terms)
+        show_code(attention_scores.added_terms)
 
     elif chapter == "learned":
         # --- 3. Learned absolute: a real table -----------------------------------------------------------------
@@ -236,7 +235,7 @@ if cfg is not None:
             explain(
                 r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{\text{rows} \times \text{width}}", t("at.learned_notice")
             )
-            show_code(attention.position_vectors, attention.fit_width)
+            show_code(attention_scores.position_vectors, attention_head.fit_width)
         if trained is None:
             st.caption(t("at.trained_note"))
         else:
@@ -258,7 +257,7 @@ if cfg is not None:
             past = t("at.past", trained=b.trained_len, length=b.length) + " " + t(f"at.beyond_{b.kind}", **values)
             st.markdown(f"- **{r.label}**: {depends}{clamped} {past}")
         explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", t("at.checks_notice"))
-        show_code(attention.shift_check, attention.beyond)
+        show_code(attention_checks.shift_check, attention_checks.beyond)
 
     elif chapter == "distance":
         # --- 5. Score against distance ---------------------------------------------------------------------------
@@ -269,9 +268,12 @@ if cfg is not None:
         def distance_section() -> None:
             n = len(tokens)
             c1, c2, c3, c4 = st.columns(4)
-            # a shorter sentence may leave a chosen token past its end: moved back to the last one, with a word
-            keep_inside("at_query", t("at.query_token"), total=n, span=1, where=c1)
-            keep_inside("at_key", t("at.key_token"), total=n, span=1, where=c2)
+            # a shorter sentence may leave a chosen token past its end: moved back to the last one, with a word about
+            # tokens (ui.window.keep_inside's speaks of a table and a window: tests/app/test_attention.py)
+            for name, label, column in (("at_query", t("at.query_token"), c1), ("at_key", t("at.key_token"), c2)):
+                if (asked := st.session_state.get(name, 0)) > n - 1:
+                    column.warning(t("at.token_moved", label=label, asked=asked, n=n, last=n - 1))
+                    st.session_state[name] = n - 1
             query = int(c1.number_input(t("at.query_token"), 0, n - 1, 0, key="at_query", **IN_LINK))
             key = int(c2.number_input(t("at.key_token"), 0, n - 1, min(1, n - 1), key="at_key", **IN_LINK))
             pos = c3.slider(t("at.query_pos"), 0, QUERY_POS_MAX, 8, key="at_query_pos", **IN_LINK)

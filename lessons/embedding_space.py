@@ -18,7 +18,7 @@ from ui.caching import page_cache_data
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.jobs import job_progress, submit
+from ui.jobs import QUEUES, job_progress, job_runner, refusal_notice, submit
 from ui.link import IN_LINK, translated_choice
 from ui.parse import parse_number
 from ui.tables import downloads, table
@@ -38,11 +38,9 @@ SWEEP_DATA = ("sizes", "gaps", "cloud")  # core.neighbours.DEMOS, then the page'
 MOST_PANELS = 4  # the sweep's small multiples: each one is a whole t-SNE run
 
 
-@st.cache_resource
 def runner() -> JobRunner:
-    """One projection queue per server process: one t-SNE or UMAP at a time, results shared by every learner;
-    one waiting or running projection per learner, at most 6 waiting in all."""
-    return JobRunner(workers=1, keep=32, per_owner=1, max_waiting=6)
+    """The projection queue (t-SNE, UMAP, the sweep): one at a time, results shared by every learner."""
+    return job_runner("projections")
 
 
 @st.cache_resource(max_entries=16)
@@ -64,7 +62,7 @@ def start(key: tuple, x: np.ndarray, cfg: CloudConfig) -> None:
         del store[old]
     store[key] = kept
     work = functools.partial(cloud.project, x, cfg, snapshot=snapshot if cfg.method == "t-SNE" else None)
-    submit(runner(), key, lambda progress: work(progress=progress), cfg.steps(len(x)), "es_refused")
+    submit(runner(), [(key, lambda progress: work(progress=progress), cfg.steps(len(x)))], "es_refused")
 
 
 @page_cache_data(max_entries=8)
@@ -90,13 +88,16 @@ def draw_latest(job: Job, words: list[str], roles: dict, axis_titles: tuple[str,
 def start_sweep(key: tuple, x: np.ndarray, cfg: CloudConfig, perplexities: tuple[float, ...]) -> None:
     work = functools.partial(neighbours.perplexity_sweep, x, cfg, perplexities)
     total = len(perplexities) * cfg.iterations
-    submit(runner(), key, lambda progress: work(progress=progress), total, "es_sweep_refused")
+    submit(runner(), [(key, lambda progress: work(progress=progress), total)], "es_sweep_refused")
 
 
 def describe(method: str, job: Job) -> str:
-    """The progress bar's text for a projection: waiting, UMAP's start (neighbours, compiling), or its step."""
+    """The progress bar's text for a projection: deferred behind the learner's own run, waiting, UMAP's start
+    (neighbours, compiling), or its step."""
+    if job.deferred:
+        return t("es.deferred", method=method)
     if not job.started:
-        return t("es.waiting", method=method, n=runner().waiting() - 1)
+        return t("es.waiting", method=method, n=runner().ahead(job.key))
     if job.step == 0 and method == "UMAP":
         return t("es.umap_starting")
     return t("es.step", method=method, step=job.step, total=job.total)
@@ -240,9 +241,8 @@ else:
             on_click=start,
             args=(key, wv.vectors[rows].cpu().numpy(), cfg),
         )
-        st.caption(t("es.slow", method=cfg.method))
-        if refused := st.session_state.get("es_refused"):
-            st.warning(refused)
+        st.caption(t("es.slow", method=cfg.method, queue=QUEUES["projections"]["max_waiting"]))
+        refusal_notice(runner(), "es_refused")
     elif not job.done:
         latest = functools.partial(draw_latest, words=words, roles=roles, axis_titles=axis_titles)
         job_progress(runner(), key, functools.partial(describe, cfg.method), latest)
@@ -306,7 +306,9 @@ else:
         r"T(k) = 1 - \frac{2}{nk(2n-3k-1)} \sum_{i=1}^{n} \sum_{j \in U_k(i)} \big(r(i,j) - k\big)",
         t("es.kept_notice"),
     )
-    show_code(neighbours.preservation, neighbours.cosine_neighbours, neighbours.trustworthiness)
+    show_code(
+        neighbours.preservation, neighbours.cosine_neighbours, neighbours.trustworthiness, figure=t("es.code_honest")
+    )
     frames = layouts().get(key, []) if key else []
     if len(frames) > 1 and dims == 2 and st.toggle(t("es.replay"), False, key="es_replay", **IN_LINK):
         replay = frames_figure(frames, words, t("es.replay_title", every=LAYOUT_EVERY), t("es.iteration"))
@@ -324,7 +326,7 @@ else:
         ),
     )
 
-show_code(cloud.cloud_rows, cloud.project, cloud.neighbours)
+show_code(cloud.cloud_rows, cloud.project, cloud.neighbours, figure=t("es.code_cloud"))
 
 # --- 4. A perplexity sweep --------------------------------------------------------------------------------
 st.header(t("es.h_sweep"))
@@ -363,20 +365,14 @@ if perplexities:
             on_click=start_sweep,
             args=(sweep_key, points, sweep_cfg, perplexities),
         )
-        if refused := st.session_state.get("es_sweep_refused"):
-            st.warning(refused)
+        refusal_notice(runner(), "es_sweep_refused")
     elif not job.done:
         job_progress(runner(), sweep_key, functools.partial(describe, "t-SNE"))
     else:
         panels = {t("es.panel", perplexity=f"{p:g}"): xy for p, xy in zip(perplexities, job.result, strict=True)}
         hover = words if demo is None else [t("es.cluster", n=int(c) + 1) for c in labels]
-        fig = sweep_figure(
-            panels,
-            hover,
-            t(f"es.sweep_{data}"),
-            colour=None if labels is None else labels + 1,
-            colour_title=t("es.cluster_colour"),
-        )
+        names = None if labels is None else [t("es.cluster", n=c + 1) for c in range(int(labels.max()) + 1)]
+        fig = sweep_figure(panels, hover, t(f"es.sweep_{data}"), groups=labels, group_names=names)
         st.plotly_chart(fig, key="es_sweep_plot")
 explain(r"\mathrm{Perp}(P_i) = 2^{H(P_i)}, \quad H(P_i) = -\sum_j p_{j|i} \log_2 p_{j|i}", t("es.sweep_notice"))
 show_code(neighbours.perplexity_sweep, neighbours.demo_clusters)

@@ -16,8 +16,7 @@ from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.jobs import TRAINING_QUEUE as QUEUE
-from ui.jobs import submit, training_runner
+from ui.jobs import QUEUES, refusal_notice, submit, training_runner
 from ui.link import IN_LINK
 from ui.parse import parse_number
 from ui.resources import minilm_positions
@@ -39,14 +38,10 @@ def table_views(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def start_training(cfgs: dict[str, TrainConfig]) -> None:
     dev = device()  # resolved here, in the script's thread; the job thread only computes
-    for cfg in cfgs.values():
-        submit(
-            training_runner(),
-            cfg,
-            lambda progress, cfg=cfg: training.train(cfg, progress, device=dev),
-            cfg.steps,
-            "lv_refused",
-        )
+    press = [
+        (cfg, lambda progress, cfg=cfg: training.train(cfg, progress, device=dev), cfg.steps) for cfg in cfgs.values()
+    ]
+    submit(training_runner(), press, "lv_refused")  # the three models, all queued (or deferred) or none
 
 
 # Not ui.jobs.job_progress: that draws one job's bar, and a Train press is three jobs whose loss curves the learner
@@ -58,7 +53,10 @@ def live_progress(cfgs: dict[str, TrainConfig]) -> None:
     if all(job.done for job in jobs.values()):
         st.rerun()
     for p, job in jobs.items():
-        state = t("lv.queued") if not job.started else t("lv.step", step=job.step, total=job.total)
+        if job.started:
+            state = t("lv.step", step=job.step, total=job.total)
+        else:  # behind this learner's previous press, or in the queue
+            state = t("lv.deferred") if job.deferred else t("lv.queued")
         st.progress(job.step / job.total, text=f"{label(p)}: {state}")
     curves = {label(p): job.losses for p, job in jobs.items() if job.losses}
     if curves:
@@ -100,9 +98,9 @@ except ValueError as err:
     st.error(t("lv.invalid", problem=problem(err)))
 
 st.button(t("lv.train"), key="lv_train", type="primary", disabled=cfgs is None, on_click=start_training, args=(cfgs,))
-st.caption(t("lv.policy", device=device().type, waiting=training_runner().waiting(), queue=QUEUE))
-if refused := st.session_state.get("lv_refused"):
-    st.warning(refused)
+waiting, queue = training_runner().waiting(), QUEUES["training"]["max_waiting"]
+st.caption(t("lv.policy", device=device().type, waiting=waiting, queue=queue))
+refusal_notice(training_runner(), "lv_refused")
 
 # --- 1. Training ------------------------------------------------------------------------------------
 jobs = {p: training_runner().get(cfg) for p, cfg in cfgs.items()} if cfgs else {}

@@ -21,9 +21,9 @@ st.title(t("ov.title"))
 st.markdown(t("ov.intro"))
 
 st.header(t("ov.path"))
-for step, lesson in enumerate(PATH, start=1):
-    st.subheader(f"{step}. " + t(f"ov.{lesson.key}"))
-    st.markdown(t(f"ov.{lesson.key}_text"))
+for step, lesson in enumerate(PATH, start=1):  # each step's heading is the title of the page its link opens
+    st.subheader(f"{step}. {lesson.title}")
+    st.markdown(f"**{t(f'ov.{lesson.key}')}**: " + t(f"ov.{lesson.key}_text"))
     page_link(lesson.key)
 
 st.header(t("ov.formulas"))

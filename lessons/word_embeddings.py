@@ -16,7 +16,7 @@ from figures.words import word_scatter_figure
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.jobs import job_progress, submit
+from ui.jobs import QUEUES, job_progress, job_runner, refusal_notice, submit
 from ui.link import IN_LINK
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors
@@ -26,7 +26,6 @@ OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
 # with many more would hold everyone's evaluations behind it: the rest of a file is left out, with a notice.
 MAX_QUESTIONS = 20_000
 QUESTIONS_MB = 2
-EVAL_QUEUE = 6  # evaluations waiting in all
 ASKED = "we_eval_asked"  # this session's last evaluation: its job key and what it was asked with
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
 BACKGROUNDS = (1000, 5000, 10_000, 50_000)  # most frequent words PCA may be fitted on
@@ -41,11 +40,9 @@ def pca_coords(_wv: WordVectors, source: str, words: tuple[str, ...], dims: int,
     return projection.pca(x, dims, fit_on=fit_on)
 
 
-@st.cache_resource
 def eval_runner() -> JobRunner:
-    """One evaluation queue per server process: one at a time, results kept per (vectors, questions, words) and
-    shared by every learner; one evaluation waiting or running per learner, at most EVAL_QUEUE waiting in all."""
-    return JobRunner(workers=1, keep=32, per_owner=1, max_waiting=EVAL_QUEUE)
+    """The evaluation queue: one at a time, results kept per (vectors, questions, words) and shared by everyone."""
+    return job_runner("evaluation")
 
 
 def read_questions_or_say_why(text: str | None) -> list[evaluate.Question] | None:
@@ -86,14 +83,16 @@ def start_evaluation(wv: WordVectors, text: str | None, asked: dict) -> None:
         del result["predictions"]  # kept per key for everyone: only what the page shows
         return result
 
-    submit(eval_runner(), key, work, 100, "we_eval_refused")
+    submit(eval_runner(), [(key, work, 100)], "we_eval_refused")
     st.session_state[ASKED] = asked | dict(key=key, n=len(questions))
 
 
 def describe(n: int, restrict: int, job: Job) -> str:
     """The progress bar's text for an evaluation of n questions among the `restrict` most frequent words."""
+    if job.deferred:
+        return t("we.eval_deferred")
     if not job.started:
-        return t("we.eval_waiting", n=eval_runner().waiting() - 1)
+        return t("we.eval_waiting", n=eval_runner().ahead(job.key))
     return t("we.eval_running", n=n, restrict=restrict, percent=job.step)
 
 
@@ -290,12 +289,15 @@ if st.button(t("we.evaluate"), key="we_eval_go"):  # the file is read only now, 
     else:
         text = upload.getvalue().decode("utf-8", errors="replace") if upload else None
     start_evaluation(wv, text, asked)
-if refused := st.session_state.get("we_eval_refused"):
-    st.warning(refused)
+refusal_notice(eval_runner(), "we_eval_refused")
 last = st.session_state.get(ASKED)
 if last is not None and {k: last[k] for k in asked} == asked:  # shown while the settings it was asked with stay
     show_evaluation(wv, last)
-st.caption(t("we.eval_caption") + " " + t("we.eval_policy", waiting=eval_runner().waiting(), queue=EVAL_QUEUE))
+st.caption(
+    t("we.eval_caption")
+    + " "
+    + t("we.eval_policy", waiting=eval_runner().waiting(), queue=QUEUES["evaluation"]["max_waiting"])
+)
 
 # --- Try this ---------------------------------------------------------------------------------------
 try_this("we", wv)

@@ -1,10 +1,14 @@
 """Simulated learners for Locust: each opens one page the way the browser does and moves one control on it.
 
-One user class per control that issue 27 names: the PE page's d_model (PEDModel) and its table window
+One user class per control that issues 27 and 34 name: the PE page's d_model (PEDModel) and its table window
 (PEWindow, moved through the state the chart component sends, as ui/live_chart.js does), the word page's k
-(WordK), the rotary page's base (RotaryBase) and the input layer's sentence (InputSentence). A learner opens
-its page, reads the widget ids from the elements the server sent, then moves its control, thinking
-EMBLAB_THINK_S seconds (3 by default, between 2/3 and 4/3 of it) between moves.
+(WordK), the rotary page's base (RotaryBase), the input layer's sentence (InputSentence), the attention page's
+seed (AttentionSeed) and the embedding-space page's "find a word" (EmbeddingFind). A learner opens its page,
+reads the widget ids from the elements the server sent, then moves its control, thinking EMBLAB_THINK_S seconds
+(3 by default, between 2/3 and 4/3 of it) between moves. A control inside an st.fragment is moved as the browser
+moves it: the rerun names the fragment, and only the fragment runs (loadtest.protocol.Session.set; the BackMsgs
+were compared with Chromium's for each of these controls, benchmarks/cpu_per_move.py --compare-browser). Each
+control's page and key are in loadtest/controls.py (CONTROLS, by class name), which the benchmarks share.
 
 Each rerun is reported to Locust as a request (type "rerun", name "<page>:<control>", its time from the
 BackMsg to script_finished); a closed socket, an exception element or no script_finished within 30 s is a
@@ -25,6 +29,7 @@ from typing import Any, ClassVar
 
 from locust import User, between, task  # locust first: it monkey-patches sockets for gevent
 
+from loadtest.controls import CONTROLS, FIND_WORDS, Control
 from loadtest.protocol import Element, ProtocolError, RerunResult, Session
 
 THINK_S = float(os.environ.get("EMBLAB_THINK_S", "3"))
@@ -32,12 +37,11 @@ WORDS = "the cat sat on a mat while king and queen walked to paris from london w
 
 
 class Learner(User):
-    """One learner on one page. A subclass names the page, the control and how it moves (`next_value`)."""
+    """One learner on one page. A subclass names its control (`spec`, from CONTROLS) and how it moves (`next_value`)."""
 
     abstract = True
     wait_time = between(THINK_S * 2 / 3, THINK_S * 4 / 3)
-    page: ClassVar[str] = ""
-    control: ClassVar[str] = ""  # the widget's user key
+    spec: ClassVar[Control]
     query: ClassVar[str] = ""
 
     def __init__(self, environment: Any) -> None:
@@ -46,8 +50,17 @@ class Learner(User):
         self.rng = random.Random()
 
     @property
+    def page(self) -> str:
+        return self.spec.page
+
+    @property
+    def control(self) -> str:
+        """The widget's user key."""
+        return self.spec.key
+
+    @property
     def request_name(self) -> str:
-        return f"{self.page}:{self.control}"
+        return self.spec.name
 
     def on_start(self) -> None:
         self._open()
@@ -99,8 +112,7 @@ class Learner(User):
 class PEDModel(Learner):
     """The PE page's d_model, stepped up or down a few units at a time, as the number box's buttons do."""
 
-    page = "positional_encoding"
-    control = "pe_d_model"
+    spec = CONTROLS["PEDModel"]
 
     def next_value(self, widget: Element) -> Any:
         low, high = max(int(widget.proto.min), 8), min(int(widget.proto.max), 512)
@@ -110,8 +122,7 @@ class PEDModel(Learner):
 class PEWindow(Learner):
     """The PE table's window, moved by the chart's sliders: the component sends {"window": {start, span}}."""
 
-    page = "positional_encoding"
-    control = "pe_table_chart"
+    spec = CONTROLS["PEWindow"]
 
     def next_value(self, widget: Element) -> Any:
         # as live_chart.js: spans among the choices, and a first row and column up to the last ones the server
@@ -126,8 +137,7 @@ class PEWindow(Learner):
 class WordK(Learner):
     """The word page's k (nearest neighbours), anywhere in its range."""
 
-    page = "word_embeddings"
-    control = "we_nn_k"
+    spec = CONTROLS["WordK"]
 
     def next_value(self, widget: Element) -> Any:
         return self.rng.randint(int(widget.proto.min), int(widget.proto.max))
@@ -136,8 +146,7 @@ class WordK(Learner):
 class RotaryBase(Learner):
     """The rotary page's base, typed: a well-known one or any number from 100 to a million."""
 
-    page = "rotary"
-    control = "rp_base"
+    spec = CONTROLS["RotaryBase"]
 
     def next_value(self, widget: Element) -> Any:
         known = ["10000", "500000", "1000000", "50000"]
@@ -147,11 +156,33 @@ class RotaryBase(Learner):
 class InputSentence(Learner):
     """The input layer's sentence, typed anew: three to ten words."""
 
-    page = "input_layer"
-    control = "il_sentence"
+    spec = CONTROLS["InputSentence"]
 
     def next_value(self, widget: Element) -> Any:
         return " ".join(self.rng.choices(WORDS, k=self.rng.randint(3, 10)))
 
 
-USER_CLASSES = {cls.__name__: cls for cls in (PEDModel, PEWindow, WordK, RotaryBase, InputSentence)}
+class AttentionSeed(Learner):
+    """The attention page's seed, stepped by the number box's buttons (one up or down) among the first few seeds:
+    a class tries a handful of seeds, each one's view computed once per server and then shared."""
+
+    spec = CONTROLS["AttentionSeed"]
+    SEEDS = range(0, 16)
+
+    def next_value(self, widget: Element) -> Any:
+        return min(max(int(widget.value) + self.rng.choice([-1, 1]), self.SEEDS[0]), self.SEEDS[-1])
+
+
+class EmbeddingFind(Learner):
+    """The embedding-space page's "find a word": a word typed (or the box cleared) from a short list, which makes
+    four clouds in all (loadtest.controls.FIND_WORDS), within the page's caches."""
+
+    spec = CONTROLS["EmbeddingFind"]
+
+    def next_value(self, widget: Element) -> Any:
+        return self.rng.choice([w for w in FIND_WORDS if w != widget.value])
+
+
+USER_CLASSES: dict[str, type[Learner]] = {
+    cls.__name__: cls for cls in (PEDModel, PEWindow, WordK, RotaryBase, InputSentence, AttentionSeed, EmbeddingFind)
+}

@@ -101,11 +101,17 @@ class Element:
 @dataclass
 class RerunResult:
     """What one rerun gave: its time from the BackMsg to script_finished, the page after it, and its errors
-    (exception elements, a closed socket, no answer within the timeout, a page not found). Empty errors: ok."""
+    (exception elements, a closed socket, no answer within the timeout, a page not found). Empty errors: ok.
+
+    fragment_id: the fragment the rerun asked for ("" for a run of the whole page).
+    fragment_run: the server ran that fragment alone (script_finished said FINISHED_FRAGMENT_RUN_SUCCESSFULLY).
+    """
 
     seconds: float
     elements: list[Element]
     errors: list[str]
+    fragment_id: str = ""
+    fragment_run: bool = False
 
     @property
     def ok(self) -> bool:
@@ -288,7 +294,8 @@ class Session:
         started = time.perf_counter()
         errors: list[str] = []
         if self.ws is None or self.closed_reason:
-            return RerunResult(0.0, self.page_elements(), [f"socket closed: {self.closed_reason or 'never opened'}"])
+            closed = [f"socket closed: {self.closed_reason or 'never opened'}"]
+            return RerunResult(0.0, self.page_elements(), closed, fragment_id)
         try:
             self.ws.send_binary(message.SerializeToString())
             status = self._read_until_finished(touched, errors)
@@ -296,11 +303,11 @@ class Session:
             errors.append(f"no script_finished within {self.timeout:g} s")
             self.close()
             self.closed_reason = "timed out"
-            return RerunResult(time.perf_counter() - started, self.page_elements(), errors)
+            return RerunResult(time.perf_counter() - started, self.page_elements(), errors, fragment_id)
         except (websocket.WebSocketException, OSError) as err:
             self.closed_reason = f"{type(err).__name__}: {err}"
             errors.append(f"socket closed: {self.closed_reason}")
-            return RerunResult(time.perf_counter() - started, self.page_elements(), errors)
+            return RerunResult(time.perf_counter() - started, self.page_elements(), errors, fragment_id)
         seconds = time.perf_counter() - started
         fragment_run = status == FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
         self.elements = {
@@ -314,7 +321,7 @@ class Session:
         if status == FINISHED.FINISHED_WITH_COMPILE_ERROR:
             errors.append("the page's script did not compile")
         errors += [f"exception element: {text}" for text in self.exceptions()]
-        return RerunResult(seconds, self.page_elements(), errors)
+        return RerunResult(seconds, self.page_elements(), errors, fragment_id, fragment_run)
 
     def _client_state(self, fragment_id: str) -> ClientState:
         state = ClientState(

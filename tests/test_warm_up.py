@@ -1,4 +1,4 @@
-"""scripts/warm_up.py and core.warmup: the server is warm when it first answers, and numba's cache covers UMAP."""
+"""scripts/warm_up.py and core.numba_cache: the server is warm when it first answers, and numba's cache covers UMAP."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import urllib.request
 import numpy as np
 import pytest
 
-from core import warmup
+from core import numba_cache
+from scripts.warm_up import warm_up
 from tests.browser.harness import ROOT, SERVER_ENV, free_port
 
 # Counts the numba compiles a UMAP makes in a fresh process once UMAP is imported (and its eager, explicitly typed
@@ -21,9 +22,9 @@ import sys
 sys.path.insert(0, {root!r})
 import numpy as np
 from numba.core import event
-from core import cloud, warmup
+from core import cloud, numba_cache
 
-warmup.import_umap()
+numba_cache.import_umap()
 compiled = []
 class Listener(event.Listener):
     def on_start(self, e):
@@ -43,7 +44,7 @@ def test_umaps_own_numba_functions_get_a_disk_cache_once():
     import umap.umap_
     from numba.core.caching import NullCache
 
-    warmup.cache_numba_functions()
+    numba_cache.cache_numba_functions()
     for function in (
         umap.umap_.smooth_knn_dist,
         umap.umap_.compute_membership_strengths,
@@ -52,7 +53,7 @@ def test_umaps_own_numba_functions_get_a_disk_cache_once():
         assert not isinstance(function._cache, NullCache), function
     # the parallel twin of the layout's epoch shares its Python function, so numba's cache key: it stays uncached
     assert isinstance(umap.layouts._nb_optimize_layout_euclidean_single_epoch_parallel._cache, NullCache)
-    assert warmup.cache_numba_functions() == 0
+    assert numba_cache.cache_numba_functions() == 0
 
 
 def test_preload_fills_the_caches_the_pages_read():
@@ -61,8 +62,19 @@ def test_preload_fills_the_caches_the_pages_read():
 
     steps = []
     preload(report=lambda what, seconds: steps.append(what))
-    assert steps == ["imports", "device", "GloVe", "MiniLM input layer", "MiniLM positions"]
+    assert steps == [
+        "imports",
+        "device",
+        "GloVe",
+        "MiniLM input layer",
+        "MiniLM positions",
+        "MiniLM encoder and its positional heads",
+    ]
     assert minilm_input() is minilm_input() and minilm_positions().shape == (512, 384)
+    from ui.resources import minilm_model, shipped_profile
+
+    assert minilm_model().word is minilm_input().word  # the encoder shares the input layer's 45 MB table
+    assert shipped_profile()[0].shape == (6, 12, 17)
     assert "unit" in vars(_bundled_vectors())  # GloVe's unit rows are built, not left to the first search
 
 
@@ -130,6 +142,6 @@ def test_after_the_warm_up_a_fresh_process_compiles_nothing_for_umap(served):
 
 def test_warm_up_runs_on_small_inputs_and_reports_each_step():
     steps = {}
-    seconds = warmup.warm_up(umap_size=60, train_steps=1, report=steps.__setitem__)
+    seconds = warm_up(umap_size=60, train_steps=1, report=steps.__setitem__)
     assert list(seconds) == ["import umap", "UMAP of 60 points", "Train (1 steps)"] == list(steps)
     assert all(np.isfinite(s) and s >= 0 for s in seconds.values())

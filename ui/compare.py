@@ -10,7 +10,8 @@ On a page whose settings are one frozen dataclass (core's RopeConfig, PEConfig, 
 
 `pin_ui` draws "Pin these settings as A" while nothing is pinned; once A is pinned, A's settings and "Unpin A".
 It returns None while nothing is pinned, when A equals B (it says so: "B equals A: change a setting to compare")
-and when the link's A is unusable (it names the parameter and why, then drops it).
+and when the link's A is unusable (it names the parameter and why, then drops it): malformed, or naming no field
+(`rp_a=`, `rp_a=;;;`). An A given twice in the link is taken out and named by ui.link.read_link, as any setting.
 
 The link. B is what it always was: each bound widget's own parameter (`rp_base=500000`). A is ONE unbound
 parameter, named by the page, whose text lists every field of A's dataclass in its order, `name:value` joined by
@@ -60,10 +61,12 @@ def encode(settings) -> str:
 def decode(text: str, cls: type[T]) -> T:
     """The dataclass `cls` from `encode`'s text; a field not given takes its default.
 
-    Raises ValueError (a translated text) for an unknown, repeated or malformed field, and cls's own Problem for a
-    value it refuses.
+    Raises ValueError (a translated text) for a text that names no field, an unknown, repeated or malformed field,
+    and cls's own Problem for a value it refuses.
     """
     fields = {f.name: f for f in dataclasses.fields(cls)}
+    if not text.replace(FIELD_SEP, "").strip():  # `rp_a=` or `rp_a=;;;`: pinning the defaults is not what it says
+        raise ValueError(t("ui.ab_empty", fields=", ".join(fields)))
     values = {}
     for item in text.split(FIELD_SEP):
         if not item.strip():

@@ -22,14 +22,20 @@ def source(obj) -> str:
     return inspect.getsource(obj)
 
 
-def show_code(*objects) -> None:
+def show_code(*objects, figure: str | None = None) -> None:
     """An expander with the source of the core functions that produced a figure.
 
     The code is drawn only while the expander is open: collapsed code blocks would still be in the page,
     and every rerun would pay to redraw them.
+
+    Args:
+        figure: the figure's name, in the reader's language, for the label ("Show the code: <figure>"): needed
+            where two expanders come in a row, with nothing between them to say which is which
+            (tests/browser/layout.js checks it).
     """
     key = "code_" + "_".join(obj.__qualname__ for obj in objects)
-    expander = st.expander(t("ui.show_code"), key=key, on_change="rerun")
+    label = t("ui.show_code") if figure is None else t("ui.show_code_for", figure=figure)
+    expander = st.expander(label, key=key, on_change="rerun")
     if expander.open:
         for obj in objects:
             expander.code(source(obj), language="python")

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from core.problems import Problem
+
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 LANGUAGES = {"en": "English", "zh": "中文"}
 LANG_KEY = "lang"
@@ -57,5 +59,4 @@ def shown(value):
 
 def problem(err: Exception) -> str:
     """An error from core in the reader's language: core.problems.Problem carries a key and values."""
-    key = getattr(err, "key", None)
-    return t(f"problems.{key}", **err.values) if key else Message(err)
+    return t(f"problems.{err.key}", **err.values) if isinstance(err, Problem) else Message(err)

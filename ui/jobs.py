@@ -1,25 +1,41 @@
-"""Long work a learner starts (training, a projection, an evaluation): submitted to a shared queue, per session."""
+"""Long work a learner starts (training, a projection, an evaluation): submitted to a shared queue, per session.
+
+A press past the learner's own bound is deferred by core.jobs (it runs after their previous job, and the page's
+progress bar says so); a press refused all the same is remembered, and the page says why only while that still
+holds (`refusal`): the notice goes, and the button works again, as soon as it does not.
+"""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, MutableMapping, Sequence
 
 import streamlit as st
 
-from core.jobs import Job, JobRunner
+from core.jobs import Job, JobRunner, Work
 from core.problems import Problem
 from ui.i18n import problem
 
-TRAINING_QUEUE = 12  # training jobs waiting in all; one Train press on the learned page is three jobs
+# Every queue's bounds, in one place: the pages read them for their texts, tests/core/test_jobs.py drives them.
+QUEUES = {
+    # One Train press is three jobs (learned, sinusoidal, none): one press queued or running per learner.
+    "training": dict(workers=1, keep=64, per_owner=3, max_waiting=12),
+    # t-SNE, UMAP and the perplexity sweep: one waiting or running per learner.
+    "projections": dict(workers=1, keep=32, per_owner=1, max_waiting=6),
+    "evaluation": dict(workers=1, keep=32, per_owner=1, max_waiting=6),
+}
+Request = tuple[Hashable, Work, int]  # (key, work, total), as JobRunner.submit_all takes them
 
 
 @st.cache_resource
+def job_runner(name: str) -> JobRunner:
+    """One queue per server process and kind of work (QUEUES), shared by every learner and page."""
+    return JobRunner(**QUEUES[name])
+
+
 def training_runner() -> JobRunner:
-    """One training queue per server process, shared by the pages: the learned page submits to it, the attention
-    page reads its finished jobs. One job at a time, results shared by every learner; one Train press (three
-    models) per learner in the queue, at most TRAINING_QUEUE jobs waiting in all."""
-    return JobRunner(workers=1, per_owner=3, max_waiting=TRAINING_QUEUE)
+    """The training queue: the learned page submits to it, the attention page reads its finished jobs."""
+    return job_runner("training")
 
 
 def session_id() -> str:
@@ -27,22 +43,59 @@ def session_id() -> str:
     return st.session_state.setdefault("_session_id", uuid.uuid4().hex)
 
 
-def submit(runner, key, work, total: int, refused_key: str) -> None:
-    """Submit a job for this session; a refusal (queue bounds) is kept in state[refused_key] for the page to show."""
-    st.session_state.pop(refused_key, None)
+def press(
+    runner: JobRunner, requests: Sequence[Request], owner: Hashable, state: MutableMapping, refused_key: str
+) -> list[Job] | None:
+    """One press: its jobs, or None when the queue refuses it; then the keys pressed are kept in state[refused_key]
+    for `refusal`. Streamlit-free, so that tests drive it as the pages do (submit)."""
+    state.pop(refused_key, None)
     try:
-        runner.submit(key, work, total, owner=session_id())
-    except Problem as err:
-        st.session_state[refused_key] = problem(err)
+        return runner.submit_all(requests, owner)
+    except Problem:
+        state[refused_key] = [key for key, _, _ in requests]
+        return None
+
+
+def refusal(runner: JobRunner, owner: Hashable, state: MutableMapping, refused_key: str) -> Problem | None:
+    """Why this learner's refused press would still be refused now; None, and the press forgotten, once it would not."""
+    keys = state.get(refused_key)
+    if keys is None:
+        return None
+    why = runner.refusal(keys, owner)
+    if why is None:
+        del state[refused_key]
+    return why
+
+
+def submit(runner: JobRunner, requests: Sequence[Request], refused_key: str) -> None:
+    """A press of this session's (in a button's on_click): `press` with st.session_state."""
+    press(runner, requests, session_id(), st.session_state, refused_key)
+
+
+def refusal_notice(runner: JobRunner, refused_key: str) -> None:
+    """Where the page's button is: the warning for this session's refused press, while the refusal holds."""
+    if refusal(runner, session_id(), st.session_state, refused_key) is not None:
+        _refusal_live(runner, refused_key)
 
 
 @st.fragment(run_every=1.0)
-def job_progress(runner, key, describe: Callable[[Job], str], draw: Callable[[Job], None] | None = None) -> None:
+def _refusal_live(runner: JobRunner, refused_key: str) -> None:
+    """The warning, checked every second; once the refusal no longer holds, a full rerun draws the page without it."""
+    why = refusal(runner, session_id(), st.session_state, refused_key)
+    if why is None:
+        st.rerun()
+    st.warning(problem(why))
+
+
+@st.fragment(run_every=1.0)
+def job_progress(
+    runner: JobRunner, key: Hashable, describe: Callable[[Job], str], draw: Callable[[Job], None] | None = None
+) -> None:
     """A job's progress bar, redrawn every second in a fragment; a full rerun once the job is done, so that the
     page shows its result.
 
     Args:
-        describe: the bar's text for the job as it is now (waiting, starting, at step n of total).
+        describe: the bar's text for the job as it is now (deferred, waiting, starting, at step n of total).
         draw: what to show under the bar while the job runs (t-SNE's latest intermediate layout), or None.
     """
     job = runner.get(key)

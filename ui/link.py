@@ -7,12 +7,18 @@ it when it equals the default, seeds the widget from a shared link, and restores
   its earlier view: `keep_history` (tests/browser/test_across_pages.py, Back brings k back);
 - it drops a parameter it cannot use without a word: `check_link` names it
   (tests/app/test_links.py, notices);
-- links made before the binding named a setting without its page's prefix (?d_model=64): `upgrade_link`
-  (tests/app/test_links.py, old links).
+- links made before the binding named a setting without its page's prefix (?d_model=64): `read_link`
+  (tests/app/test_links.py, old links);
+- it seeds a whole-number box with int(float(text)), which raises OverflowError for inf, -Infinity or 1e400: a
+  traceback from a link (Streamlit 1.67, tests/app/test_links.py, the test that Streamlit still raises; the upstream
+  report: "st.number_input bound to query params raises OverflowError for ?key=inf"). `read_link` takes such a
+  value out of the link before any widget is drawn, and a value given more than once too, which Streamlit would
+  read as its last one (tests/app/test_links.py, test_link_fuzz.py).
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import math
 from pathlib import Path
@@ -26,6 +32,11 @@ IN_LINK = dict(bind="query-params", persist_state="session")  # a setting's widg
 APP_PARAMS = ("lang", "present")  # the parameters app.py reads, on every page
 ASKED = "_link_asked"  # the first run's parameters, {name: [values]}, until check_link has read them
 SEEN = "_link_seen"  # the session's first link was read
+OLD = "_link_old"  # an old link's names, {new name: old name}, until check_link has read them
+REFUSED = "_link_refused"  # the parameters read_link took out of the link, until check_link has named them
+NUMBERS = ("number_input", "slider")  # the widgets whose link value is a number (a range slider, two numbers,
+# would be "multi" in widget_kinds: no page has one, and tests/app/test_links.py's round trip would fail if one did)
+SEVERAL = ("multiselect",)  # the widgets whose link value may be given more than once (as may a "multi" choice)
 
 _history = st.components.v2.component("view_history", js=Path(__file__).with_name("history.js").read_text())
 
@@ -77,20 +88,37 @@ def keep_history() -> None:
     _history(key="view_history")
 
 
-def upgrade_link(prefix: str) -> None:
-    """On a session's first run, note the link's parameters for check_link, and rename an old link's settings to
-    their widgets' keys (?d_model=64 on the PE page becomes ?pe_d_model=64); then run again, so that the widgets
-    are seeded from the new names."""
+def read_link(prefix: str, script: str) -> None:
+    """On a session's first run, before any widget is drawn: note the link's parameters for check_link, rename an
+    old link's settings to their widgets' keys (?d_model=64 on the PE page becomes ?pe_d_model=64), and take out
+    what no widget of the page could take from it; then run again, so that the widgets are seeded from the new
+    address. Taken out (and named by check_link, "not a value this setting takes" or "given n times"):
+    - a number box's or slider's value that is not a finite number (inf, nan, 1e400, text), whether or not its
+      widget is drawn in this run (a chapter not shown draws it later, and Streamlit would raise then);
+    - a parameter given more than once, unless its widget takes several values (a multiselect): Streamlit would
+      take the last without a word, a value kept by hand (ui.compare's A, the chapters) the last or the first.
+    Back and Forward need none of this: they bring back addresses this app wrote, made of values widgets hold.
+
+    Args:
+        prefix: the page's settings' prefix (ui.pages' key).
+        script: the page's script, whose widget calls say which setting takes what (`widget_kinds`).
+    """
     if SEEN in st.session_state:
         return
     st.session_state[SEEN] = True
-    params = st.query_params
-    st.session_state[ASKED] = {name: params.get_all(name) for name in params}
+    params = {name: st.query_params.get_all(name) for name in st.query_params}
     old = [name for name in params if name not in APP_PARAMS and not name.startswith(f"{prefix}_")]
-    if old:
-        st.query_params.from_dict({f"{prefix}_{n}" if n in old else n: params.get_all(n) for n in params})
-        st.session_state[ASKED] = {f"{prefix}_{n}" if n in old else n: v for n, v in st.session_state[ASKED].items()}
-        st.session_state["_link_old"] = {f"{prefix}_{n}": n for n in old}
+    asked: dict[str, list[str]] = {}  # an old name and its new one both given: the setting is given twice
+    for name, values in params.items():
+        asked.setdefault(f"{prefix}_{name}" if name in old else name, []).extend(values)
+    st.session_state[ASKED] = asked
+    st.session_state[OLD] = {f"{prefix}_{n}": n for n in old}
+    kinds = widget_kinds(script)
+    refused = {name for name, values in asked.items() if not _could_take(kinds.get(name), values)}
+    st.session_state[REFUSED] = refused
+    kept = {name: values for name, values in asked.items() if name not in refused}
+    if kept != params:
+        st.query_params.from_dict(kept)
         st.rerun()
 
 
@@ -98,21 +126,22 @@ def check_link(where, script: str) -> None:
     """After a session's first run: a notice naming each parameter of the link that was not used, and why.
 
     A parameter that is no widget's key in the page's script is unknown (and taken out of the address); one whose
-    widget did not take its value was malformed, outside the widget's range or choices, or given more than once.
+    widget did not take its value, or that read_link took out, was malformed, outside the widget's range or
+    choices, or given more than once.
     A widget the run did not draw (another chapter, another method's settings) takes its value when it is drawn.
     """
     asked = st.session_state.pop(ASKED, None)
+    old = st.session_state.pop(OLD, {})
+    refused = st.session_state.pop(REFUSED, set())
     if not asked:
         return
-    old = st.session_state.pop("_link_old", {})
     ignored = []
     for name, values in asked.items():
         said = f"{shown(old.get(name, name))}={shown(values[-1])}"
-        if name not in st.session_state:
-            if f'"{name}"' not in _text(script):
-                ignored.append(f"{said} ({t('ui.link_unknown')})")
-                st.query_params.pop(name, None)
-        elif not _takes(values, st.session_state[name]):
+        if name not in st.session_state and f'"{name}"' not in _text(script):
+            ignored.append(f"{said} ({t('ui.link_unknown')})")
+            st.query_params.pop(name, None)
+        elif name in refused or (name in st.session_state and not _takes(values, st.session_state[name])):
             why = t("ui.link_repeated", n=len(values)) if len(values) > 1 else t("ui.link_not_taken")
             ignored.append(f"{said} ({why})")
     if ignored:
@@ -140,3 +169,36 @@ def _takes(values: list[str], value) -> bool:
         except ValueError:
             return False
     return text == str(value)
+
+
+@functools.cache
+def widget_kinds(script: str) -> dict[str, str]:
+    """{key: what takes it} for each widget call of a page's script with a literal key (`key="pe_d_model"`): the
+    widget's name (number_input, slider, text_input, ...), or "multi" for a widget that takes several values.
+    A key built at run time (f"we_{box}") is not in it: its value is left to Streamlit."""
+    kinds = {}
+    for node in ast.walk(ast.parse(_text(script))):
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        words = {w.arg: w.value.value for w in node.keywords if isinstance(w.value, ast.Constant)}
+        if isinstance(words.get("key"), str):
+            several = called in SEVERAL or words.get("selection_mode") == "multi"
+            kinds[words["key"]] = "multi" if several else called
+    return kinds
+
+
+def _could_take(kind: str | None, values: list[str]) -> bool:
+    """Whether a widget of this kind (None: no widget, or not known) could take these values from the link."""
+    if len(values) > 1 and kind != "multi":
+        return False
+    if kind in NUMBERS:
+        return all(_finite(v) for v in values)
+    return True
+
+
+def _finite(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False

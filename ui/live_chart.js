@@ -49,6 +49,8 @@ const CONFIG = {
   modeBarButtonsToAdd: [FULL_SCREEN],
 };
 
+const DEFAULT_HEIGHT = 450; // plotly's layout.height when a figure sets none
+
 async function draw(gd, { data, layout }, chunk) {
   if (!window.Plotly) {
     // Streamlit's own plotly.js: importing its chart chunk (a module the page may already hold) sets window.Plotly.
@@ -71,6 +73,12 @@ async function draw(gd, { data, layout }, chunk) {
     paper_bgcolor: "rgba(0,0,0,0)",
     plot_bgcolor: "rgba(0,0,0,0)",
   };
+  // The <div> is as tall as the figure. With config.responsive and an autosized layout, plotly sizes its drawing
+  // to 100% of the <div> unless the <div> was 0 px tall when the config was set: so on the first draw (an empty
+  // <div>) the drawing had its own height, but every Plotly.react that lays the chart out again (a new figure, and
+  // react sets the config anew) made it 100% of a <div> whose only content it is: 0 px, and the heatmap drawn
+  // over what follows it. Full screen, the browser's :fullscreen style (height: 100% !important) wins over this.
+  gd.style.height = `${layout.height || DEFAULT_HEIGHT}px`;
   await window.Plotly.react(gd, data, themed, CONFIG);
 }
 

@@ -26,6 +26,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
 
+from ui.i18n import language
+
 # The chart chunk of the installed Streamlit frontend: importing it in the browser loads Streamlit's plotly.js.
 PLOTLY_CHUNK = next((Path(st.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"), None)
 TEMPLATE = pio.templates["plotly_white"].to_plotly_json()  # the page's font and colours are added in the browser
@@ -76,6 +78,20 @@ def chart(figure: go.Figure, key: str) -> None:
     """A figure without a window: the same one plotly <div>, kept across reruns, so that a new figure (a setting
     moved) is drawn into it by Plotly.react where st.plotly_chart would remount its element and draw it anew."""
     _component(data=dict(figure=figure_json(figure), plotly_chunk=PLOTLY_CHUNK.name), key=key)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _figure_text(inputs: tuple, _make: Callable[[], go.Figure]) -> str:
+    return figure_json(_make())
+
+
+def cached_chart(key: str, make: Callable[[], go.Figure], inputs: tuple) -> None:
+    """chart() for a figure that is a function of `inputs` alone: every setting, value and text it shows, hashable
+    (frozen configs, numbers, strings). It is built and serialised once per server for those inputs and the language,
+    and its text is shared by every learner: building a go.Figure and its JSON was most of a move's server CPU on the
+    pages that redraw several figures (benchmarks/cpu_per_move.py)."""
+    text = _figure_text((key, language(), *inputs), make)
+    _component(data=dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
 def asked_window(asked, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> dict[str, int] | None:

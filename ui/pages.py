@@ -39,6 +39,7 @@ PATH = (  # from text to the vectors a Transformer reads, one step per lesson
     Lesson("pe", "lessons/positional_encoding.py", ":material/waves:", seeds=("seed000",)),
     Lesson("rp", "lessons/rotary.py", ":material/autorenew:", seeds=("seed004",)),
     Lesson("at", "lessons/attention.py", ":material/grid_view:", seeds=("seed004",)),
+    Lesson("tf", "lessons/real_transformer.py", ":material/hub:", seeds=("seed000", "seed002", "seed003", "seed004")),
     Lesson("lv", "lessons/learned_vs_sinusoidal.py", ":material/straighten:", seeds=("seed002", "seed004")),
 )
 LESSONS = {lesson.key: lesson for lesson in PATH}

@@ -16,7 +16,7 @@ import streamlit as st
 
 import core
 import figures
-from core import pretrained
+from core import minilm, pretrained, probes
 from core.glove import VectorsError
 from ui.device import device, device_choice
 from ui.vectors import _bundled_vectors
@@ -35,6 +35,19 @@ def minilm_input() -> pretrained.MiniLMInput:
 def minilm_positions() -> np.ndarray:
     """all-MiniLM-L6-v2's learned position table, (512, 384). Raises PretrainedMissing without its package."""
     return pretrained.minilm_position_table().numpy()
+
+
+@st.cache_resource(show_spinner=False)  # the encoder's 43 MB beside the input layer's tables
+def minilm_model() -> minilm.MiniLM:
+    """all-MiniLM-L6-v2's encoder on the server's device. Raises PretrainedMissing without its package."""
+    return minilm.load_minilm(device=device(), input_layer=minilm_input())
+
+
+@st.cache_resource(show_spinner=False)
+def shipped_profile() -> tuple[np.ndarray, list[probes.NamedHead]]:
+    """Every head's mean attention by offset over the shipped sentences, and the heads the rule names."""
+    profile = probes.offset_profile(probes.run_sentences(minilm_model(), probes.read_sentences()))
+    return profile.numpy(), probes.positional_heads(profile)
 
 
 @st.cache_resource(show_spinner=False)
@@ -67,6 +80,7 @@ def preload(report: Callable[[str, float], None] | None = None) -> None:
         ("GloVe", _glove),
         ("MiniLM input layer", minilm_input),
         ("MiniLM positions", minilm_positions),
+        ("MiniLM encoder and its positional heads", shipped_profile),
     ]
     for what, load in steps:
         start = time.perf_counter()

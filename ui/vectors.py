@@ -93,9 +93,9 @@ def uploaded(prefix: str, upload) -> tuple[WordVectors, str]:
             except VectorsError as err:
                 st.session_state[refused] = (upload.file_id, err)
         if refused in st.session_state:
-            err = st.session_state[refused][1]
+            refusal = st.session_state[refused][1]
             if good not in st.session_state:
-                raise err
-            st.error(t("ui.vectors_kept", problem=problem(err), name=st.session_state[good][1]))
+                raise refusal
+            st.error(t("ui.vectors_kept", problem=problem(refusal), name=st.session_state[good][1]))
     file_id, _, vectors = st.session_state[good]
     return vectors, f"upload:{file_id}"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import attention
+from core import attention, attention_head, attention_scores
 from core.exercises import EXERCISES
 from core.glove import load_glove
 from tests.app import APP
@@ -57,7 +57,7 @@ def test_every_chapter_shows_its_figure_with_formula_notice_and_code(at):
     assert len(at.latex) == 1 and at.caption and at.get("expander")  # formula, notice, "Show the code"
     chapter(at, "terms")
     (terms,) = charts(at)
-    assert [a["text"] for a in terms["layout"]["annotations"]] == [*attention.TERMS, "sum = logits"]
+    assert [a["text"] for a in terms["layout"]["annotations"]] == [*attention_scores.TERMS, "sum = logits"]
     chapter(at, "learned")
     (learned,) = charts(at)
     assert len(learned["data"]) == 5 and "learned: MiniLM" not in at.markdown[0].value
@@ -178,10 +178,11 @@ def test_an_odd_head_dim_is_named_and_nothing_drawn(at):
 
 
 def test_a_sentence_longer_than_the_budget_is_named(at):
-    at.text_input(key="at_sentence").set_value(" ".join(["word"] * (attention.MAX_TOKENS + 6))).run()
+    at.text_input(key="at_sentence").set_value(" ".join(["word"] * (attention_head.MAX_TOKENS + 6))).run()
     assert not at.exception
     assert (
-        f"has {attention.MAX_TOKENS + 6} tokens" in at.error[0].value and str(attention.MAX_TOKENS) in at.error[0].value
+        f"has {attention_head.MAX_TOKENS + 6} tokens" in at.error[0].value
+        and str(attention_head.MAX_TOKENS) in at.error[0].value
     )
     at.text_input(key="at_sentence").set_value("   ").run()
     assert "no words" in at.error[0].value
@@ -198,7 +199,9 @@ def test_a_shorter_sentence_moves_the_chosen_tokens_back_inside(at):
     at.number_input(key="at_key").set_value(9).run()
     at.text_input(key="at_sentence").set_value("the cat sat").run()
     assert not at.exception and at.session_state["at_key"] == 2
-    assert any("Key token" in w.value for w in at.warning)
+    (moved,) = [w.value for w in at.warning if "Key token" in w.value]
+    assert "was 9" in moved and "3 tokens" in moved and "now 2, the last token" in moved
+    assert not {"table", "window"} & set(re.findall(r"\w+", moved.lower()))  # the page shows a sentence's tokens
 
 
 def test_a_link_reopens_the_view():
@@ -225,9 +228,9 @@ def test_the_exercises_answers_are_the_pages_own_numbers():
 
     buckets = T5Attention._relative_position_bucket(-torch.arange(200), True, 32, 128)
     assert answers["at_t5"] == int((buckets == buckets[-1]).nonzero()[0])
-    cfg = attention.AttentionConfig()
-    head = attention.make_head(cfg, wv)
+    cfg = attention_head.AttentionConfig()
+    head = attention_head.make_head(cfg, wv)
     here = attention.compare(head, cfg)[1].logits.numpy()
     positions = torch.arange(len(head.tokens))
-    moved, _, _ = attention.scores(head, cfg, "sinusoidal", head.x, positions + 8, head.x, positions + 8)
+    moved, _, _ = attention_scores.scores(head, cfg, "sinusoidal", head.x, positions + 8, head.x, positions + 8)
     assert answers["at_shift"] == pytest.approx(np.abs(moved.numpy() - here).max())

@@ -1,10 +1,12 @@
 """The embedding-space page in AppTest: every control, the stated point count, and the bad inputs."""
 
 import json
+import threading
 import time
 
 import pytest
 
+from core import neighbours
 from core.neighbours import preservation, trustworthiness
 from core.projection import pca
 from tests.app import open_link
@@ -228,7 +230,8 @@ def test_the_sweep_runs_in_the_background_as_small_multiples(at):
         spec for spec in (json.loads(c.proto.spec) for c in at.get("plotly_chart")) if "xaxis2" in spec["layout"]
     ]
     assert [a["text"] for a in sweep["layout"]["annotations"]] == ["perplexity 5", "perplexity 50"]
-    assert [len(t["text"]) for t in sweep["data"]] == [600, 600] and sweep["data"][0]["text"][0] == "cluster 1"
+    assert [t["name"] for t in sweep["data"]] == ["cluster 1", "cluster 2", "cluster 3"] * 2  # a legend, not a scale
+    assert [len(t["text"]) for t in sweep["data"]] == [200] * 6 and sweep["data"][0]["text"][0] == "cluster 1"
     at.radio(key="es_sweep_data").set_value("cloud").run()
     assert at.button(key="es_sweep_run").label == "Run t-SNE 2 times on 5,010 points"
 
@@ -239,3 +242,43 @@ def test_a_link_opens_the_sweep_on_its_data_in_either_language():
     assert at.button(key="es_sweep_run").label == "Run t-SNE 2 times on 600 points"
     zh = open_link(PAGE, es_sweep_data="gaps", lang="zh")
     assert zh.radio(key="es_sweep_data").value == "gaps" and not zh.exception
+
+
+def progress_texts(at) -> list[str]:
+    return [bar.proto.text for bar in at.get("progress")]
+
+
+def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(at, monkeypatch):
+    """Issue 33, item 3: the press was refused, the refusal stayed after the sweep, and t-SNE never ran."""
+    gate, sweep = threading.Event(), neighbours.perplexity_sweep
+
+    def held_sweep(*args, **kwargs):  # the sweep runs until the test lets it end
+        assert gate.wait(120)
+        return sweep(*args, **kwargs)
+
+    monkeypatch.setattr(neighbours, "perplexity_sweep", held_sweep)
+    at.select_slider(key="es_size").set_value(500).run()  # the smallest cloud
+    at.radio(key="es_method").set_value("t-SNE").run()
+    at.select_slider(key="es_iterations").set_value(300).run()
+    at.number_input(key="es_seed").set_value(33).run()  # settings no other test runs: nothing comes from the cache
+    at.text_input(key="es_sweep").set_value("7").run()
+    at.button(key="es_sweep_run").click().run()
+    try:
+        at.button(key="es_run").click().run()
+        assert not at.warning and not at.exception
+        assert "t-SNE: waits for your previous run on this page to finish, then joins the queue" in progress_texts(at)
+        at.switch_page("lessons/positional_encoding.py").run()  # leaving and coming back changes nothing
+        at.switch_page(PAGE).run()
+        assert any("waits for your previous run" in text for text in progress_texts(at)) and not at.warning
+    finally:
+        gate.set()
+    deadline = time.monotonic() + 120
+    while at.get("progress") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        at.run()  # what the progress fragments do each second in a browser
+    assert not at.exception and not at.warning and not at.get("progress")
+    titles = [
+        json.loads(c.proto.spec)["layout"].get("xaxis", {}).get("title", {}).get("text") for c in at.get("plotly_chart")
+    ]
+    assert "t-SNE 1" in titles  # the t-SNE cloud, drawn
+    assert len(drawn(at)) == stated(at)  # every point of the small cloud

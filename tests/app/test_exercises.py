@@ -19,6 +19,7 @@ PAGES = {
     "il": "lessons/input_layer.py",
     "rp": "lessons/rotary.py",
     "at": "lessons/attention.py",
+    "tf": "lessons/real_transformer.py",
 }
 
 
@@ -62,7 +63,7 @@ def test_check_accepts_the_answer_in_the_forms_people_type(wv):
 def test_every_exercise_answered_right_and_wrong(prefix, wv):
     at = AppTest.from_file(APP, default_timeout=120)
     at.switch_page(PAGES[prefix])
-    if prefix in ("pe", "at"):  # these pages show one chapter at a time; their exercises are the last
+    if prefix in ("pe", "at", "tf"):  # these pages show one chapter at a time; their exercises are the last
         at.query_params["chapter"] = "exercises"
     at.run()
     for exercise in EXERCISES[prefix]:

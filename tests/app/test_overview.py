@@ -1,8 +1,12 @@
 """The overview page: the first in the sidebar, a link per step, the seeds table, in both languages."""
 
+from pathlib import Path
+
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app import APP
+from ui.i18n import LANGUAGES, catalog
 from ui.pages import PATH
 
 
@@ -18,3 +22,19 @@ def test_the_overview_is_the_first_page_with_a_link_per_step_and_the_seeds():
     at.session_state["lang"] = "zh"  # the sidebar's language switch
     at.run()
     assert at.title[0].value == "概览：从文本到向量" and "旋转位置编码与长上下文" in at.table[0].value.iloc[3, 0]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_each_steps_heading_names_the_page_its_link_opens(lang):
+    # the link's page is read off the link itself (its url path), its title off the locale file: a heading that
+    # names another page, or a step whose link goes elsewhere, fails here, for every lesson the registry gains
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception
+    by_path = {Path(lesson.script).stem: lesson.key for lesson in PATH}
+    links = [by_path[link.proto.page] for link in at.get("page_link")]
+    headings = [h.value for h in at.subheader]
+    assert links == [lesson.key for lesson in PATH]  # one step per lesson, in the path's order
+    for step, (key, heading) in enumerate(zip(links, headings, strict=True), start=1):
+        assert heading == f"{step}. {catalog(lang)[f'app.{key}']}", (heading, key)

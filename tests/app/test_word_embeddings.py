@@ -1,14 +1,14 @@
 """The word-embedding page in AppTest: every control, and every bad input the issue names."""
 
 import functools
+import threading
 import time
 
 import pytest
 
 from core.glove import load_glove
-from core.jobs import JobRunner
-from core.problems import Problem
 from tests.app import open_link as open_link_to
+from ui.jobs import QUEUES, job_runner
 
 PAGE = "lessons/word_embeddings.py"
 
@@ -175,13 +175,22 @@ def test_the_same_evaluation_from_another_learner_comes_back_at_once(at, open_pa
     assert [m.value for m in other.metric] == [m.value for m in at.metric]  # this run: nothing computed again
 
 
-def test_a_refused_evaluation_says_why(at, monkeypatch):
-    def refuse(*args, **kwargs):
-        raise Problem("queue_full", n=6)
-
-    monkeypatch.setattr(JobRunner, "submit", refuse)
-    at.button(key="we_eval_go").click().run()
-    assert not at.exception and "6 runs are already waiting" in at.warning[0].value and not at.metric
+def test_a_refused_evaluation_says_why_until_the_queue_has_room(at):
+    queue, gate, started = job_runner("evaluation"), threading.Event(), threading.Event()
+    running = queue.submit("someone's", lambda progress: (started.set(), gate.wait(60)), 1, owner="someone")
+    started.wait(60)
+    full = QUEUES["evaluation"]["max_waiting"]
+    others = [queue.submit(("other", i), lambda progress: gate.wait(60), 1, owner=i) for i in range(full)]
+    try:
+        at.button(key="we_eval_go").click().run()
+        assert not at.exception and "6 runs are already waiting" in at.warning[0].value and not at.metric
+    finally:
+        gate.set()
+    assert all(job.finished.wait(60) for job in [running, *others])
+    at.run()  # what the notice's fragment does each second in a browser
+    assert not at.warning  # the reason is gone, and the button works again
+    evaluate_and_wait(at)
+    assert at.metric[0].value.endswith("%")
 
 
 def test_evaluate_without_a_questions_file_says_to_upload_one(at):

@@ -1,9 +1,29 @@
-"""Start the real server and Debian's Chromium: shared by the browser tests and the benchmarks."""
+"""Start the real server and Debian's Chromium: shared by the browser tests and the benchmarks; and a learner's
+moves with the layout check each page's browser test runs after every one.
+
+A page's walk (tests/browser/test_positional_encoding.py has one per chapter)::
+
+    page.goto(f"{server_url}/my_lesson")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)                       # every chart drawn, tall, covering nothing, its axes labelled
+    type_into(page, "d_model", 64)            # a number or text box: typed, then Enter
+    assert_layout(page)
+    drag_slider(page, "Positions shown", 0.2) # with the mouse, to 20% of its track
+    press_slider(page, "First position", "End")
+    pick(page, "2. Wavelengths")              # a chapter, pills, a radio's option
+    choose(page, "Preset", "The paper: d_model 512, base 10000")
+    toggle(page, "Causal mask")
+    click_button(page, "Pin these settings as A")
+    assert_layout(page)
+
+Each move waits for the run it starts; assert_layout waits for the charts that run draws.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -114,3 +134,122 @@ def shared_link(browser, url: str):
         yield other
     finally:
         other.close()
+
+
+# --- A learner's moves, and the layout after each -------------------------------------------------------------
+# Each move waits for the run it starts to finish; then assert_layout(page) checks what the learner sees.
+LAYOUT = (Path(__file__).with_name("layout.js")).read_text()
+
+
+def layout_problems(page) -> list[str]:
+    """What is wrong with the main column's layout now (tests/browser/layout.js): [] when nothing is."""
+    return page.evaluate(LAYOUT)
+
+
+def assert_layout(page, timeout: float = 20_000) -> None:
+    """Fail unless, once the run has finished and the charts are drawn, the main column's layout holds: every chart
+    drawn, taller than 100 px, everything it draws inside its box; no element drawn over another; every chart's
+    axes labelled, no two tick labels of an axis overlapping (tests/browser/layout.js).
+
+    A chart is drawn after the run that sent it: the check is repeated until it holds or `timeout` (ms) passes,
+    and the problems seen last are the failure's message.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # the harness serves benchmarks too
+
+    wait_until_idle(page)
+    try:
+        page.wait_for_function(f"({LAYOUT})().length === 0", timeout=timeout, polling=250)
+    except PlaywrightTimeoutError:
+        problems = layout_problems(page)
+        if problems:
+            raise AssertionError(f"layout at {page.url}:\n  " + "\n  ".join(problems)) from None
+
+
+def type_into(page, target, value) -> None:
+    """Type `value` into a number or text box and press Enter, as a learner does.
+
+    target: the box's label (exact), or a Playwright locator.
+    """
+    box = page.get_by_label(target, exact=True).first if isinstance(target, str) else target
+    box.fill(str(value))
+    box.press("Enter")
+    wait_until_idle(page)
+
+
+# Where a slider's thumb is and where its track begins and ends: Streamlit's slider hides its input inside the
+# thumb it draws; ui.live_chart's sliders are the inputs themselves (a 16 px thumb).
+SLIDER_GEOMETRY = """input => {
+    const native = !input.closest('[data-testid="stSlider"]');
+    const thumb = native ? null : input.parentElement.parentElement;
+    const track = (native ? input : thumb.parentElement).getBoundingClientRect();
+    const inset = native ? 8 : 0;
+    const at = (Number(input.value) - Number(input.min)) / ((Number(input.max) - Number(input.min)) || 1);
+    const t = thumb ? thumb.getBoundingClientRect() : null;
+    return {
+        x: t ? t.left + t.width / 2 : track.left + inset + at * (track.width - 2 * inset),
+        y: track.top + track.height / 2,
+        left: track.left + inset,
+        right: track.right - inset,
+    };
+}"""
+
+
+def slider_named(page, name: str):
+    """The slider labelled `name`: Streamlit's (whose input is named by its label twice over: itself and its group)
+    or a plain range input (ui.live_chart's)."""
+    return page.get_by_role("slider", name=re.compile(rf"^{re.escape(name)}( {re.escape(name)})?$")).first
+
+
+def drag_slider(page, name: str, to: float) -> None:
+    """Drag a slider's thumb with the mouse, as a learner does, to `to` along its track (0: its left end, 1: its
+    right end), and let go. name: the slider's label."""
+    slider = slider_named(page, name)
+    slider.scroll_into_view_if_needed()
+    where = slider.evaluate(SLIDER_GEOMETRY)
+    page.mouse.move(where["x"], where["y"])
+    page.mouse.down()
+    page.mouse.move(where["left"] + to * (where["right"] - where["left"]), where["y"], steps=8)
+    page.mouse.up()
+    wait_until_idle(page)
+
+
+def press_slider(page, name: str, key: str = "ArrowRight", times: int = 1) -> None:
+    """Move a slider with the keyboard: `key` (ArrowLeft, ArrowRight, Home, End, ...) pressed `times` times."""
+    slider = slider_named(page, name)
+    for _ in range(times):
+        slider.press(key)
+    wait_until_idle(page)
+
+
+def _click_control(control) -> None:
+    """Click a control as a learner does: Streamlit's radios and toggles hide their <input> inside a <label>,
+    which is what takes the click."""
+    if control.evaluate("e => e.tagName") == "INPUT":
+        control = control.locator("xpath=ancestor::label[1]")
+    control.click()
+
+
+def pick(page, option: str) -> None:
+    """Pick an option of a segmented control, pills or radio by its text (exact): a chapter, a preset base."""
+    _click_control(page.get_by_role("radio", name=option, exact=True).first)
+    wait_until_idle(page)
+
+
+def toggle(page, label: str) -> None:
+    """Flip a toggle (or a checkbox) by its label (exact)."""
+    switch = page.get_by_role("switch", name=label, exact=True)
+    _click_control((switch if switch.count() else page.get_by_role("checkbox", name=label, exact=True)).first)
+    wait_until_idle(page)
+
+
+def choose(page, label: str, option: str) -> None:
+    """Choose `option` in the select box labelled `label`."""
+    page.get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    wait_until_idle(page)
+
+
+def click_button(page, name: str) -> None:
+    """Press a button by its text (exact), e.g. "Pin these settings as A"."""
+    page.get_by_role("button", name=name, exact=True).first.click()
+    wait_until_idle(page)

@@ -3,13 +3,65 @@ heatmaps and goes into the link, and the distance slider moves the score-against
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, wait_for_plot, wait_until_idle
+from tests.browser.harness import (
+    EXCEPTION,
+    assert_layout,
+    drag_slider,
+    pick,
+    press_slider,
+    type_into,
+    wait_for_plot,
+    wait_until_idle,
+)
 
 # The first heatmap's panels (one per scheme) and the number of key columns of its first panel
 LOGITS = (
     "(() => { const p = document.querySelectorAll('.js-plotly-plot')[0];"
     " return p.data.length + '|' + (p.data[0].x || []).length; })()"
 )
+
+
+# 60 words (the most is 64): too many to label every row and column of a heatmap
+LONG = " ".join(["the cat sat on the mat because it was tired", "and the dog ran to the park with its friends"] * 3)
+
+
+def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
+    """A learner's walk through the page: after each move every heatmap and plot keeps its height (ui.live_chart
+    draws them all into the <div>s they had), covers nothing and labels its axes (harness.assert_layout). A sentence
+    of 60 words once dropped every token label from the heatmaps."""
+    page.goto(f"{server_url}/attention")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)
+    type_into(page, "head_dim", 32)
+    assert_layout(page)
+    page.get_by_text("Causal mask", exact=True).click()
+    assert_layout(page)
+    type_into(page, "Sentence (through GloVe)", LONG)
+    wait_for_plot(page, f"{LOGITS} === '6|60'")
+    assert_layout(page)
+    type_into(page, "Base (sinusoidal and RoPE)", 500000)
+    assert_layout(page)
+    pick(page, "2. Four terms")
+    assert_layout(page)
+    pick(page, "3. Learned table")
+    assert_layout(page)
+    pick(page, "4. m − n? Past the length?")
+    assert_layout(page)
+    pick(page, "5. Score vs distance")
+    assert_layout(page)
+    drag_slider(page, "Query position m", 0.5)
+    assert_layout(page)
+    press_slider(page, "Largest distance shown", "End")
+    type_into(page, "Query token (index)", 3)
+    assert_layout(page)
+    pick(page, "Try this")
+    assert_layout(page)
+    pick(page, "1. Every scheme")
+    page.get_by_text("random", exact=True).click()  # random vectors instead of a sentence
+    wait_until_idle(page)
+    type_into(page, "Random tokens", 40)
+    assert_layout(page)
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_the_page_renders_every_scheme_and_a_setting_redraws_the_heatmaps_and_the_link(page, server_url):

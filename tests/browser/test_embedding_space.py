@@ -1,8 +1,47 @@
-"""The embedding-space page in a real Chromium: the cloud's download, the word search and the link."""
+"""The embedding-space page in a real Chromium: the cloud's download, the word search, the link, and a press made while
+the sweep runs."""
+
+import re
 
 import pandas as pd
+from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, wait_for_plot, wait_until_idle
+from tests.browser.harness import (
+    EXCEPTION,
+    assert_layout,
+    drag_slider,
+    pick,
+    toggle,
+    type_into,
+    wait_for_plot,
+    wait_until_idle,
+)
+
+
+def test_every_section_keeps_its_layout_after_every_move(page, server_url):
+    """A learner's walk through the page: after each move the cloud, the neighbours and the sweep keep their height,
+    cover nothing and have their tick labels (harness.assert_layout)."""
+    page.goto(f"{server_url}/embedding_space")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)
+    drag_slider(page, "Most frequent words", 0)
+    assert_layout(page)
+    type_into(page, "Word", "queen")
+    drag_slider(page, "Neighbours (k)", 1)
+    assert_layout(page)  # the cloud beside the neighbours' table
+    toggle(page, "Isolate")
+    assert_layout(page)
+    pick(page, "3D")
+    assert_layout(page)
+    pick(page, "2D")
+    toggle(page, "Colour by neighbours kept")
+    type_into(page, "Neighbours compared (k)", 5)
+    assert_layout(page)
+    type_into(page, "Perplexities (comma-separated)", "5")
+    page.get_by_role("button", name=re.compile("^Run t-SNE")).click()  # one run on the two clusters
+    page.wait_for_selector(".st-key-es_sweep_plot .js-plotly-plot", timeout=120_000)
+    assert_layout(page)
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_the_cloud_download_holds_every_point_drawn(page, server_url):
@@ -65,3 +104,27 @@ def test_the_honesty_numbers_show_and_the_toggle_colours_by_neighbours_kept(page
     assert page.evaluate(f"{plot}.data[0].text.length") == 5010
     page.wait_for_url("**/embedding_space?es_colour_kept=true")
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(page, server_url):
+    """Issue 33, item 3: the press was refused while the sweep ran, the refusal stayed, and t-SNE never ran."""
+    # The smallest cloud, the shortest t-SNE, settings no other test asks for; a sweep of two runs (400 points), long
+    # enough to press Run t-SNE while it runs.
+    view = "es_size=500&es_method=t-SNE&es_iterations=300&es_seed=71&es_sweep=5,%2030"
+    page.goto(f"{server_url}/embedding_space?{view}")
+    run_tsne = page.get_by_role("button", name=re.compile(r"^Run t-SNE on [\d,]+ points"))
+    run_tsne.wait_for()
+    wait_until_idle(page)
+    page.get_by_role("button", name=re.compile(r"^Run t-SNE 2 times")).click()
+    sweep_bar = page.locator('[data-testid="stProgress"]', has_text=re.compile(r"t-SNE: (step|waiting)"))
+    sweep_bar.first.wait_for()  # the sweep is on its way
+    run_tsne.click()
+    expect(page.get_by_text("t-SNE: waits for your previous run on this page to finish")).to_be_visible()
+    expect(page.locator('[data-testid="stAlert"]')).to_have_count(0)  # a press that waits, not one refused
+    # Once the sweep ends, t-SNE runs by itself and its cloud is drawn; no notice was left behind.
+    expect(page.locator('[data-testid="stProgress"]')).to_have_count(0, timeout=300_000)
+    plots = "[...document.querySelectorAll('.js-plotly-plot')]"
+    wait_for_plot(page, f"{plots}.some(p => p.layout.xaxis.title.text === 't-SNE 1')")
+    wait_for_plot(page, f"{plots}.some(p => p.layout.xaxis2)")  # the sweep's small multiples
+    assert page.locator('[data-testid="stAlert"]').count() == 0 and page.locator(EXCEPTION).count() == 0
+    assert run_tsne.count() == 0  # done: the button made way for the cloud

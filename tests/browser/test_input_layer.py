@@ -3,9 +3,44 @@ alone, and the link follows; a shared link opens with its table and sentence."""
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, wait_for_plot, wait_until_idle
+from tests.browser.harness import (
+    EXCEPTION,
+    assert_layout,
+    drag_slider,
+    pick,
+    toggle,
+    type_into,
+    wait_for_plot,
+    wait_until_idle,
+)
 
 PLOTS = "[...document.querySelectorAll('.js-plotly-plot')]"
+
+
+def test_every_section_keeps_its_layout_after_every_move(page, server_url):
+    """A learner's walk through the page: after each move every stage's heatmap and the norms' plot keep their
+    height, cover nothing and have their tick labels (harness.assert_layout)."""
+    page.goto(f"{server_url}/input_layer")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)
+    type_into(page, "Sentence (segment A)", "the cat sat on the mat and the dog ran to the park")
+    type_into(page, "Second sentence (segment B, optional)", "I love you")
+    assert_layout(page)
+    pick(page, "random")
+    drag_slider(page, "d_model", 1)
+    assert_layout(page)
+    type_into(page, "max_len", 8)  # the sentences cut, with a warning
+    assert_layout(page)
+    drag_slider(page, "Dropout p", 0.5)
+    toggle(page, "Training mode")
+    toggle(page, "× √d_model")
+    pick(page, "learned")
+    assert_layout(page)
+    pick(page, "xavier")
+    assert_layout(page)
+    type_into(page, "Vocabulary", 50_000)
+    assert_layout(page)
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_typing_a_sentence_shows_every_stage(page, server_url):

@@ -1,6 +1,6 @@
 """The overview in a real Chromium: its links reach every step, and an exercise checks an answer."""
 
-from tests.browser.harness import EXCEPTION, wait_until_idle
+from tests.browser.harness import EXCEPTION, assert_layout, wait_until_idle
 from ui.pages import PATH
 
 
@@ -9,13 +9,14 @@ def test_the_overview_links_to_every_step_and_an_exercise_checks_its_answer(page
     page.wait_for_selector('[data-testid="stMain"] h1')
     assert page.locator('[data-testid="stMain"] h1').first.inner_text() == "Overview: from text to vectors"
     page.wait_for_selector('[data-testid="stMain"] [data-testid="stPageLink-NavLink"]')
-    wait_until_idle(page)
+    assert_layout(page)
     main_links = page.locator('[data-testid="stMain"] [data-testid="stPageLink-NavLink"]')
     hrefs = [main_links.nth(i).get_attribute("href") for i in range(main_links.count())]
     assert hrefs == [lesson.script.removeprefix("lessons/").removesuffix(".py") for lesson in PATH]  # in its order
     main_links.nth(hrefs.index("rotary")).click()
     page.wait_for_selector(".js-plotly-plot")
     assert page.url.endswith("/rotary")
+    assert_layout(page)
     box = page.locator('[data-testid="stTextInput"] input[aria-label="Your answer"]').last
     box.fill("0.5")
     box.press("Enter")

@@ -3,7 +3,21 @@
 import numpy as np
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, HEATMAP_Y0, shared_link, wait_for_plot, wait_until_idle
+from tests.browser.harness import (
+    EXCEPTION,
+    HEATMAP_SHAPE,
+    HEATMAP_Y0,
+    assert_layout,
+    choose,
+    click_button,
+    drag_slider,
+    pick,
+    press_slider,
+    shared_link,
+    type_into,
+    wait_for_plot,
+    wait_until_idle,
+)
 
 CHART = "document.querySelector('.live-chart')"  # the first window chart (ui.window.window_chart)
 # the first chart's lines: how many, the first one's first position and its length
@@ -16,6 +30,55 @@ def open_pe(page, server_url, query: str = "", shape: str = "100, 128") -> None:
     page.goto(f"{server_url}/positional_encoding{query}")
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '{shape}'")
     wait_until_idle(page)
+
+
+def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
+    """A learner's walk through the page: after each move every chart keeps its height, covers nothing and has its
+    tick labels (harness.assert_layout). The table's heatmap once collapsed to 0 px after the first new figure
+    (d_model typed) and was drawn over the caption, the download, the formula and "Show the code" below it."""
+    open_pe(page, server_url)
+    assert_layout(page)
+    type_into(page, "d_model", 64)
+    assert_layout(page)
+    type_into(page, "max_len (positions)", 50)
+    assert_layout(page)
+    drag_slider(page, "Positions shown", 0.15)  # 20 of 50 positions: a first position to choose
+    assert_layout(page)
+    press_slider(page, "First position", "End")
+    assert_layout(page)
+    drag_slider(page, "Dimensions shown", 0)
+    assert_layout(page)
+    pick(page, "500000")  # a common base
+    assert_layout(page)
+    choose(page, "Preset", "Illustrated Transformer: 512 × 20, sines then cosines")
+    assert_layout(page)
+    click_button(page, "Pin these settings as A")
+    type_into(page, "d_model", 256)
+    assert_layout(page)  # B − A under the table
+    pick(page, "2. Wavelengths")
+    assert_layout(page)
+    drag_slider(page, "Positions plotted", 1)
+    type_into(page, "Dimensions to plot", "0, 1, 100, 255")
+    assert_layout(page)  # with A against B's wavelengths
+    click_button(page, "Unpin A")
+    pick(page, "3. Similarity")
+    assert_layout(page)
+    press_slider(page, "Positions compared", "ArrowLeft")
+    page.get_by_text("cosine", exact=True).click()
+    wait_until_idle(page)
+    assert_layout(page)
+    pick(page, "4. Checks")
+    type_into(page, "Shift k", 3)
+    assert_layout(page)
+    pick(page, "5. In a model")
+    assert_layout(page)
+    pick(page, "Try this")
+    assert_layout(page)
+    pick(page, "1. The table")
+    page.get_by_text("Show the code").first.click()
+    page.wait_for_selector('[data-testid="stCode"]')
+    assert_layout(page)
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_moving_d_model_changes_the_heatmap_in_place(page, server_url):

@@ -3,7 +3,47 @@ base, the share button."""
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, shared_link, wait_for_plot, wait_until_idle
+from tests.browser.harness import (
+    EXCEPTION,
+    assert_layout,
+    choose,
+    click_button,
+    drag_slider,
+    pick,
+    press_slider,
+    shared_link,
+    type_into,
+    wait_for_plot,
+    wait_until_idle,
+)
+
+
+def test_every_section_keeps_its_layout_after_every_move(page, server_url):
+    """A learner's walk through the page: after each move every chart keeps its height, covers nothing and has its
+    tick labels (harness.assert_layout), with A pinned too."""
+    page.goto(f"{server_url}/rotary")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)
+    type_into(page, "head_dim", 64)
+    assert_layout(page)
+    pick(page, "500000")
+    choose(page, "Scaling used", "yarn")
+    type_into(page, "Scaling factor", 8)
+    assert_layout(page)
+    drag_slider(page, "Pair i", 0.2)
+    drag_slider(page, "Positions drawn", 1)
+    assert_layout(page)
+    click_button(page, "Pin these settings as A")
+    type_into(page, "head_dim", 32)
+    assert_layout(page)  # A against B
+    drag_slider(page, "Largest distance", 0.3)
+    type_into(page, "Seed for random q, k", 3)
+    assert_layout(page)
+    type_into(page, "Heads", 4)
+    press_slider(page, "Head", "End")
+    drag_slider(page, "Sequence length", 1)
+    assert_layout(page)
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_rotary_page_redraws_for_llama3_base(page, server_url):

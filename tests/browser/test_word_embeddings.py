@@ -2,8 +2,48 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, wait_until_idle
+from tests.browser.harness import (
+    EXCEPTION,
+    assert_layout,
+    click_button,
+    drag_slider,
+    pick,
+    toggle,
+    type_into,
+    wait_until_idle,
+)
 from tests.fixtures import FIXTURES
+
+
+def test_every_section_keeps_its_layout_after_every_move(page, server_url):
+    """A learner's walk through the page: after each move the PCA and the axes' plots keep their height, cover
+    nothing and have their tick labels (harness.assert_layout)."""
+    page.goto(f"{server_url}/word_embeddings")
+    page.wait_for_selector(".js-plotly-plot")
+    assert_layout(page)
+    type_into(page, "Words", "cat, dog, paris, france, berlin, germany, king, queen")
+    assert_layout(page)
+    for box, word in (("a", "france"), ("b", "paris"), ("c", "germany")):
+        type_into(page, box, word)
+    assert_layout(page)
+    pick(page, "3D")
+    assert_layout(page)
+    pick(page, "2D")
+    toggle(page, "Fit the axes on the most frequent words")
+    drag_slider(page, "Most frequent words", 1)
+    assert_layout(page)
+    type_into(page, "Word", "paris")
+    drag_slider(page, "k", 1)
+    pick(page, "euclidean")
+    assert_layout(page)
+    type_into(page, "x to", "queen")
+    type_into(page, "y from", "paris")
+    assert_layout(page)
+    drag_slider(page, "Only the most frequent words", 0)
+    click_button(page, "Evaluate")
+    page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
+    assert_layout(page)
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_king_minus_man_plus_woman_is_queen(page, server_url):

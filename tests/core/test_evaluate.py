@@ -1,6 +1,8 @@
 """The evaluation CLI on tiny files whose answers were checked by hand (see tests/fixtures/make_fixtures.py)."""
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -10,6 +12,7 @@ from scipy.stats import spearmanr
 from core.evaluate import Question, evaluate_analogies, main, read_pairs, read_questions
 from core.glove import load_glove
 from core.vectors import WordVectors
+from tests.browser.harness import ROOT
 from tests.fixtures import FIXTURES
 
 
@@ -126,3 +129,11 @@ def test_progress_is_reported_after_each_batch(folder):
     calls = []
     out = evaluate_analogies(wv, questions, case_insensitive=True, batch_size=4, on_batch=lambda *a: calls.append(a))
     assert out["total"] == 15 and calls == [(4, 15), (8, 15), (12, 15), (15, 15)]
+
+
+def test_the_command_line_starts_without_docstrings():
+    """Found by pyright: `python -OO` strips __doc__, and the parser's description read __doc__.splitlines()."""
+    out = subprocess.run(
+        [sys.executable, "-OO", "-m", "core.evaluate", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0 and "usage: python -m core.evaluate" in out.stdout, out.stderr

@@ -36,6 +36,18 @@ def test_panels_wrap_into_rows_of_columns():
     assert [bool(layout[f"yaxis{i or ''}"]["showticklabels"]) for i in (0, 2, 4, 7)] == [True, False, True, True]
 
 
+def test_a_long_sentence_keeps_its_labels_for_plotly_to_thin_and_the_hover_names_every_cell():
+    tokens = [f"w{i}" for i in range(60)]
+    fig = heatmaps_figure({"a": np.zeros((60, 60)), "b": np.ones((60, 60))}, tokens, "t", columns=2).to_dict()
+    layout = fig["layout"]
+    for axis in ("xaxis", "xaxis2", "yaxis"):  # the panels' outer axes label their ticks, whatever the length
+        assert layout[axis]["showticklabels"] and layout[axis]["type"] == "category"
+        assert "tickvals" not in layout[axis] and "dtick" not in layout[axis]  # plotly labels every k-th, by pixels
+    trace = fig["data"][0]
+    assert trace["x"][59] == "59:w59" == trace["y"][59]  # position and token, for the hover
+    assert "m = %{y}, n = %{x}" in trace["hovertemplate"]
+
+
 def test_a_shared_scale_is_symmetric_about_zero_and_has_one_colour_bar():
     fig = heatmaps_figure({"a": A, "b": B}, TOKENS, "t", shared=True).to_dict()
     for trace in fig["data"]:

@@ -28,12 +28,41 @@ def test_kept_in_3d_is_a_3d_scatter():
 
 def test_the_sweep_is_one_panel_per_setting_without_ticks():
     layouts = {"perplexity 5": XY, "perplexity 30": XY * 2, "perplexity 100": XY * 3}
-    fig = sweep_figure(layouts, WORDS, "sweep", colour=np.array([1, 2, 3, 4]), colour_title="kept").to_dict()
+    fig = sweep_figure(layouts, WORDS, "sweep").to_dict()
     assert [a["text"] for a in fig["layout"]["annotations"]] == list(layouts)
     assert [t["xaxis"] for t in fig["data"]] == ["x", "x2", "x3"]
     np.testing.assert_array_equal(array(fig["data"][2]["x"]), XY[:, 0] * 3)
-    assert [t["marker"]["showscale"] for t in fig["data"]] == [True, False, False]
     assert fig["layout"]["xaxis2"]["showticklabels"] is False
+    assert fig["layout"]["showlegend"] is False and all(t["text"] == WORDS for t in fig["data"])
+
+
+def test_the_sweep_colours_clusters_as_categories_with_one_legend_entry_each():
+    layouts = {"perplexity 5": XY, "perplexity 30": XY * 2}
+    clusters = np.array([0, 1, 1, 2])
+    fig = sweep_figure(layouts, WORDS, "sweep", groups=clusters, group_names=["c1", "c2", "c3"]).to_dict()
+    # One trace per cluster and panel: a colour each, no colour scale, no colour bar.
+    assert [(t["name"], t["xaxis"]) for t in fig["data"]] == [
+        ("c1", "x"),
+        ("c2", "x"),
+        ("c3", "x"),
+        ("c1", "x2"),
+        ("c2", "x2"),
+        ("c3", "x2"),
+    ]
+    assert all("colorscale" not in t["marker"] and "colorbar" not in t["marker"] for t in fig["data"])
+    colours = [t["marker"]["color"] for t in fig["data"]]
+    assert len(set(colours[:3])) == 3 and colours[:3] == colours[3:]  # the same cluster, the same colour
+    assert [t["showlegend"] for t in fig["data"]] == [True, True, True, False, False, False]
+    assert [t["legendgroup"] for t in fig["data"]] == ["c1", "c2", "c3"] * 2  # one click hides it everywhere
+    assert fig["layout"]["showlegend"] is True
+    # Every point once per panel, in its cluster's trace, with its own hover text and coordinates.
+    assert [t["text"] for t in fig["data"][:3]] == [["cat"], ["dog", "king"], ["queen"]]
+    np.testing.assert_array_equal(array(fig["data"][4]["y"]), XY[[1, 2], 1] * 2)
+
+
+def test_clusters_are_numbered_from_1_by_default():
+    fig = sweep_figure({"p": XY}, WORDS, "sweep", groups=np.array([0, 0, 1, 1])).to_dict()
+    assert [t["name"] for t in fig["data"]] == ["1", "2"]
 
 
 def test_frames_are_the_snapshots_in_order_each_with_its_own_ranges():

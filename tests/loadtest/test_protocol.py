@@ -7,9 +7,11 @@ widget states in the fields the frontend uses), so the load it makes is the load
 import json
 
 import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.Element_pb2 import Element as ElementProto
 from streamlit.testing.v1 import AppTest
 
+from loadtest.controls import CLASS_MIX, CONTROLS
 from loadtest.protocol import Session, main_value
 from tests.app import APP
 
@@ -81,3 +83,22 @@ def test_a_simulated_rerun_gets_the_page_an_apptest_gets(server_url, page, scrip
             assert not at.exception
             assert session.widget(key).value == value
             assert session_page(session) == apptest_page(at)
+
+
+@pytest.mark.parametrize("name", CLASS_MIX)
+def test_each_class_control_moves_as_the_browser_moves_it(server_url, name):
+    # issue 34's six controls: a widget inside an st.fragment is moved by a rerun that names its fragment, and the
+    # server runs that fragment alone (the browser's BackMsgs: benchmarks/cpu_per_move.py --compare-browser)
+    control = CONTROLS[name]
+    with Session.open(server_url, control.page) as session:
+        assert session.last_open.ok, session.last_open.errors
+        widget = session.widget(control.key)
+        sent = []
+        send = session.ws.send_binary
+        session.ws.send_binary = lambda data: (sent.append(BackMsg.FromString(data)), send(data))[1]
+        result = session.set(widget, control.bench_values(widget)[0])
+    assert result.ok, result.errors
+    (rerun,) = [m.rerun_script for m in sent if m.WhichOneof("type") == "rerun_script"]
+    assert rerun.fragment_id == widget.fragment_id == result.fragment_id
+    assert result.fragment_run == bool(widget.fragment_id)
+    assert widget.widget_id in {w.id for w in rerun.widget_states.widgets}

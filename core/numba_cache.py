@@ -1,27 +1,20 @@
-"""Pay a server process's first-use costs before a learner does: numba's compiled UMAP code, imports, first calls.
+"""numba's on-disk cache for UMAP's compiled code, so that a process loads it instead of compiling it again.
 
 umap-learn and pynndescent compile their numba functions on first use. pynndescent's carry numba's on-disk cache
 (`cache=True`), UMAP's own do not (`smooth_knn_dist`, `compute_membership_strengths`, the layout's epoch), so
 every process compiled them again. `cache_numba_functions` gives them the on-disk cache too (numba's
 `Dispatcher.enable_caching`, what `cache=True` does): the compiled code is written once to `NUMBA_CACHE_DIR`
-(or beside the package's sources) and loaded after that, when the image is built or by a machine's first UMAP.
-pynndescent's search itself cannot be cached (it asks numba for its thread count, a pointer the cache refuses),
-so core.cloud gives UMAP exact neighbours instead and never runs it.
-
-`warm_up` runs the pages' long computations once on small inputs, through the same core calls the pages make.
+(or beside the package's sources) and loaded after that, when the image is built (scripts/warm_up.py) or by a
+machine's first UMAP. pynndescent's search itself cannot be cached (it asks numba for its thread count, a pointer
+the cache refuses), so core.cloud gives UMAP exact neighbours instead and never runs it.
 """
 
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from types import ModuleType
 
-import numpy as np
-
 PACKAGES = ("umap", "pynndescent")  # whose numba functions the embedding-space page compiles
-Report = Callable[[str, float], None]  # (what was warmed, seconds)
 
 
 def cache_numba_functions(packages: tuple[str, ...] = PACKAGES) -> int:
@@ -48,7 +41,9 @@ def cache_numba_functions(packages: tuple[str, ...] = PACKAGES) -> int:
                     wrappers.append(value)
     enabled = 0
     for wrappers in dispatchers.values():
-        if any(not isinstance(d._cache, NullCache) for d in wrappers):
+        # numba says whether a dispatcher caches only through its private _cache (which enable_caching sets), so
+        # numba's own stub (dispatcher.pyi) leaves it out.
+        if any(not isinstance(d._cache, NullCache) for d in wrappers):  # type: ignore[attr-defined]
             continue  # cache=True already, or enabled by an earlier call
         serial = [d for d in wrappers if not d.targetoptions.get("parallel")]
         if len(wrappers) > 1 and not serial:
@@ -65,41 +60,3 @@ def import_umap() -> ModuleType:
 
     cache_numba_functions()
     return umap
-
-
-def warm_up(*, umap_size: int = 300, train_steps: int = 2, report: Report | None = None) -> dict:
-    """Compile (or load from numba's cache) UMAP's code, and run Train once, on small inputs.
-
-    t-SNE is left out: openTSNE compiles nothing, and its first run in a process is as fast as the next
-    (benchmarks/cold_start.py).
-
-    Args:
-        umap_size: points for one UMAP (0 skips it); the compiled code does not depend on the size, since UMAP
-            always gets exact neighbours (core.cloud._umap).
-        train_steps: steps of the learned-vs-sinusoidal model, once per position kind (torch's first backward
-            pass and Adam step); 0 skips it.
-        report: called as report(what, seconds) after each step.
-
-    Returns:
-        Seconds per step.
-    """
-    from core import cloud, training
-
-    rng = np.random.default_rng(0)
-    seconds: dict[str, float] = {}
-
-    def step(what: str, work: Callable[[], object]) -> None:
-        start = time.perf_counter()
-        work()
-        seconds[what] = time.perf_counter() - start
-        if report:
-            report(what, seconds[what])
-
-    step("import umap", import_umap)
-    if umap_size:
-        x = rng.standard_normal((umap_size, 50)).astype(np.float32)  # (n, 50): GloVe 6B 50d's width
-        step(f"UMAP of {umap_size} points", lambda: cloud.project(x, cloud.CloudConfig("UMAP")))
-    if train_steps:
-        cfgs = [training.TrainConfig(position=p, steps=train_steps) for p in training.POSITIONS]
-        step(f"Train ({train_steps} steps)", lambda: [training.train(c) for c in cfgs])
-    return seconds

@@ -1,0 +1,249 @@
+"""Inside a real Transformer: all-MiniLM-L6-v2's own heads, its positions taken away, a word from static to contextual."""
+
+import numpy as np
+import streamlit as st
+
+from core import minilm, probes
+from core.glove import VectorsError
+from core.minilm import HEADS, LAYERS
+from core.pretrained import PretrainedMissing
+from core.probes import STAGES, VARIANTS, ProbeConfig
+from core.problems import Problem
+from core.projection import pca
+from figures.attention import heatmaps_figure
+from figures.minilm import head_grid_figure, lines_figure, moved_figure, trajectory_figure
+from ui import live_chart
+from ui.exercises import try_this
+from ui.explain import explain, show_code
+from ui.i18n import problem, shown, t
+from ui.link import IN_LINK, translated_choice
+from ui.minilm import (
+    context_view,
+    head_view,
+    kept_figure,
+    learned_run,
+    minilm_model,
+    neighbour_view,
+    positions_view,
+    profile_view,
+    variant_heads,
+)
+from ui.tables import table
+from ui.vectors import bundled_vectors
+
+CHAPTERS = ("heads", "positions", "context", "exercises")  # the lesson's sections, in order
+SAME = 1e-6  # the no-position run of shuffled tokens equals the shuffled no-position run to rounding (float64: 1e-15)
+
+
+def heat(tokens: list[str], maps: dict[str, np.ndarray], title: str, columns: int = 1):
+    """Attention maps side by side, one scale from 0 to 1."""
+    axes = (t("tf.ax_key"), t("tf.ax_query"))
+    return heatmaps_figure(
+        maps, tokens, title, columns=columns, shared=True, colorscale="Blues", zmid=None, axis_titles=axes
+    )
+
+
+def stage_name(stage: str) -> str:
+    return t(f"tf.stage_{stage}") if stage in ("token", "input") else t("tf.stage_layer", n=stage.split()[-1])
+
+
+st.title(t("tf.title"))
+st.markdown(t("tf.intro"))
+try:
+    minilm_model()
+except PretrainedMissing as err:
+    st.error(problem(err))
+    st.stop()
+
+# --- Settings ---------------------------------------------------------------------------------------
+default = ProbeConfig()
+c1, c2 = st.columns(2)
+sentence = c1.text_input(t("tf.sentence"), default.sentence, key="tf_sentence", **IN_LINK)
+pair = c2.text_input(t("tf.pair"), default.pair, key="tf_pair", help=t("tf.pair_help"), **IN_LINK)
+encoded = None
+try:
+    encoded = learned_run(sentence, pair)[0]
+except Problem as err:
+    st.error(t("tf.sentence_refused", problem=problem(err)))
+
+# One chapter at a time, kept in the link by ui.link.translated_choice (?tf_chapter=positions).
+chapter = translated_choice(
+    st.segmented_control,
+    t("tf.chapter"),
+    CHAPTERS,
+    key="tf_chapter",
+    format_func=lambda c: t(f"tf.chapter_{c}"),
+    required=True,
+)
+
+
+def pick_head() -> None:
+    """A click on the grid: its head becomes the one shown (the pickers below follow)."""
+    points = st.session_state["tf_grid"].selection.points
+    if points:
+        layer, head = points[0]["customdata"]
+        st.session_state["tf_layer"], st.session_state["tf_head"] = int(layer) + 1, int(head) + 1
+
+
+def head_pickers() -> tuple[int, int]:
+    c1, c2 = st.columns(2)
+    layer = int(c1.number_input(t("tf.layer"), 1, LAYERS, default.layer, key="tf_layer", **IN_LINK))
+    return layer, int(c2.number_input(t("tf.head"), 1, HEADS, default.head, key="tf_head", **IN_LINK))
+
+
+if chapter == "heads":
+    # --- 1. Positional heads -------------------------------------------------------------------------------
+    st.header(t("tf.h_heads"))
+    yours = st.toggle(t("tf.yours"), default.yours, key="tf_yours", help=t("tf.yours_help"), **IN_LINK)
+    if yours and encoded is None:
+        st.stop()
+    profile, named, listed = profile_view(sentence if yours else "", pair if yours else "")
+    source = t("tf.source_yours") if yours else t("tf.source_shipped", n=len(probes.read_sentences()))
+
+    @st.fragment
+    def heads_section() -> None:
+        above = st.container()  # the grid, drawn once the pickers (a link may set them) have their values
+        layer, head = head_pickers()
+        grid_texts = (t("tf.grid_title", source=source), t("tf.grid_hover"), (t("tf.ax_head"), t("tf.ax_layer")))
+        at = (layer - 1, head - 1)
+        source_key = (sentence, pair) if yours else ()
+        grid = kept_figure(
+            "grid", (*source_key, at), grid_texts, lambda: head_grid_figure(profile, named, at, *grid_texts)
+        )
+        above.plotly_chart(grid, key="tf_grid", on_select=pick_head, selection_mode="points", width="stretch")
+        above.caption(t("tf.grid_caption"))
+        if encoded is not None:
+            tokens, weights = head_view(sentence, pair, layer, head)
+            name = t("tf.head_name", layer=layer, head=head)
+            title = t("tf.head_title", name=name)
+            build = lambda: heat(tokens, {name: weights}, title)  # noqa: E731
+            figure = kept_figure("head", (sentence, pair, layer, head), (name, title), build, cells=weights.size)
+            live_chart.chart(figure, "tf_head_chart")
+
+    heads_section()
+    named_text = [
+        t(f"tf.named_{'prev' if o < 0 else 'next'}", layer=la + 1, head=h + 1, w=f"{w:.2f}") for la, h, o, w in listed
+    ]
+    rule = t("tf.rule", threshold=probes.NAMED_AT, offsets=probes.MAX_OFFSET)
+    st.markdown(f"{rule} {', '.join(named_text) or t('tf.named_none')}")
+    explain(
+        r"\text{profile}_{lh}(d) = \frac{1}{|I_d|}\sum_{i \in I_d} A_{lh}[i,\, i+d],\qquad d = -8, \dots, +8",
+        t("tf.heads_notice"),
+    )
+    show_code(probes.offset_profile, probes.positional_heads, minilm.encoder_layer)
+
+elif chapter == "positions" and encoded is not None:
+    # --- 2. Take the positions away --------------------------------------------------------------------------
+    st.header(t("tf.h_positions"))
+    seed_help = t("tf.seed_help")
+    seed = int(
+        st.number_input(t("tf.seed"), 0, probes.MAX_SEED, default.seed, key="tf_seed", help=seed_help, **IN_LINK)
+    )
+    view = positions_view(sentence, pair, seed)
+    labels = {v: t(f"tf.variant_{v}") for v in ("learned", *VARIANTS)}
+    shuffled = " ".join(shown(view["tokens"][i]) for i in view["order"])
+    st.markdown(t("tf.shuffled", tokens=shuffled, order=", ".join(map(str, view["order"]))))
+    key, moved = (sentence, pair, seed), {labels[v]: view["moved"][v] for v in VARIANTS}
+    texts = (t("tf.moved_title"), (t("tf.ax_head"), t("tf.ax_layer")))
+    live_chart.chart(
+        kept_figure("moved", key, (*labels.values(), *texts), lambda: moved_figure(moved, *texts)), "tf_moved_chart"
+    )
+    explain(
+        r"\mathrm{JS}(p, q) = \tfrac12 \mathrm{KL}(p \,\|\, m) + \tfrac12 \mathrm{KL}(q \,\|\, m),\quad m = \tfrac{p + q}{2}",
+        t("tf.moved_notice", learned=f"{view['norms'][0]:.2f}", sinusoidal=f"{view['norms'][1]:.1f}"),
+    )
+    show_code(probes.js_divergence, probes.in_sentence_order, minilm.shuffled_order)
+    stages = [stage_name(s) for s in STAGES[1:]]
+    cosines, texts = {labels[v]: view["cosine"][v] for v in VARIANTS}, (t("tf.cosine_title"), t("tf.ax_cosine"))
+    figure = kept_figure(
+        "cosine", key, (*labels.values(), *stages, *texts), lambda: lines_figure(stages, cosines, *texts)
+    )
+    live_chart.chart(figure, "tf_cosine_chart")
+    ends = ", ".join(f"{labels[v]} **{view['cosine'][v][-1]:.3f}**" for v in VARIANTS)
+    explain(
+        r"\cos\Big(\tfrac1n \sum_i h^{\text{variant}}_i,\ \tfrac1n \sum_i h^{\text{learned}}_i\Big)",
+        t("tf.cosine_notice", ends=ends),
+    )
+    show_code(minilm.mean_pooling, minilm.sentence_embedding)
+    hidden, weights = view["equivariance"]
+    ok = t("tf.equal" if max(hidden, weights) < SAME else "tf.not_equal", bound=f"{SAME:g}")
+    st.markdown(t("tf.equivariance", hidden=f"{hidden:.1e}", weights=f"{weights:.1e}", dtype=view["dtype"], ok=ok))
+    explain(
+        r"P_\pi:\quad h(P_\pi x) = P_\pi\, h(x),\qquad A(P_\pi x) = P_\pi\, A(x)\, P_\pi^\top",
+        t("tf.equivariance_notice"),
+    )
+    show_code(probes.shuffle_equivariance)
+
+    @st.fragment
+    def variants_section() -> None:
+        layer, head = head_pickers()
+        maps = {labels[v]: m for v, m in variant_heads(sentence, pair, seed, layer, head).items()}
+        title = t("tf.variants_title", name=t("tf.head_name", layer=layer, head=head))
+        figure = kept_figure(
+            "variants", (*key, layer, head), (*maps, title), lambda: heat(view["tokens"], maps, title, 4),
+            cells=4 * len(view["tokens"]) ** 2,
+        )  # fmt: skip
+        live_chart.chart(figure, "tf_variants_chart")
+
+    variants_section()
+
+elif chapter == "context":
+    # --- 3. From static to contextual ------------------------------------------------------------------------
+    st.header(t("tf.h_context"))
+    c1, c2, c3 = st.columns([2, 5, 1])
+    word = c1.text_input(t("tf.word"), default.word, key="tf_word", **IN_LINK)
+    uses = c2.text_area(
+        t("tf.uses"), default.uses, key="tf_uses", help=t("tf.uses_help", most=probes.MAX_USES), **IN_LINK
+    )
+    k = int(c3.number_input(t("tf.k"), 1, probes.MAX_K, default.k, key="tf_k", **IN_LINK))
+    lines = ProbeConfig(uses=uses).use_list
+    try:
+        view = context_view(word, tuple(lines))
+    except Problem as err:
+        st.error(problem(err))
+        st.stop()
+    pieces = " ".join(f"`{p}`" for p in view["pieces"])
+    st.markdown(t("tf.pieces", word=shown(word.strip()), pieces=pieces, n=len(view["pieces"])))
+    if len(lines) > probes.MAX_USES:
+        st.warning(t("tf.too_many", most=probes.MAX_USES, n=len(lines)))
+    for s, key, values in view["refused"]:
+        st.warning(t("tf.use_refused", n=s + 1, problem=t(f"problems.{key}", **values)))
+    if view["missing"]:
+        st.warning(t("tf.missing", word=shown(word.strip()), lines=", ".join(str(s + 1) for s in view["missing"])))
+    names = [t("tf.use_name", n=s + 1, at=i) for s, i in view["uses"]]
+    if len(view["uses"]) < 2:
+        st.warning(t("tf.need_two", n=len(view["uses"])))
+    else:
+        curves = {f"{names[a]} · {names[b]}": c for (a, b), c in view["cosines"].items()}
+        stages = [stage_name(s) for s in STAGES]
+        live_chart.chart(
+            lines_figure(stages, curves, t("tf.uses_title", word=shown(word.strip())), t("tf.ax_cosine")),
+            "tf_uses_chart",
+        )
+        explain(
+            r"\cos\big(v^{(l)}_a, v^{(l)}_b\big),\quad v^{(0)} = E[\text{id}],\ v^{(1)} = \mathrm{LN}(E + P + S),\ \dots",
+            t("tf.uses_notice"),
+        )
+        show_code(probes.word_uses, probes.use_cosines)
+        figure = trajectory_figure(view["coords"], names, [stage_name(s) for s in STAGES[1:]], t("tf.pca_title"))
+        live_chart.chart(figure, "tf_pca_chart")
+        explain(r"z = (v - \bar v)\, W_{\text{PCA}}^\top \in \mathbb{R}^2", t("tf.pca_notice"))
+        show_code(pca)
+    st.subheader(t("tf.neighbours_title", word=shown(word.strip())))
+    try:
+        wv = bundled_vectors()
+    except VectorsError as err:
+        wv = None
+        st.info(problem(err))
+    frame, found = neighbour_view(word, k, wv is not None, wv)
+    if wv is not None and not found:
+        st.info(t("tf.glove_missing", word=shown(word.strip().lower())))
+    table(frame, "minilm_neighbours")
+    explain(
+        r"\cos(E[w], E[v]) = \frac{E[w] \cdot E[v]}{\lVert E[w] \rVert\, \lVert E[v] \rVert}", t("tf.neighbours_notice")
+    )
+    show_code(probes.token_neighbours)
+
+if chapter == "exercises":
+    # --- Try this ---------------------------------------------------------------------------------------
+    try_this("tf")

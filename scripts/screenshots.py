@@ -1,0 +1,195 @@
+"""Screenshots of every page and chapter at its defaults, in English and 中文, for the README: docs/img/.
+
+    .venv/bin/python scripts/screenshots.py            # every page, both languages, into docs/img/
+    .venv/bin/python scripts/screenshots.py --pages pe at --langs zh
+
+It starts the real server and Debian's Chromium as the browser tests do (tests/browser/harness.py), opens each page
+(and each chapter, ?<key>_chapter=<chapter>) in a 1280 px wide window, waits until the page has run and its charts
+are drawn, and keeps the main column from the title (a chapter: from the chapter control) down, at most --height
+px (from the section of its first chart, when the title is too far above it), as WebP (one tenth of a PNG's size: the README's pictures stay under 3 MB together). Names are stable:
+<page key>[-<chapter>]-<lang>.webp, e.g. pe-similarity-zh.webp. A layout problem that tests/browser/layout.js finds
+on the way is printed, and the run ends with status 1.
+
+Needs: Chromium at /usr/bin/chromium (Debian's `chromium`), Pillow (Streamlit's own), and a CJK font, without which
+Chromium draws 中文 as boxes: `apt-get install fonts-noto-cjk` (or the smaller fonts-wqy-microhei). CI does not
+run it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import io
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.browser.harness import (  # noqa: E402
+    assert_layout,
+    free_port,
+    launch_chromium,
+    start_server,
+    wait_until_idle,
+)
+from ui.pages import OVERVIEW, PATH  # noqa: E402
+
+LANGS = ("en", "zh")
+WIDTH = 1280
+CJK_FONT = "apt-get install fonts-noto-cjk (or fonts-wqy-microhei)"
+
+
+def chapters(script: str) -> tuple[str, ...]:
+    """A lesson's chapters, read from its CHAPTERS tuple without running the page (its first one is its default)."""
+    tree = ast.parse((ROOT / script).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CHAPTERS" for t in node.targets):
+            return ast.literal_eval(node.value)
+    return ()
+
+
+def views(keys: list[str] | None) -> list[tuple[str, str, str]]:
+    """(file stem, address, what to crop from) for each page at its defaults and each chapter other than its first."""
+    found = []
+    for lesson in (OVERVIEW, *PATH):
+        if keys and lesson.key not in keys:
+            continue
+        path = "" if lesson is OVERVIEW else Path(lesson.script).stem
+        found.append((lesson.key, f"/{path}?", "h1"))
+        for chapter in chapters(lesson.script)[1:]:
+            found.append((f"{lesson.key}-{chapter}", f"/{path}?{lesson.key}_chapter={chapter}&", "chapters"))
+    return found
+
+
+def has_cjk_font() -> bool:
+    try:
+        out = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True, check=False).stdout
+    except FileNotFoundError:  # no fontconfig: Chromium could not find one either
+        return False
+    return bool(out.strip())
+
+
+# The top of the crop: the title, or a chapter's control (so a chapter's picture shows which chapter it is).
+TOP = {
+    "h1": '[data-testid="stMain"] h1',
+    "chapters": '[data-testid="stMain"] [class*="st-key-"][class*="_chapter"]',
+}
+
+
+# Every element's box in the main column: the page has settled when two looks half a second apart agree (a chart
+# Streamlit draws again once it has measured its column, a late font, move what comes below them).
+BOXES = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stElementContainer"]')]
+    .map(e => { const r = e.getBoundingClientRect(); return [r.top, r.height, r.width].map(Math.round).join(); }).join()"""
+
+
+def settle(page, most: int = 20) -> None:
+    """Wait until the main column stops moving (at most `most` looks)."""
+    last = None
+    for _ in range(most):
+        boxes = page.evaluate(BOXES)
+        if boxes == last:
+            return
+        last = boxes
+        page.wait_for_timeout(500)
+
+
+def shoot(page, url: str, top: str, height: int) -> bytes:
+    """The main column at `url`, from `top` down at most `height` px, as PNG bytes.
+
+    The window is tall enough to hold the crop once its top is scrolled to the window's: Streamlit scrolls its main
+    column inside the window, so a "full page" screenshot would hold the window's height alone.
+    """
+    page.goto(url)
+    page.wait_for_selector(TOP[top])
+    wait_until_idle(page)
+    page.wait_for_timeout(1000)  # the elements of the run drawn, the charts started
+    page.evaluate("document.fonts.ready")
+    assert_layout(page, timeout=30_000)  # the charts drawn and laid out
+    settle(page)
+    start = page.evaluate(START, [TOP[top], height]) - MARGIN
+    left, right, bottom = page.evaluate(CROP, [start, start + height])
+    clip = {"x": left - MARGIN, "y": start, "width": right - left + 2 * MARGIN, "height": bottom + MARGIN - start}
+    return page.screenshot(clip=clip, animations="disabled")
+
+
+MARGIN = 16  # px of the page's background kept around the crop
+# Where the crop begins: at `top` (the title, the chapter control), unless the page's first chart would then be
+# left out, its top more than half the crop's height below: then at the last heading above that chart, so that
+# every picture shows a figure (the embedding space's cloud is below its settings).
+# That element is scrolled to the window's top: Streamlit scrolls the main column inside the window, and a
+# screenshot holds what the window shows.
+START = """([top, height]) => {
+    const first = document.querySelector(top);
+    const y = first.getBoundingClientRect().top;
+    const chart = [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')].find(e => e.checkVisibility());
+    const headings = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stHeading"]')]
+        .filter(e => chart && e.getBoundingClientRect().top > y && e.getBoundingClientRect().top < chart.getBoundingClientRect().top);
+    const start = !chart || chart.getBoundingClientRect().top < y + height / 2 || !headings.length ? first : headings.at(-1);
+    start.scrollIntoView({ block: "start" });
+    return start.getBoundingClientRect().top;
+}"""
+# The main column's content, less its padding, down to the bottom of the elements that begin above `limit`, so that
+# a chart is not cut through; at `limit` itself when one of them reaches far below it (half as far again).
+CROP = """([start, limit]) => {
+    const column = document.querySelector('[data-testid="stMainBlockContainer"]');
+    const box = column.getBoundingClientRect();
+    const style = getComputedStyle(column);
+    const bottoms = [...column.querySelectorAll('[data-testid="stElementContainer"]')]
+        .map(e => e.getBoundingClientRect()).filter(r => r.height > 0 && r.top < limit).map(r => r.bottom);
+    const lowest = Math.max(start, ...bottoms);
+    const end = lowest <= start + 1.5 * (limit - start) ? lowest : limit;
+    return [box.left + parseFloat(style.paddingLeft), box.right - parseFloat(style.paddingRight), end];
+}"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    parser.add_argument("--pages", nargs="*", help="page keys (ov, il, we, es, pe, rp, at, lv); all by default")
+    parser.add_argument("--langs", nargs="*", default=list(LANGS), choices=LANGS)
+    parser.add_argument("--height", type=int, default=900, help="the most CSS px kept below the crop's top")
+    parser.add_argument("--quality", type=int, default=72, help="WebP quality, 0 to 100")
+    args = parser.parse_args()
+    if "zh" in args.langs and not has_cjk_font():
+        print(f"No CJK font: Chromium would draw 中文 as boxes. Install one: {CJK_FONT}", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    server = start_server(port)
+    failed = []
+    try:
+        with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+            browser = launch_chromium(p, profile)
+            page = browser.new_page()
+            page.set_viewport_size({"width": WIDTH, "height": 2 * args.height + 600})
+            page.set_default_timeout(120_000)
+            for stem, address, top in views(args.pages):
+                for lang in args.langs:
+                    url = f"http://127.0.0.1:{port}{address}" + ("lang=zh" if lang == "zh" else "")
+                    name = f"{stem}-{lang}.webp"
+                    try:
+                        png = shoot(page, url.rstrip("?&"), top, args.height)
+                    except AssertionError as problem:  # the layout check's message
+                        failed.append(name)
+                        print(f"{name}: {problem}", file=sys.stderr)
+                        png = page.screenshot(full_page=True)
+                    image = Image.open(io.BytesIO(png)).convert("RGB")
+                    image.save(args.out / name, "WEBP", quality=args.quality, method=6)
+                    print(f"{name}: {image.width}×{image.height}, {(args.out / name).stat().st_size / 1024:.0f} kB")
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    total = sum(f.stat().st_size for f in args.out.glob("*.webp"))
+    print(f"{args.out}: {total / 1e6:.2f} MB in all" + (f"; layout problems on {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+// What a learner sees in the main column, as a list of problems (none: the layout holds). harness.assert_layout
+// runs it after every change a test makes. Four invariants:
+//  - every chart shown (st.plotly_chart, ui.live_chart's plotly <div>) is drawn, has a real height, and its plot
+//    areas and plotly's own <svg>s lie inside its box (a chart whose box collapsed draws over what follows);
+//  - nothing is drawn over anything else: no two of the column's elements (Streamlit's element containers and
+//    expander headers) overlap, a chart counted with everything it draws;
+//  - each chart's axes are labelled: an x and a y axis with tick labels (a cloud of points may hide them: its axes
+//    have no units), tick text on every axis that shows ticks, and no two tick labels of an axis on top of each other;
+//  - two expanders with one label ("Show the code") have a figure or a heading between them: in a row, nothing
+//    says which figure each one belongs to.
+() => {
+  const MIN_HEIGHT = 100; // px: a chart lower than this has collapsed
+  const SLACK = 2; // px of overlap or overhang let through (rounding, borders)
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main) return ["no main column"];
+  const problems = [];
+  const shown = (e) => e.checkVisibility() && e.getBoundingClientRect().width > 0;
+  const text = (e) => (e.innerText || e.textContent || "").trim().replace(/\s+/g, " ").slice(0, 50);
+  const label = (summary) => text(summary.querySelector('[data-testid="stMarkdownContainer"]') || summary);
+  const name = (e) => {
+    if (e.tagName === "SUMMARY") return `expander "${label(e)}"`;
+    const box = e.closest('[data-testid="stElementContainer"]') || e;
+    const key = [...box.classList].find((c) => c.startsWith("st-key-"));
+    const inner = box.querySelector("[data-testid]");
+    const what = [inner && inner.dataset.testid, key].filter(Boolean).join(" ");
+    return `${what || e.tagName.toLowerCase()}${box.querySelector('.live-chart, [data-testid="stPlotlyChart"]') ? "" : ` "${text(box)}"`}`;
+  };
+  const chartName = (gd) => {
+    const title = gd._fullLayout && gd._fullLayout.title && gd._fullLayout.title.text;
+    return `the chart ${title ? `"${String(title).replace(/<[^>]+>/g, "").slice(0, 50)}" ` : ""}in ${name(gd)}`;
+  };
+  const rect = (r) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+  const union = (a, b) => ({
+    left: Math.min(a.left, b.left),
+    top: Math.min(a.top, b.top),
+    right: Math.max(a.right, b.right),
+    bottom: Math.max(a.bottom, b.bottom),
+  });
+  const inside = (inner, outer) =>
+    inner.left >= outer.left - SLACK &&
+    inner.top >= outer.top - SLACK &&
+    inner.right <= outer.right + SLACK &&
+    inner.bottom <= outer.bottom + SLACK;
+  const overlap = (a, b) =>
+    Math.min(a.right, b.right) - Math.max(a.left, b.left) > SLACK &&
+    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > SLACK;
+  const px = (r) => `${Math.round(r.right - r.left)}×${Math.round(r.bottom - r.top)} at (${Math.round(r.left)}, ${Math.round(r.top)})`;
+
+  // --- Charts ---------------------------------------------------------------------------------------------
+  // A chart not drawn yet counts too (ui.live_chart's <div> before plotly.js has loaded, st.plotly_chart's element
+  // before plotly has drawn into it): the check holds only once it is drawn.
+  const charts = [];
+  for (const e of main.querySelectorAll('.live-chart, [data-testid="stPlotlyChart"]')) {
+    const gd = e.classList.contains("live-chart") ? e : e.querySelector(".js-plotly-plot");
+    if (!shown(e)) continue;
+    if (!gd || !gd._fullLayout || !gd.querySelector(":scope > .plot-container .main-svg")) {
+      problems.push(`a chart in ${name(e)} is not drawn`);
+      continue;
+    }
+    charts.push(gd);
+  }
+  for (const gd of charts) {
+    const full = gd._fullLayout;
+    const svgs = [...gd.querySelectorAll(":scope > .plot-container .main-svg")];
+    const box = rect(gd.getBoundingClientRect());
+    if (box.bottom - box.top <= MIN_HEIGHT) problems.push(`${chartName(gd)} is ${px(box)}: its box has collapsed`);
+    for (const svg of svgs) {
+      const drawn = rect(svg.getBoundingClientRect());
+      if (!inside(drawn, box)) problems.push(`${chartName(gd)} draws ${px(drawn)}, outside its box ${px(box)}`);
+    }
+    for (const area of gd.querySelectorAll(".draglayer .nsewdrag")) {
+      const r = rect(area.getBoundingClientRect());
+      if (r.right - r.left < 10 || r.bottom - r.top < 10 || !inside(r, box))
+        problems.push(`${chartName(gd)}: a plot area ${px(r)} is not visible in its box ${px(box)}`);
+    }
+    // Tick labels: each direction labelled on some axis; every axis that shows labels has them; none overlap.
+    const axes = Object.keys(full)
+      .filter((k) => /^[xy]axis\d*$/.test(k) && full[k] && full[k]._id && full[k].visible !== false)
+      .map((k) => full[k]);
+    // A cloud of points (PCA, t-SNE) may hide its ticks on purpose, its axes having no units to compare; a heatmap,
+    // a line or an axis of names (tokens, positions) needs them to be read.
+    const points = (tr) => /^scatter(gl)?$/.test(tr.type) && tr.mode === "markers";
+    const read = gd._fullData.some((tr) => !points(tr)) || axes.some((ax) => ax.type === "category");
+    for (const letter of read ? ["x", "y"] : []) {
+      const mine = axes.filter((ax) => ax._id[0] === letter);
+      if (mine.length && !mine.some((ax) => ax.showticklabels)) problems.push(`${chartName(gd)}: no ${letter} axis shows tick labels`);
+    }
+    for (const ax of axes.filter((ax) => ax.showticklabels)) {
+      const labels = [...gd.querySelectorAll(`g.${ax._id}tick text`)].filter((t) => t.textContent.trim());
+      if (!labels.length) {
+        problems.push(`${chartName(gd)}: its ${ax._id} axis has no tick labels`);
+        continue;
+      }
+      // Labels of one axis are parallel rectangles (rotated alike): two overlap when their centres are closer
+      // than half their widths along the text and half their heights across it (a line's leading let through).
+      const boxes = labels.map((t) => {
+        const m = t.getScreenCTM();
+        const b = t.getBBox();
+        const c = t.getBoundingClientRect();
+        return { text: t.textContent, angle: Math.atan2(m.b, m.a), w: b.width, h: b.height * 0.8, x: (c.left + c.right) / 2, y: (c.top + c.bottom) / 2 };
+      });
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const [a, b] = [boxes[i], boxes[j]];
+          const [dx, dy] = [b.x - a.x, b.y - a.y];
+          const along = Math.abs(dx * Math.cos(a.angle) + dy * Math.sin(a.angle));
+          const across = Math.abs(-dx * Math.sin(a.angle) + dy * Math.cos(a.angle));
+          if (along < (a.w + b.w) / 2 - SLACK && across < (a.h + b.h) / 2 - SLACK) {
+            problems.push(`${chartName(gd)}: tick labels "${a.text}" and "${b.text}" of its ${ax._id} axis overlap`);
+            i = j = boxes.length; // one report per axis
+          }
+        }
+    }
+  }
+
+  // --- Nothing drawn over anything ------------------------------------------------------------------------
+  // The column's leaves: element containers holding no other, and expander headers (their bodies hold leaves).
+  const leaves = [...main.querySelectorAll('[data-testid="stElementContainer"], [data-testid="stExpander"] summary')]
+    .filter((e) => shown(e) && !e.querySelector('[data-testid="stElementContainer"]'))
+    .map((e) => {
+      const box = rect(e.getBoundingClientRect());
+      let drawn = box;
+      for (const gd of charts.filter((gd) => e.contains(gd)))
+        for (const svg of gd.querySelectorAll(":scope > .plot-container .main-svg")) drawn = union(drawn, rect(svg.getBoundingClientRect()));
+      return { e, box, drawn };
+    })
+    .filter(({ box }) => box.right - box.left > 0 && box.bottom - box.top > 0);
+  const column = rect(main.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect());
+  for (const a of leaves) {
+    if (a.drawn.left < column.left - SLACK || a.drawn.right > column.right + SLACK)
+      problems.push(`${name(a.e)} ${px(a.drawn)} reaches out of the main column ${px(column)}`);
+    for (const b of leaves) {
+      if (a === b || a.e.contains(b.e) || b.e.contains(a.e)) continue;
+      if (overlap(a.drawn, b.box)) problems.push(`${name(a.e)} ${px(a.drawn)} is drawn over ${name(b.e)} ${px(b.box)}`);
+    }
+  }
+
+  // --- Expanders in a row ---------------------------------------------------------------------------------
+  // Between two expanders a figure (a chart, a table, metrics) or a heading says what the second one is about;
+  // text, buttons and other expanders do not.
+  const apart = ".js-plotly-plot, [data-testid=stTable], [data-testid=stDataFrame], [data-testid=stMetric], [data-testid=stHeading]";
+  let last = null; // the label of the last expander, while nothing has set it apart from what comes next
+  for (const e of main.querySelectorAll(`[data-testid="stExpander"] summary, ${apart}`)) {
+    if (!shown(e)) continue;
+    if (e.tagName !== "SUMMARY") last = null;
+    else if (label(e) === last) problems.push(`two expanders "${last}" in a row: which figure is each one's?`);
+    else last = label(e);
+  }
+  return [...new Set(problems)];
+}
