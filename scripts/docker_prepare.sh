@@ -41,8 +41,13 @@ echo "Base image: $BASE"
 
 # This machine's pip downloads for its own Python: run it where that is CPython 3.11 on Linux x86_64, or add
 # --python-version 3.11 --platform manylinux_2_28_x86_64 (and the CPU torch wheel by hand).
-pip download --quiet --only-binary=:all: -r requirements.txt -d wheels
-pip download --quiet --only-binary=:all: --no-deps -r requirements-nodeps.txt -d wheels
+# Skipped when neither requirements file changed since the last download (wheels/.downloaded).
+if [ ! -f wheels/.downloaded ] || [ requirements.txt -nt wheels/.downloaded ] \
+        || [ requirements-nodeps.txt -nt wheels/.downloaded ]; then
+    pip download --quiet --only-binary=:all: -r requirements.txt -d wheels
+    pip download --quiet --only-binary=:all: --no-deps -r requirements-nodeps.txt -d wheels
+    touch wheels/.downloaded
+fi
 if ! ls wheels/debs/binutils_*.deb >/dev/null 2>&1; then
     mkdir -p wheels/debs
     # binutils and what it needs that $BASE lacks, for $BASE's Debian release
@@ -53,7 +58,11 @@ if ! ls wheels/debs/binutils_*.deb >/dev/null 2>&1; then
         || echo "No binutils .deb files for $BASE: the image keeps its libraries' debug symbols (+170 MB)"
 fi
 if ! python3 -c 'import urllib.request; urllib.request.urlopen("http://127.0.0.1:8765/", timeout=2)' 2>/dev/null; then
-    python3 -m http.server --bind 127.0.0.1 --directory wheels 8765 >/tmp/emblab-wheels.log 2>&1 &
+    # The server outlives this script: it must not inherit a lock the caller holds (flock /tmp/emblab-bench.lock
+    # bash scripts/docker_smoke.sh would otherwise stay locked until the server ends), so it closes every file
+    # descriptor past stderr before it starts. Its command line: python3 -m http.server --directory wheels 8765
+    python3 -c 'import os, sys; os.closerange(3, 65536); os.execvp(sys.executable, [sys.executable, *sys.argv[1:]])' \
+        -m http.server --bind 127.0.0.1 --directory wheels 8765 >/tmp/emblab-wheels.log 2>&1 &
     echo $! >/tmp/emblab-wheels.pid
     for _ in $(seq 20); do
         python3 -c 'import urllib.request; urllib.request.urlopen("http://127.0.0.1:8765/", timeout=2)' 2>/dev/null \
