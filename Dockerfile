@@ -1,31 +1,18 @@
-# The Transformer Embedding Lab, served on port 8501.
-#   docker build -t emblab .                         # CPU torch (PyTorch's CPU index)
-#   docker build -t emblab --build-arg TORCH_INDEX=https://download.pytorch.org/whl/cu128 .   # CUDA torch
-#   docker build -t emblab --build-arg OFFLINE=1 .   # only the wheels in ./wheels (scripts/docker_smoke.sh)
+# The Transformer Embedding Lab, served on port 8501. docs/deploy.md says how to build and run it:
+#   docker build -t emblab .                 # CPU torch from PyTorch's CPU index, the rest from PyPI
 #   docker run -p 8501:8501 emblab
-#   docker run -p 9000:9000 emblab --server.port=9000   # another port (or -e STREAMLIT_SERVER_PORT=9000)
-# Layers are ordered so that a change to a page rebuilds only the last one.
+# Offline (no registry, no PyPI): a local base image and ./wheels served on the host's 127.0.0.1:8765, then
+#   docker build --network host --build-arg BASE=emblab-base:bookworm --build-arg OFFLINE=1 -t emblab .
+# The wheels are not in the build context (.dockerignore): pip fetches them over HTTP, so no layer keeps a copy.
+# One stage makes the image, so no build stage is left behind: the packages (one RUN), then numba's cache (from
+# core/ alone), then the sources in one layer: a page change rebuilds that last layer alone.
 ARG BASE=python:3.11-slim
 
-FROM ${BASE} AS build
-ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
-ARG OFFLINE=0
-ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-COPY requirements.txt requirements-nodeps.txt /tmp/
-COPY wheels/ /wheels/
-RUN python3 -m venv /opt/venv \
-    && if [ "$OFFLINE" = 1 ]; then \
-        pip="/opt/venv/bin/pip install --no-index --find-links /wheels"; \
-    else \
-        pip="/opt/venv/bin/pip install --find-links /wheels --extra-index-url $TORCH_INDEX"; \
-    fi \
-    && $pip -r /tmp/requirements.txt \
-    && $pip --no-deps -r /tmp/requirements-nodeps.txt \
-    && find /opt/venv -name __pycache__ -prune -exec rm -rf {} +
-
-# The sources, gathered in a stage of their own so the final image gets them in one layer. FROM scratch: under
-# the vfs storage driver each layer is a full copy of the ones below, so these stay the size of the sources.
+# The sources and the two entry scripts, gathered so that the image gets them in one layer (under the vfs storage
+# driver every layer is a full copy of the ones below). FROM scratch: a stage of a few hundred kB.
 FROM scratch AS source
+# the label lets the scripts prune this stage's image, which the classic builder leaves untagged
+LABEL org.emblab.stage=source
 COPY app.py /app/
 COPY .streamlit/ /app/.streamlit/
 COPY core/ /app/core/
@@ -35,24 +22,21 @@ COPY locales/ /app/locales/
 COPY ui/ /app/ui/
 COPY data/ /app/data/
 COPY scripts/warm_up.py /app/scripts/
+COPY scripts/docker_entrypoint.sh /usr/local/bin/emblab
+COPY scripts/docker_healthcheck.py /usr/local/bin/emblab-health
 
-# UMAP's numba code compiled once, for a generic x86-64 CPU so that the cache serves on any machine, not only the
-# builder's (scripts/warm_up.py --core; the entry point copies it to $NUMBA_CACHE_DIR, which numba needs writable).
-# Its own stage, from the packages and core/ alone: a page change does not redo it.
-FROM build AS numba
-COPY core/ /app/core/
-COPY scripts/warm_up.py /app/scripts/
-RUN NUMBA_CACHE_DIR=/opt/numba-cache NUMBA_CPU_NAME=generic OMP_NUM_THREADS=1 /opt/venv/bin/python /app/scripts/warm_up.py --core
-# The bundled GloVe's unit rows, written once here (core.glove.shared_unit): every container on a machine then maps
-# the same file from the image instead of writing its own.
-RUN PYTHONPATH=/app EMBLAB_CACHE_DIR=/opt/emblab-cache /opt/venv/bin/python -c "from core.glove import load_bundled; load_bundled().unit"
-
-FROM ${BASE}
+FROM ${BASE} AS packages
 # MALLOC_ARENA_MAX: two malloc arenas for all session threads; OMP_NUM_THREADS: one CPU thread per torch op
-# (see scripts/run.sh). STREAMLIT_SERVER_PORT: the port the entry point serves on and the health check asks.
+# (docs/deploy.md). PYTHONPYCACHEPREFIX: the .pyc files of what the server imports, written there on the first
+# start and read on every restart of the container (the image carries none: they would add 95 MB).
+# Every RUN below removes /tmp/pycache again: .pyc files written there by the build (pip's, the standard
+# library's: 39 MB) would be root's, so the server (user emblab) could not write its own beside them.
+# EMBLAB_CACHE_DIR: GloVe's unit rows (80 MB), written there on the first start (scripts/warm_up.py); compose and
+# a swarm mount one volume there for all the replicas on a machine, which then share one copy.
+# STREAMLIT_SERVER_PORT: the port the entry point serves on and the health check asks.
 ENV PATH=/opt/venv/bin:$PATH \
-    PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    PYTHONPYCACHEPREFIX=/tmp/pycache \
     NUMBA_CACHE_DIR=/tmp/numba \
     NUMBA_CPU_NAME=generic \
     EMBLAB_CACHE_DIR=/opt/emblab-cache \
@@ -60,20 +44,46 @@ ENV PATH=/opt/venv/bin:$PATH \
     MALLOC_ARENA_MAX=2 \
     OMP_NUM_THREADS=1 \
     STREAMLIT_SERVER_PORT=8501
-RUN useradd --create-home --uid 10001 emblab && mkdir -p /data/vectors && chown emblab /data/vectors
+RUN useradd --create-home --uid 10001 emblab && mkdir -p /data/vectors /opt/emblab-cache \
+    && chown emblab /data/vectors /opt/emblab-cache
 # Metadata before any COPY: these lines never rebuild when the sources change.
 WORKDIR /app
-USER 10001
 EXPOSE 8501
 # emblab-health asks the port the server was started with (--server.port or STREAMLIT_SERVER_PORT).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 CMD ["emblab-health"]
 ENTRYPOINT ["/usr/local/bin/emblab"]
-COPY scripts/docker_entrypoint.sh /usr/local/bin/emblab
-COPY scripts/docker_healthcheck.py /usr/local/bin/emblab-health
-COPY --from=build /opt/venv /opt/venv
-# Build-time work that needs only the packages (compiling UMAP's numba code) belongs here, above the sources,
-# so that a page change does not redo it.
-COPY --from=numba /opt/numba-cache /opt/numba-cache
-COPY --from=numba /opt/emblab-cache /opt/emblab-cache
-# The sources last: a one-line page change rebuilds this layer alone.
-COPY --from=source /app /app
+ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
+# OFFLINE=1: pip reads the wheels at WHEELS alone (default http://127.0.0.1:8765/, ./wheels served on the host).
+ARG OFFLINE=0
+ARG WHEELS=
+COPY requirements.txt requirements-nodeps.txt scripts/docker_slim.sh /tmp/emblab/
+# scripts/docker_slim.sh then takes out what the lab never imports or loads (docs/deploy.md, "Image size").
+# hadolint ignore=SC2086
+RUN set -eu; \
+    if [ "$OFFLINE" = 1 ]; then \
+        WHEELS=${WHEELS:-http://127.0.0.1:8765/}; \
+        python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=10)" "$WHEELS" \
+            || { echo "No wheels at $WHEELS: serve ./wheels there (docs/deploy.md, Offline builds)" >&2; exit 1; }; \
+        pip="--no-index --find-links $WHEELS"; \
+    else \
+        pip="--extra-index-url $TORCH_INDEX ${WHEELS:+--find-links $WHEELS}"; \
+    fi; \
+    python3 -m venv /opt/venv; \
+    pip="/opt/venv/bin/pip install --no-cache-dir --no-compile --disable-pip-version-check $pip"; \
+    $pip -r /tmp/emblab/requirements.txt; \
+    $pip --no-deps -r /tmp/emblab/requirements-nodeps.txt; \
+    OFFLINE=$OFFLINE WHEELS=$WHEELS sh /tmp/emblab/docker_slim.sh /opt/venv; \
+    rm -rf /tmp/emblab /root/.cache /tmp/pycache
+# UMAP's numba code compiled once, from core/ alone so that a page change does not redo it, for a generic x86-64
+# CPU so that the cache serves on any machine (scripts/warm_up.py --core; the entry point copies it to
+# $NUMBA_CACHE_DIR, which numba needs writable).
+COPY core/ /app/core/
+COPY scripts/warm_up.py /app/scripts/
+RUN NUMBA_CACHE_DIR=/opt/numba-cache python3 -B scripts/warm_up.py --core \
+    && rm -rf /app/core /app/scripts /tmp/pycache /tmp/torchinductor_root
+
+FROM packages
+USER 10001
+# The sources last: a one-line page change rebuilds this layer alone. The whole stage: /app and the two scripts.
+# hadolint ignore=DL3067
+COPY --from=source / /

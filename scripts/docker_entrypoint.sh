@@ -7,6 +7,12 @@ if [ "$(id -u)" = 0 ] && [ "${EMBLAB_ALLOW_ROOT:-0}" != 1 ]; then
     echo "emblab: refusing to run as root. Drop --user root (the image runs as 'emblab'), or set EMBLAB_ALLOW_ROOT=1." >&2
     exit 1
 fi
+# The .pyc files of what the server imports go to $PYTHONPYCACHEPREFIX (under /tmp), so a restarted container
+# reads them instead of compiling every module again; where /tmp is in memory (docker run --tmpfs /tmp) they would
+# hold about 95 MB of it, so there Python compiles in memory as it goes.
+if [ "$(stat -f -c %T /tmp 2>/dev/null)" = tmpfs ]; then
+    export PYTHONDONTWRITEBYTECODE=1
+fi
 # UMAP's numba code, compiled when the image was built. numba ignores a cache folder it cannot write to, so the
 # image's copy goes to $NUMBA_CACHE_DIR; if that fails, the warm-up compiles it instead.
 if [ -d /opt/numba-cache ] && [ -n "${NUMBA_CACHE_DIR:-}" ]; then

@@ -13,11 +13,13 @@ line, where the image's health check looks for the server's port.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -72,6 +74,23 @@ def log(what: str, seconds: float) -> None:
     print(f"emblab warm-up: {what}: {seconds:.1f} s", file=sys.stderr, flush=True)
 
 
+@contextlib.contextmanager
+def cache_lock() -> Iterator[None]:
+    """Held while loading the tables: replicas that share one cache folder (deploy/compose.yaml's volume) then
+    write GloVe's unit rows one at a time, the first writing the file and the others mapping it."""
+    from core.glove import cache_dir
+
+    try:
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        lock = (cache_dir() / ".lock").open("a")
+    except OSError:  # a folder this user cannot write: each process keeps the rows in its own memory
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def main(argv: list[str]) -> int:
     serve = argv[:2] == ["streamlit", "run"]
     core_only = argv[:1] == ["--core"]
@@ -88,12 +107,18 @@ def main(argv: list[str]) -> int:
         level = quiet.level
         quiet.setLevel(logging.ERROR)
         try:
-            preload(report=log)
+            with cache_lock():
+                preload(report=log)
         finally:
             quiet.setLevel(level)
     log("all", time.perf_counter() - start)
     if not serve:
         return 0
+    from ui.sessions import release_free_memory
+
+    # What the warm-up freed (UMAP's and Train's arrays, the loaders' buffers) goes back to the system before the
+    # server starts, instead of waiting in malloc's arenas for the first session to end (ui.sessions trims then).
+    release_free_memory()
     from streamlit.web import cli
 
     os.chdir(ROOT)

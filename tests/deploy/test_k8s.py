@@ -1,6 +1,7 @@
 """deploy/k8s/ against the Kubernetes schemas kubernetes-validate carries (offline), and against each other:
 the probes, the Service, Ingress and autoscaler name the Deployment's pods, port and health endpoint."""
 
+import re
 from pathlib import Path
 
 import kubernetes_validate
@@ -58,7 +59,15 @@ def test_the_pod_runs_as_the_images_non_root_user_without_privileges():
     assert container["capabilities"]["drop"] == ["ALL"]
     if container.get("readOnlyRootFilesystem"):
         mounts = {m["mountPath"] for m in pod["containers"][0]["volumeMounts"]}
-        assert "/tmp" in mounts  # numba's cache (NUMBA_CACHE_DIR) lives there
+        assert "/tmp" in mounts  # numba's cache (NUMBA_CACHE_DIR) and the .pyc files live there
+        assert image_env("EMBLAB_CACHE_DIR") in mounts  # GloVe's unit rows are written there on the first start
+
+
+def image_env(name: str) -> str:
+    """The value the Dockerfile's ENV gives `name`."""
+    match = re.search(rf"\b{name}=(\S+)", (ROOT / "Dockerfile").read_text())
+    assert match, name
+    return match.group(1)
 
 
 def test_service_ingress_and_autoscaler_name_the_deployment():
