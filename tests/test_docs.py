@@ -128,10 +128,6 @@ def test_every_relative_link_resolves(doc, target):
     assert resolve(doc, target) is None, resolve(doc, target)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="docs/img/ is written by scripts/screenshots.py (another branch); remove this mark once it is merged",
-)
 @pytest.mark.parametrize(("doc", "target"), cases(pictures=True))
 def test_every_picture_exists(doc, target):
     assert resolve(doc, target) is None, resolve(doc, target)
