@@ -82,7 +82,13 @@ def chart(figure: go.Figure, key: str) -> None:
     _component(data=dict(figure=figure_json(figure), plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
+_TEXTS = 256
+# cached_chart's texts by their inputs: a dict looked up before _figure_text, whose every call hashes its arguments
+# with Streamlit's hasher (a frozen config field by field), the largest cost left of a cached figure.
+_texts: dict[tuple, str] = {}
+
+
+@st.cache_resource(max_entries=_TEXTS, show_spinner=False)
 def _figure_text(inputs: tuple, _make: Callable[[], go.Figure]) -> str:
     return figure_json(_make())
 
@@ -92,7 +98,15 @@ def cached_chart(key: str, make: Callable[[], go.Figure], inputs: tuple) -> None
     (frozen configs, numbers, strings). It is built and serialised once per server for those inputs and the language,
     and its text is shared by every learner: building a go.Figure and its JSON was most of a move's server CPU on the
     pages that redraw several figures (benchmarks/cpu_per_move.py)."""
-    text = _figure_text((key, language(), *inputs), make)
+    inputs = (key, language(), *inputs)
+    try:
+        text = _texts.get(inputs)
+    except TypeError:  # inputs Python cannot hash (a list): Streamlit's hasher alone
+        text = _figure_text(inputs, make)
+    if text is None:
+        if len(_texts) >= _TEXTS:
+            _texts.clear()  # each text is still in _figure_text's cache
+        text = _texts[inputs] = _figure_text(inputs, make)
     _component(data=dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 

@@ -1,8 +1,10 @@
 """The rotary page in a real Chromium: a preset base, a shared link (new and old form) with its language, a bad
-base, the share button."""
+base, the share button; and, on the real server, what a move sends."""
 
 from playwright.sync_api import expect
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+from loadtest.protocol import Session
 from tests.browser.harness import (
     EXCEPTION,
     assert_layout,
@@ -49,13 +51,16 @@ def test_every_section_keeps_its_layout_after_every_move(page, server_url):
 def test_rotary_page_redraws_for_llama3_base(page, server_url):
     page.goto(f"{server_url}/rotary")
     page.wait_for_selector(".js-plotly-plot")
+    expect(page.get_by_text("θ_8 = 0.316 rad per position")).to_be_visible(timeout=30_000)  # base 10000
     page.get_by_role("radio", name="500000").click()
+    page.wait_for_url("**/rotary?rp_base=500000")  # the link may be written before the sections are redrawn
+    # The box and the sections follow once the browser has drawn the fragment's rerun, which under load is up to a
+    # second after the app already reads as idle: wait for what the learner sees, not for the run's end.
+    expect(page.get_by_role("textbox", name="base", exact=True)).to_have_value("500000", timeout=30_000)
+    expect(page.get_by_text("θ_8 = 0.194 rad per position")).to_be_visible(timeout=30_000)
     wait_for_plot(
         page, "[...document.querySelectorAll('.js-plotly-plot')].some(p => p.layout.title.text.includes('Pair'))"
     )
-    page.wait_for_url("**/rotary?rp_base=500000")  # the browser writes the setting into the link
-    wait_until_idle(page)
-    assert page.get_by_role("textbox", name="base", exact=True).input_value() == "500000"
     assert page.locator(EXCEPTION).count() == 0
 
 
@@ -174,3 +179,44 @@ def test_back_goes_through_pinning_too(page, server_url):
     expect(page.get_by_role("button", name="Pin these settings as A")).to_be_visible()
     wait_until_idle(page)
     assert "rp_a=" not in page.url and page.locator(EXCEPTION).count() == 0
+
+
+SCALING = ("rp_method", "rp_factor", "rp_low_freq", "rp_high_freq", "rp_original", "rp_target")
+
+
+def sent_paths(session: Session) -> list[tuple[int, ...]]:
+    """The delta paths the server sends from here on (a cached message, sent as its hash, included)."""
+    paths = []
+    receive = session.ws.recv_data
+
+    def recorded(*args, **kwargs):
+        opcode, data = receive(*args, **kwargs)
+        msg = ForwardMsg.FromString(data) if isinstance(data, bytes) and data else ForwardMsg()
+        if msg.WhichOneof("type") in ("delta", "ref_hash"):
+            paths.append(tuple(msg.metadata.delta_path))
+        return opcode, data
+
+    session.ws.recv_data = recorded
+    return paths
+
+
+def test_a_move_sends_the_sections_it_changes_and_nothing_else(server_url):
+    """A base move reruns the RoPE sections' fragment and sends them: not the scaling settings above them, nor
+    ALiBi. A scaling setting's move reruns the same fragment alone (its callback: st.rerun of the fragment's key)."""
+    with Session.open(server_url, "rotary") as session:
+        base, heads = session.widget("rp_base"), session.widget("rp_heads")
+        scaling = [session.widget(key).path for key in SCALING]
+        rope = base.fragment_id
+        assert rope and all(not session.widget(key).fragment_id for key in SCALING)
+        charts = [e.path for e in session.page_elements() if e.kind == "bidi_component" and e.fragment_id == rope]
+        assert len(charts) == 4
+        sent = sent_paths(session)
+        result = session.set(base, "500000")
+        assert result.ok and result.fragment_run, result.errors
+        assert base.path in sent and set(charts) <= set(sent)
+        assert not set(sent) & {*scaling, heads.path}
+        sent.clear()
+        result = session.set("rp_method", "linear")
+        assert result.ok and result.fragment_run, result.errors
+        assert base.path in sent and set(charts) <= set(sent)
+        assert not set(sent) & {*scaling, heads.path}
