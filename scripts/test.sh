@@ -17,7 +17,7 @@ fi
 .venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt
 .venv/bin/python -m tests.browser.axe  # axe-core from npm (pinned, sha512-checked) into .axe-core/ for the a11y test
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
-.venv/bin/python -m mypy  # the types of core/ and figures/ (pyproject.toml's [tool.mypy])
+.venv/bin/python -m mypy  # the types of core/, figures/ and ui/ (pyproject.toml's [tool.mypy])
 .venv/bin/hadolint --failure-threshold error Dockerfile deploy/proxy.Dockerfile
 # Two processes (EMBLAB_TEST_WORKERS), each test file in one of them: a file's fixtures (a server, a browser)
 # serve its tests; while one process waits on a browser, the other computes.

@@ -9,6 +9,9 @@ AttentionConfig: its repr, every field's value, is the same key (`BY_REPR`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import streamlit as st
 import torch
@@ -24,7 +27,10 @@ from ui.resources import minilm_positions
 MINILM = "MiniLM"  # the real learned table's name in the labels ("learned: MiniLM")
 TRAINED = "trained here"  # the table trained on the learned-vs-sinusoidal page ("learned: trained here")
 LV_SETTINGS = ("task", "shift", "d_model", "train_len", "steps", "seed")  # that page's settings, key "lv_<name>"
-BY_REPR = {AttentionConfig: repr, TrainConfig: repr}  # hash_funcs: frozen dataclasses of plain values
+BY_REPR: dict[str | type, Callable[[Any], str]] = {
+    AttentionConfig: repr,
+    TrainConfig: repr,
+}  # hash_funcs: frozen dataclasses of plain values
 
 
 @st.cache_resource(show_spinner=False)

@@ -50,7 +50,7 @@ def start_evaluation(wv: WordVectors, text: str | None, asked: dict) -> None:
     st.session_state.pop(ASKED, None)
     st.session_state.pop(REFUSED, None)
     questions = read_questions_or_say_why(text)
-    if questions is None:
+    if questions is None or text is None:  # text is None only where questions is (said on the page)
         return
     key = (asked["source"], hashlib.sha256(text.encode()).hexdigest(), asked["restrict"])
     kept = questions[:MAX_QUESTIONS]

@@ -22,13 +22,26 @@ import ast
 import functools
 import math
 from pathlib import Path
+from typing import Literal, TypedDict
 
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ui.i18n import Message, shown, t
 
-IN_LINK = dict(bind="query-params", persist_state="session")  # a setting's widget: in the link, kept across pages
+
+class Bound(TypedDict):
+    """A widget's keyword arguments that put its value in the link and keep it across pages (typed, so that a type
+    checker matches them to Streamlit's literal parameters)."""
+
+    bind: Literal["query-params"]
+    persist_state: Literal["session"]
+
+
+IN_LINK: Bound = {
+    "bind": "query-params",
+    "persist_state": "session",
+}  # a setting's widget: in the link, kept across pages
 APP_PARAMS = ("lang", "present")  # the parameters app.py reads, on every page
 ASKED = "_link_asked"  # the first run's parameters, {name: [values]}, until check_link has read them
 SEEN = "_link_seen"  # the session's first link was read

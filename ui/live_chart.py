@@ -29,7 +29,14 @@ import streamlit as st
 from ui.i18n import language
 
 # The chart chunk of the installed Streamlit frontend: importing it in the browser loads Streamlit's plotly.js.
-PLOTLY_CHUNK = next((Path(st.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"), None)
+_FRONTEND_JS = Path(st.__file__).parent / "static" / "static" / "js"
+try:
+    PLOTLY_CHUNK = next(_FRONTEND_JS.glob("PlotlyChart.*.js"))
+except StopIteration:
+    raise RuntimeError(
+        f"No PlotlyChart.*.js in {_FRONTEND_JS}: the live charts load the plotly.js of Streamlit's frontend, which "
+        "this Streamlit does not ship (requirements.txt pins the one that does)"
+    ) from None
 TEMPLATE = pio.templates["plotly_white"].to_plotly_json()  # the page's font and colours are added in the browser
 # A table of at most this many cells goes to the browser whole (256 kB of float32, 350 kB of base64), so that
 # its window moves without a rerun; a larger one is sent a window at a time.
@@ -69,7 +76,7 @@ def draw(
     values = np.ascontiguousarray(values, dtype="<f4")
     window = dict(
         window,
-        block=dict(origin=list(origin), shape=list(values.shape), bdata=base64.b64encode(values).decode()),
+        block=dict(origin=list(origin), shape=list(values.shape), bdata=base64.b64encode(values.data).decode()),
     )
     text = figure if isinstance(figure, str) else figure_json(figure)
     data = dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name, window=window)

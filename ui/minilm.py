@@ -9,6 +9,7 @@ and a class moves through the same few heads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -85,7 +86,7 @@ def variant_heads(sentence: str, pair: str, seed: int, layer: int, head: int) ->
 def context_view(word: str, uses: tuple[str, ...]) -> dict:
     """Chapter 3's numbers: the word's pieces, its uses, their cosines stage by stage, and a PCA of their vectors."""
     found = probes.word_uses(minilm_model(), word, list(uses))
-    out = dict(pieces=found.pieces, uses=found.uses, missing=found.missing, coords=None)
+    out: dict[str, Any] = dict(pieces=found.pieces, uses=found.uses, missing=found.missing, coords=None)
     out["refused"] = [(s, err.key, err.values) for s, err in found.refused]  # a Problem does not pickle
     out["cosines"] = {pair: c.numpy() for pair, c in probes.use_cosines(found.vectors).items()}
     if found.uses:  # the input and the six layers of every use; the static rows live in another space
@@ -100,7 +101,7 @@ def neighbour_view(word: str, k: int, glove: bool, _wv) -> tuple[pd.DataFrame, b
     GloVe has the word."""
     ours = probes.token_neighbours(minilm_model(), probes.word_pieces(minilm_model(), word), k)
     lower = word.strip().lower()
-    theirs = cloud.neighbours(_wv, lower, k) if glove and lower in _wv.stoi else []
+    theirs: list[tuple[str, float | None]] = [*cloud.neighbours(_wv, lower, k)] if glove and lower in _wv.stoi else []
     theirs += [("", None)] * (len(ours) - len(theirs))
     words = lambda pairs: [w for w, _ in pairs]  # noqa: E731
     cosines = lambda pairs: [None if c is None else round(c, 3) for _, c in pairs]  # noqa: E731
