@@ -43,7 +43,8 @@ def imported_modules() -> set[str]:
                 modules.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 modules.add(node.module.split(".")[0])
-    return modules - set(PACKAGES) - set(sys.stdlib_module_names)
+    type_checker_only = {"_typeshed"}  # typeshed's, imported under `if TYPE_CHECKING:` (ui/compare.py)
+    return modules - set(PACKAGES) - set(sys.stdlib_module_names) - type_checker_only
 
 
 def test_every_imported_package_is_in_the_runtime_requirements():
