@@ -1,10 +1,12 @@
 """The embedding-space page in AppTest: every control, the stated point count, the bad inputs, and the honesty
 measures: in the rerun for a small cloud, as a shared background job for a large one."""
 
+import base64
 import json
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from core import neighbours
@@ -25,8 +27,21 @@ def at(open_page):
     return open_page(PAGE)
 
 
+def sent(at) -> dict:
+    """What the page sent ui.live_chart for the cloud: its figure's text, and the found words' overlay (if any)."""
+    return next(json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart")
+
+
 def chart(at) -> dict:
+    """The cloud's figure (the live chart's), or while t-SNE runs its latest layout (an st.plotly_chart)."""
+    if any(c.proto.component_name == "live_chart" for c in at.get("bidi_component")):
+        return json.loads(sent(at)["figure"])
     return json.loads(at.get("plotly_chart")[0].proto.spec)
+
+
+def overlay(at) -> list[dict]:
+    """The traces drawn over the cloud: the found word and its neighbours."""
+    return json.loads(sent(at).get("overlay", "[]"))
 
 
 def drawn(at) -> list[str]:
@@ -64,15 +79,41 @@ def test_size_words_groups_and_dimensions_move(at):
 
 
 def test_find_queen_highlights_it_lists_its_neighbours_and_isolates_them(at):
+    cloud = sent(at)["figure"]
     at.text_input(key="es_find").set_value("Queen").run()
-    found = next(t for t in chart(at)["data"] if t["meta"] == "found")
-    assert found["hovertext"] == ["queen"]
+    found = next(t for t in overlay(at) if t["meta"] == "found")
+    assert found["hovertext"] == ["queen"] and found["text"] == ["queen"]  # highlighted and labelled
     neighbours = list(at.table[0].value.index)
     assert neighbours[:2] == ["princess", "lady"] and len(neighbours) == 10
+    near = next(t for t in overlay(at) if t["meta"] == "neighbours")
+    assert near["hovertext"] == near["text"] == neighbours  # coronation, consort: outside the cloud, projected
+    assert sent(at)["figure"] == cloud and len(drawn(at)) == stated(at) == 5010  # a find leaves the cloud as it was
     at.slider(key="es_k").set_value(5).run()
     at.toggle(key="es_isolate").set_value(True).run()
     assert sorted(drawn(at)) == sorted(["queen", *list(at.table[0].value.index)])
     assert len(drawn(at)) == 6
+
+
+def test_found_words_outside_the_cloud_are_placed_by_its_pca():
+    at = open_link(PAGE, {"es_size": "500", "es_words": "", "es_groups": "", "es_find": "queen"})
+    wv = bundled_vectors()
+    x = wv.vectors[:500].numpy().astype(np.float64)  # the cloud: the 500 most frequent words alone
+    _, _, vt = np.linalg.svd(x - x.mean(axis=0), full_matrices=False)
+    axes = vt[:2] * np.sign(vt[np.arange(2), np.abs(vt[:2]).argmax(axis=1)])[:, None]  # signs as core.projection
+    for trace in overlay(at):
+        rows = [wv.stoi[w] for w in trace["hovertext"]]
+        expected = (wv.vectors[rows].numpy() - x.mean(axis=0)) @ axes.T
+        got = np.stack([decode(trace["x"]), decode(trace["y"])], axis=1)
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+    assert stated(at) == len(drawn(at)) == 500
+    assert any("placed by the PCA fitted on the cloud" in c.value for c in at.caption)
+
+
+def decode(array) -> np.ndarray:
+    """A plotly typed array ({"dtype", "bdata"}) or a list, as numbers."""
+    if isinstance(array, list):
+        return np.asarray(array, np.float64)
+    return np.frombuffer(base64.b64decode(array["bdata"]), array["dtype"]).astype(np.float64)
 
 
 def test_an_unknown_word_gets_closest_spellings_and_the_cloud_stays(at):
@@ -121,7 +162,8 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"
     assert list(curve_panels(at)) == ["PCA 2D", "t-SNE 2D"]  # both drawn on this cloud: compared as k grows
     at.toggle(key="es_replay").set_value(True).run()
-    frames = [f["name"] for f in json.loads(at.get("plotly_chart")[1].proto.spec)["frames"]]
+    frames = next(s["frames"] for s in (json.loads(c.proto.spec) for c in at.get("plotly_chart")) if "frames" in s)
+    frames = [f["name"] for f in frames]
     assert frames == [str(i) for i in range(50, 751, 50)]  # every 50 iterations, then the result
 
 
@@ -344,8 +386,5 @@ def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(at, monk
         time.sleep(0.5)
         at.run()  # what the progress fragments do each second in a browser
     assert not at.exception and not at.warning and not at.get("progress")
-    titles = [
-        json.loads(c.proto.spec)["layout"].get("xaxis", {}).get("title", {}).get("text") for c in at.get("plotly_chart")
-    ]
-    assert "t-SNE 1" in titles  # the t-SNE cloud, drawn
+    assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"  # the t-SNE cloud, drawn
     assert len(drawn(at)) == stated(at)  # every point of the small cloud
