@@ -9,7 +9,7 @@ import streamlit as st
 from core import cloud, neighbours, trustworthiness
 from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
 from core.problems import Problem
-from core.vectors import lookup_words, resolve_word
+from core.vectors import lookup_words
 from figures.cloud import cloud_figure
 from figures.neighbours import frames_figure, kept_figure, sweep_figure
 from ui import found as finding
@@ -64,25 +64,6 @@ if groups.malformed:
     c2.warning(t("es.malformed", words=" ".join(groups.malformed)))
 if groups.unknown:
     c2.info(t("es.group_unknown", words=", ".join(groups.unknown)))
-
-st.subheader(t("es.h_find"))
-c1, c2, c3 = st.columns([2, 2, 1])
-typed = c1.text_input(t("we.word"), "", key="es_find", placeholder="queen", **IN_LINK)
-k = c2.slider(t("es.k"), *NEIGHBOURS_K, key="es_k", **IN_LINK)
-isolate = c3.toggle(t("es.isolate"), False, key="es_isolate", help=t("es.isolate_help"), **IN_LINK)
-found = resolve_word(wv, typed) if typed.strip() else None
-try:
-    near = list(finding.nearest(wv, source_key, found, k)) if found else []
-except Problem as err:  # the word's vector is all zeros: cosine is 0/0
-    st.error(problem(err))
-    near = []
-if typed.strip() and found is None:
-    close = cloud.suggest(wv, typed)
-    st.warning(
-        t("we.not_in_vocabulary", word=repr(typed.strip()))
-        + " "
-        + (t("es.did_you_mean", words=", ".join(close)) if close else t("es.no_close"))
-    )
 
 # --- 2. Projection --------------------------------------------------------------------------------------
 st.header(t("es.h_projection"))
@@ -148,10 +129,9 @@ if not cfg.problem_with(len(rows), wv.dim):  # too few words or dimensions even 
 
 # --- 3. The plot, and how honest it is -------------------------------------------------------------------
 st.header(t("es.h_honest"))
+kept = None
 if coords is None:
     st.caption(t("es.honest_later"))
-    if found:
-        table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
 else:
     c1, c2, c3, c4 = st.columns(4)
     kept_k = c1.number_input(t("es.kept_k"), 1, neighbours.MAX_K, neighbours.K, key="es_kept_k", **IN_LINK)
@@ -160,6 +140,22 @@ else:
     kept = honesty.measures_ui(wv, rows, cloud_id, cfg, kept_k, coords, [c3, c4])
     revision = f"{source_key}:{cfg}:{len(rows)}"
     inputs = (revision, cloud_id, cfg, tuple(look.found), tuple((n, tuple(ws)) for n, ws in groups.words.items()))
+
+
+# A find changes the highlight, the neighbours' table and nothing else, so the search and the plot are a fragment: a
+# find reruns this part alone (the browser writes the URL), and the cloud's text under the highlight is the same.
+@st.fragment
+def find_section() -> None:
+    st.subheader(t("es.h_find"))
+    c1, c2, c3 = st.columns([2, 2, 1])
+    typed = c1.text_input(t("we.word"), "", key="es_find", placeholder="queen", **IN_LINK)
+    k = c2.slider(t("es.k"), *NEIGHBOURS_K, key="es_k", **IN_LINK)
+    isolate = c3.toggle(t("es.isolate"), False, key="es_isolate", help=t("es.isolate_help"), **IN_LINK)
+    found, near = finding.lookup(wv, source_key, typed, k)
+    if coords is None:
+        if found:
+            table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
+        return
     spot = finding.place(wv, rows, cloud_id, cfg, coords, [found, *(w for w, _ in near)] if found else [])
     highlight = functools.partial(
         cloud_figure,
@@ -183,7 +179,7 @@ else:
         else:
             whole = functools.partial(cloud_figure, coords, words, **roles, axis_titles=axis_titles, revision=revision)
             cached_chart("es_plot", whole, inputs, (highlight, (*inputs, tuple(spot.words))) if found else None)
-    drawn = len(spot.words) if isolate and found is not None and not by_kept else len(coords)
+    drawn = len(spot.words) if isolate and found is not None and not (by_kept and kept is not None) else len(coords)
     left.caption(
         t("es.drawn", n=drawn)
         + (t("es.drawn_isolated", word=found, k=len(near)) if drawn < len(rows) else "")
@@ -196,6 +192,10 @@ else:
     if right is not None:
         right.markdown(t("es.nearest", word=found, dim=wv.dim))
         table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", where=right, plain=True)
+
+
+find_section()
+if coords is not None:
     explain(
         r"\text{kept}_k(i) = \frac{|N_k(x_i) \cap N_k(y_i)|}{k} \qquad "
         r"T(k) = 1 - \frac{2}{nk(2n-3k-1)} \sum_{i=1}^{n} \sum_{j \in U_k(i)} \big(r(i,j) - k\big)",

@@ -12,7 +12,29 @@ import streamlit as st
 
 from core import cloud, projection
 from core.cloud import CloudConfig
-from core.vectors import WordVectors
+from core.problems import Problem
+from core.vectors import WordVectors, resolve_word
+from ui.i18n import problem, t
+
+
+def lookup(wv: WordVectors, source_key: str, typed: str, k: int) -> tuple[str | None, list[tuple[str, float]]]:
+    """The word typed as the vocabulary has it, and its k nearest words; (None, []) for an empty box, or a word not in
+    the vocabulary (said, with the closest spellings) or without a direction (its vector all zeros: said)."""
+    if not typed.strip():
+        return None, []
+    if (found := resolve_word(wv, typed)) is None:
+        close = cloud.suggest(wv, typed)
+        st.warning(
+            t("we.not_in_vocabulary", word=repr(typed.strip()))
+            + " "
+            + (t("es.did_you_mean", words=", ".join(close)) if close else t("es.no_close"))
+        )
+        return None, []
+    try:
+        return found, list(nearest(wv, source_key, found, k))
+    except Problem as err:  # the word's vector is all zeros: cosine is 0/0
+        st.error(problem(err))
+        return found, []
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
