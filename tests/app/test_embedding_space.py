@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from core import neighbours
+from core.cloud import CloudConfig
 from tests.app import open_link
 from tests.app.embedding_space_view import (
     PAGE,
@@ -21,6 +22,7 @@ from tests.app.embedding_space_view import (
     sent,
     stated,
 )
+from ui import found as finding
 from ui.vectors import bundled_vectors
 
 
@@ -246,3 +248,11 @@ def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(at, monk
     assert not at.exception and not at.warning and not at.get("progress")
     assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"  # the t-SNE cloud, drawn
     assert len(drawn(at)) == stated(at)  # every point of the small cloud
+
+
+def test_tsne_draws_only_the_found_words_it_was_fitted_on_and_names_the_others():
+    wv = bundled_vectors()
+    coords = np.arange(1000, dtype=np.float32).reshape(500, 2)  # a 500-word cloud's t-SNE layout
+    spot = finding.place(wv, list(range(500)), (), CloudConfig("t-SNE", 2), coords, ["the", "queen", "of"])
+    assert spot.words == ["the", "of"] and spot.unplaced == ["queen"] and not spot.projected
+    np.testing.assert_array_equal(spot.coords, coords[[wv.stoi["the"], wv.stoi["of"]]])
