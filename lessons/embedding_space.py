@@ -9,15 +9,17 @@ import streamlit as st
 from core import cloud, neighbours, trustworthiness
 from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
 from core.problems import Problem
-from core.vectors import lookup_words, resolve_word
+from core.vectors import lookup_words
 from figures.cloud import cloud_figure
 from figures.neighbours import frames_figure, kept_figure, sweep_figure
+from ui import found as finding
 from ui import honesty, projections
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import job_progress, refusal_notice
 from ui.link import IN_LINK, translated_choice
+from ui.live_chart import cached_chart
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors
 
@@ -63,25 +65,6 @@ if groups.malformed:
 if groups.unknown:
     c2.info(t("es.group_unknown", words=", ".join(groups.unknown)))
 
-st.subheader(t("es.h_find"))
-c1, c2, c3 = st.columns([2, 2, 1])
-typed = c1.text_input(t("we.word"), "", key="es_find", placeholder="queen", **IN_LINK)
-k = c2.slider(t("es.k"), *NEIGHBOURS_K, key="es_k", **IN_LINK)
-isolate = c3.toggle(t("es.isolate"), False, key="es_isolate", help=t("es.isolate_help"), **IN_LINK)
-found = resolve_word(wv, typed) if typed.strip() else None
-try:
-    near = cloud.neighbours(wv, found, k) if found else []
-except Problem as err:  # the word's vector is all zeros: cosine is 0/0
-    st.error(problem(err))
-    near = []
-if typed.strip() and found is None:
-    close = cloud.suggest(wv, typed)
-    st.warning(
-        t("we.not_in_vocabulary", word=repr(typed.strip()))
-        + " "
-        + (t("es.did_you_mean", words=", ".join(close)) if close else t("es.no_close"))
-    )
-
 # --- 2. Projection --------------------------------------------------------------------------------------
 st.header(t("es.h_projection"))
 c1, c2, c3, c4 = st.columns(4)
@@ -117,8 +100,7 @@ except Problem as err:  # settings no cloud accepts (the widgets' ranges keep th
 st.caption(t(f"es.caveat_{method.replace('-', '')}"))
 
 shown = dict.fromkeys(look.found + [w for ws in groups.words.values() for w in ws])
-extra = list(shown) + ([found] if found else []) + [w for w, _ in near]
-rows, added = cloud.cloud_rows(wv, size, extra)
+rows, added = cloud.cloud_rows(wv, size, list(shown))  # never the found words: a find leaves the cloud as it is
 n_frequent = len(rows) - added
 # The cloud's rows for a cache key: the n most frequent, then the few added ones (cloud_rows). Streamlit's hash of
 # every row would cost more than the rest of a rerun's cached lookups (benchmarks/honesty.py).
@@ -147,10 +129,9 @@ if not cfg.problem_with(len(rows), wv.dim):  # too few words or dimensions even 
 
 # --- 3. The plot, and how honest it is -------------------------------------------------------------------
 st.header(t("es.h_honest"))
+kept = None
 if coords is None:
     st.caption(t("es.honest_later"))
-    if found:
-        table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
 else:
     c1, c2, c3, c4 = st.columns(4)
     kept_k = c1.number_input(t("es.kept_k"), 1, neighbours.MAX_K, neighbours.K, key="es_kept_k", **IN_LINK)
@@ -158,33 +139,63 @@ else:
     kept_k = honesty.fit_k(kept_k, len(rows))
     kept = honesty.measures_ui(wv, rows, cloud_id, cfg, kept_k, coords, [c3, c4])
     revision = f"{source_key}:{cfg}:{len(rows)}"
-    if by_kept and kept is not None:
-        fig = kept_figure(
-            coords, words, kept, kept_k, t("es.kept_title", k=kept_k), t("es.kept_colour"), revision=revision
-        )
-        drawn = len(coords)
-    else:
-        fig = cloud_figure(
-            coords,
-            words,
-            **roles,
-            found=index[found] if found else None,
-            neighbours=[index[w] for w, _ in near],
-            isolate=isolate and found is not None,
-            axis_titles=axis_titles,
-            revision=revision,
-        )
-        drawn = sum(len(trace.hovertext) for trace in fig.data)
+    inputs = (revision, cloud_id, cfg, tuple(look.found), tuple((n, tuple(ws)) for n, ws in groups.words.items()))
+
+
+# A find changes the highlight, the neighbours' table and nothing else, so the search and the plot are a fragment: a
+# find reruns this part alone (the browser writes the URL), and the cloud's text under the highlight is the same.
+@st.fragment
+def find_section() -> None:
+    st.subheader(t("es.h_find"))
+    c1, c2, c3 = st.columns([2, 2, 1])
+    typed = c1.text_input(t("we.word"), "", key="es_find", placeholder="queen", **IN_LINK)
+    k = c2.slider(t("es.k"), *NEIGHBOURS_K, key="es_k", **IN_LINK)
+    isolate = c3.toggle(t("es.isolate"), False, key="es_isolate", help=t("es.isolate_help"), **IN_LINK)
+    found, near = finding.lookup(wv, source_key, typed, k)
+    if coords is None:
+        if found:
+            table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
+        return
+    spot = finding.place(wv, rows, cloud_id, cfg, coords, [found, *(w for w, _ in near)] if found else [])
+    highlight = functools.partial(
+        cloud_figure,
+        spot.coords,
+        spot.words,
+        found=0 if found in spot.words else None,
+        neighbours=range(found in spot.words, len(spot.words)),
+        isolate=True,
+        axis_titles=axis_titles,
+        revision=revision,
+        legend=roles["legend"],
+    )
     left, right = st.columns([3, 1]) if found else (st.container(), None)
-    left.plotly_chart(fig, key="es_plot")
+    with left:
+        if by_kept and kept is not None:
+            title = (t("es.kept_title", k=kept_k), t("es.kept_colour"))
+            fig = functools.partial(kept_figure, coords, words, kept, kept_k, *title, revision=revision)
+            cached_chart("es_plot", fig, (*inputs, kept_k, title))
+        elif isolate and found is not None:
+            cached_chart("es_plot", highlight, (*inputs, tuple(spot.words), "isolated"))
+        else:
+            whole = functools.partial(cloud_figure, coords, words, **roles, axis_titles=axis_titles, revision=revision)
+            cached_chart("es_plot", whole, inputs, (highlight, (*inputs, tuple(spot.words))) if found else None)
+    drawn = len(spot.words) if isolate and found is not None and not (by_kept and kept is not None) else len(coords)
     left.caption(
         t("es.drawn", n=drawn)
         + (t("es.drawn_isolated", word=found, k=len(near)) if drawn < len(rows) else "")
         + t("es.hover")
     )
+    if spot.projected:
+        left.caption(t("es.found_projected", words=", ".join(spot.projected)))
+    if spot.unplaced:
+        left.caption(t("es.found_unplaced", words=", ".join(spot.unplaced), method=cfg.method))
     if right is not None:
         right.markdown(t("es.nearest", word=found, dim=wv.dim))
         table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", where=right, plain=True)
+
+
+find_section()
+if coords is not None:
     explain(
         r"\text{kept}_k(i) = \frac{|N_k(x_i) \cap N_k(y_i)|}{k} \qquad "
         r"T(k) = 1 - \frac{2}{nk(2n-3k-1)} \sum_{i=1}^{n} \sum_{j \in U_k(i)} \big(r(i,j) - k\big)",

@@ -11,10 +11,15 @@ export default function ({ data, parentElement, setStateValue }) {
   }
   if (data.window) moveWindow(parentElement, gd, data, setStateValue);
   else if (data.figures) showEach(parentElement, data);
-  else if (gd.figureText !== data.figure) {
-    // a plain chart (ui.live_chart.chart): a new figure into the same <div>; the same one again is left as it is
+  else if (gd.figureText !== data.figure || gd.overlayText !== data.overlay) {
+    // a plain chart (ui.live_chart.chart): a new figure into the same <div>; the same one again is left as it is.
+    // An overlay's traces (ui.live_chart.cached_chart) are drawn over the figure's, which is parsed only when new.
+    if (gd.figureText !== data.figure) gd.baseFigure = JSON.parse(data.figure);
     gd.figureText = data.figure;
-    show(gd, JSON.parse(data.figure), data.plotly_chunk);
+    gd.overlayText = data.overlay;
+    const over = data.overlay ? JSON.parse(data.overlay) : [];
+    // copies of the figure's traces (plotly adds to those it is given); their arrays are the same, so not redrawn
+    show(gd, { data: [...gd.baseFigure.data.map((trace) => ({ ...trace })), ...over], layout: gd.baseFigure.layout }, data.plotly_chunk);
   }
 }
 

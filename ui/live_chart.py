@@ -100,21 +100,43 @@ def _figure_text(inputs: tuple, _make: Callable[[], go.Figure]) -> str:
     return figure_json(_make())
 
 
-def cached_chart(key: str, make: Callable[[], go.Figure], inputs: tuple) -> None:
-    """chart() for a figure that is a function of `inputs` alone: every setting, value and text it shows, hashable
-    (frozen configs, numbers, strings). It is built and serialised once per server for those inputs and the language,
-    and its text is shared by every learner: building a go.Figure and its JSON was most of a move's server CPU on the
-    pages that redraw several figures (benchmarks/cpu_per_move.py)."""
-    inputs = (key, language(), *inputs)
+def _cached_text(inputs: tuple, make: Callable[[], go.Figure]) -> str:
+    """_figure_text(inputs, make), looked up first in _texts with Python's own hash."""
     try:
         text = _texts.get(inputs)
     except TypeError:  # inputs Python cannot hash (a list): Streamlit's hasher alone
-        text = _figure_text(inputs, make)
+        return _figure_text(inputs, make)
     if text is None:
         if len(_texts) >= _TEXTS:
             _texts.clear()  # each text is still in _figure_text's cache
         text = _texts[inputs] = _figure_text(inputs, make)
-    _component(data=dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name), key=key)
+    return text
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _traces_text(inputs: tuple, _make: Callable[[], go.Figure]) -> str:
+    return pio.json.to_json_plotly(_make().to_plotly_json()["data"])
+
+
+def cached_chart(
+    key: str,
+    make: Callable[[], go.Figure],
+    inputs: tuple,
+    overlay: tuple[Callable[[], go.Figure], tuple] | None = None,
+) -> None:
+    """chart() for a figure that is a function of `inputs` alone: every setting, value and text it shows, hashable
+    (frozen configs, numbers, strings). It is built and serialised once per server for those inputs and the language,
+    and its text is shared by every learner: building a go.Figure and its JSON was most of a move's server CPU on the
+    pages that redraw several figures (benchmarks/cpu_per_move.py).
+
+    overlay: (make, inputs) of a figure whose traces are drawn on top of this one's (its layout is not used),
+    cached the same way: a small highlight that changes while the large figure under it stays the same text, which
+    the browser neither parses nor lays out again.
+    """
+    data = dict(figure=_cached_text((key, language(), *inputs), make), plotly_chunk=PLOTLY_CHUNK.name)
+    if overlay is not None:
+        data["overlay"] = _traces_text((key, language(), *overlay[1]), overlay[0])
+    _component(data=data, key=key)
 
 
 def charts(figures: list[go.Figure], key: str) -> None:

@@ -1,41 +1,34 @@
-"""The embedding-space page in AppTest: every control, the stated point count, the bad inputs, and the honesty
-measures: in the rerun for a small cloud, as a shared background job for a large one."""
+"""The embedding-space page in AppTest: every control, the stated point count, the search drawn over the cloud, the
+bad inputs, t-SNE and the sweep in the background (the honesty measures: test_embedding_space_honesty.py)."""
 
 import json
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from core import neighbours
-from core import trustworthiness as trust_module
-from core.neighbours import honesty_curve, preservation
-from core.projection import pca
-from core.trustworthiness import trustworthiness
+from core.cloud import CloudConfig
 from tests.app import open_link
-from ui import honesty
-from ui.jobs import job_runner
+from tests.app.embedding_space_view import (
+    PAGE,
+    chart,
+    curve_panels,
+    decode,
+    drawn,
+    overlay,
+    progress_texts,
+    sent,
+    stated,
+)
+from ui import found as finding
 from ui.vectors import bundled_vectors
-
-PAGE = "lessons/embedding_space.py"
 
 
 @pytest.fixture
 def at(open_page):
     return open_page(PAGE)
-
-
-def chart(at) -> dict:
-    return json.loads(at.get("plotly_chart")[0].proto.spec)
-
-
-def drawn(at) -> list[str]:
-    return [w for trace in chart(at)["data"] for w in trace["hovertext"]]
-
-
-def stated(at) -> int:
-    line = next(m.value for m in at.markdown if "points are fitted and drawn" in m.value)
-    return int(line.split("**")[1].split()[0].replace(",", ""))
 
 
 def test_defaults_draw_exactly_the_points_the_page_states(at):
@@ -64,15 +57,34 @@ def test_size_words_groups_and_dimensions_move(at):
 
 
 def test_find_queen_highlights_it_lists_its_neighbours_and_isolates_them(at):
+    cloud = sent(at)["figure"]
     at.text_input(key="es_find").set_value("Queen").run()
-    found = next(t for t in chart(at)["data"] if t["meta"] == "found")
-    assert found["hovertext"] == ["queen"]
+    found = next(t for t in overlay(at) if t["meta"] == "found")
+    assert found["hovertext"] == ["queen"] and found["text"] == ["queen"]  # highlighted and labelled
     neighbours = list(at.table[0].value.index)
     assert neighbours[:2] == ["princess", "lady"] and len(neighbours) == 10
+    near = next(t for t in overlay(at) if t["meta"] == "neighbours")
+    assert near["hovertext"] == near["text"] == neighbours  # coronation, consort: outside the cloud, projected
+    assert sent(at)["figure"] == cloud and len(drawn(at)) == stated(at) == 5010  # a find leaves the cloud as it was
     at.slider(key="es_k").set_value(5).run()
     at.toggle(key="es_isolate").set_value(True).run()
     assert sorted(drawn(at)) == sorted(["queen", *list(at.table[0].value.index)])
     assert len(drawn(at)) == 6
+
+
+def test_found_words_outside_the_cloud_are_placed_by_its_pca():
+    at = open_link(PAGE, {"es_size": "500", "es_words": "", "es_groups": "", "es_find": "queen"})
+    wv = bundled_vectors()
+    x = wv.vectors[:500].numpy().astype(np.float64)  # the cloud: the 500 most frequent words alone
+    _, _, vt = np.linalg.svd(x - x.mean(axis=0), full_matrices=False)
+    axes = vt[:2] * np.sign(vt[np.arange(2), np.abs(vt[:2]).argmax(axis=1)])[:, None]  # signs as core.projection
+    for trace in overlay(at):
+        rows = [wv.stoi[w] for w in trace["hovertext"]]
+        expected = (wv.vectors[rows].numpy() - x.mean(axis=0)) @ axes.T
+        got = np.stack([decode(trace["x"]), decode(trace["y"])], axis=1)
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+    assert stated(at) == len(drawn(at)) == 500
+    assert any("placed by the PCA fitted on the cloud" in c.value for c in at.caption)
 
 
 def test_an_unknown_word_gets_closest_spellings_and_the_cloud_stays(at):
@@ -121,7 +133,8 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"
     assert list(curve_panels(at)) == ["PCA 2D", "t-SNE 2D"]  # both drawn on this cloud: compared as k grows
     at.toggle(key="es_replay").set_value(True).run()
-    frames = [f["name"] for f in json.loads(at.get("plotly_chart")[1].proto.spec)["frames"]]
+    frames = next(s["frames"] for s in (json.loads(c.proto.spec) for c in at.get("plotly_chart")) if "frames" in s)
+    frames = [f["name"] for f in frames]
     assert frames == [str(i) for i in range(50, 751, 50)]  # every 50 iterations, then the result
 
 
@@ -156,113 +169,6 @@ def test_an_old_form_link_opens_the_same_view():
     assert not old.warning and list(old.table[0].value.index) == list(new.table[0].value.index)
     assert len(old.table[0].value) == 5 and old.number_input(key="es_perplexity").value == 20
     assert old.button(key="es_run").label == new.button(key="es_run").label
-
-
-def metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def test_the_projection_says_how_many_neighbours_it_kept_and_how_trustworthy_it_is(at):
-    at.select_slider(key="es_size").set_value(500).run()
-    at.text_input(key="es_words").set_value("").run()
-    at.multiselect(key="es_groups").set_value([]).run()
-    x = bundled_vectors().vectors[:500].numpy()
-    y = pca(x, 2).coords
-    assert metrics(at) == {
-        "Neighbours kept (k = 10)": f"{preservation(x, y, 10).mean:.1%}",
-        "Trustworthiness (k = 10)": f"{trustworthiness(x, y, 10):.3f}",
-    }
-    at.number_input(key="es_kept_k").set_value(3).run()
-    assert metrics(at)["Neighbours kept (k = 3)"] == f"{preservation(x, y, 3).mean:.1%}"
-    assert not at.exception and not at.error and not at.warning
-
-
-def test_the_colour_toggle_colours_every_point_by_neighbours_kept(at):
-    at.toggle(key="es_colour_kept").set_value(True).run()
-    (points,) = chart(at)["data"]
-    assert len(points["text"]) == stated(at) and (points["marker"]["cmin"], points["marker"]["cmax"]) == (0, 10)
-    assert points["text"][0].startswith("the: ") and points["text"][0].endswith("/10")
-    assert next(c.value for c in at.caption if c.value.startswith("Drawn")).startswith("Drawn: 5,010 points")
-    at.toggle(key="es_colour_kept").set_value(False).run()
-    assert "chosen" in {t["meta"] for t in chart(at)["data"]}
-
-
-def test_honesty_k_past_a_small_cloud_is_lowered_and_named_and_the_plot_stays(open_page, vectors_folder):
-    at = open_page(PAGE)
-    at.selectbox(key="es_source").select("tiny.txt").run()
-    at.multiselect(key="es_groups").set_value([]).run()
-    assert any("below half the points (at most 7 here); it is 10" in w.value for w in at.warning)
-    at.number_input(key="es_kept_k").set_value(20).run()
-    assert "The cloud has 15 points: k is 14 here" in at.info[0].value and not at.error
-    assert list(metrics(at)) == ["Neighbours kept (k = 14)"]
-    assert not at.exception and len(drawn(at)) == stated(at)
-
-
-def plots(at) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
-def curve_panels(at) -> dict[str, dict[str, list[float]]]:
-    """The curve figure's panels: {panel title: {line: values at k = 5, 10, 30, 100}}."""
-    (fig,) = [f for f in plots(at) if f["layout"].get("title", {}).get("text", "").startswith("Both measures")]
-    titles = [a["text"] for a in fig["layout"]["annotations"]]
-    panels: dict[str, dict[str, list[float]]] = {title: {} for title in titles}
-    for trace in fig["data"]:
-        panel = titles[int(trace["xaxis"][1:] or 1) - 1]
-        panels[panel][trace["name"]] = trace["y"]
-    return panels
-
-
-def test_the_curve_shows_both_measures_as_k_grows_for_the_method_drawn(at):
-    at.select_slider(key="es_size").set_value(500).run()
-    at.text_input(key="es_words").set_value("").run()
-    at.multiselect(key="es_groups").set_value([]).run()
-    x = bundled_vectors().vectors[:500].numpy()
-    curve = honesty_curve(x, pca(x, 2).coords)
-    panels = curve_panels(at)
-    assert list(panels) == ["PCA 2D"]
-    assert panels["PCA 2D"]["trustworthiness"] == pytest.approx(list(curve.trust.values()))
-    assert panels["PCA 2D"]["neighbours kept"] == pytest.approx(list(curve.kept.values()))
-    notice = next(c.value for c in at.caption if c.value.startswith("Notice where each line starts"))
-    assert "Not drawn on this cloud yet: t-SNE / UMAP." in notice
-    at.toggle(key="es_curve").set_value(False).run()
-    assert not any("annotations" in f["layout"] for f in plots(at)) and not at.exception
-
-
-def test_a_large_cloud_is_measured_in_a_background_job_shared_by_every_learner(open_page, monkeypatch):
-    # A cloud above honesty.INLINE_MOST points is measured as a job: here the bound is lowered to the smallest cloud.
-    monkeypatch.setattr(honesty, "INLINE_MOST", 400)
-    gate, calls, ranked = threading.Event(), [], trust_module.trustworthiness
-
-    def held(*args, **kwargs):  # the measure runs until the test lets it end
-        calls.append(1)
-        assert gate.wait(120)
-        return ranked(*args, **kwargs)
-
-    monkeypatch.setattr(trust_module, "trustworthiness", held)
-    view = {"es_size": "500", "es_words": "", "es_groups": "", "es_kept_k": "9"}  # "": none; k 9: no other test's
-    at = open_link(PAGE, view)
-    try:
-        assert not metrics(at) and len(drawn(at)) == stated(at) == 500  # the plot does not wait for the measure
-        assert any(text.startswith("Trustworthiness (k = 9): ") for text in progress_texts(at)), progress_texts(at)
-        assert any(text.startswith("PCA 2D as k grows: waiting for 1 other") for text in progress_texts(at))
-    finally:
-        gate.set()
-    deadline = time.monotonic() + 120
-    while at.get("progress") and time.monotonic() < deadline:
-        time.sleep(0.5)
-        at.run()  # what the progress fragments do each second in a browser
-    assert not at.exception and not at.error and not at.get("progress")
-    x = bundled_vectors().vectors[:500].numpy()
-    y = pca(x, 2).coords
-    expected = {
-        "Neighbours kept (k = 9)": f"{preservation(x, y, 9).mean:.1%}",
-        "Trustworthiness (k = 9)": f"{ranked(x, y, 9):.3f}",
-    }
-    assert metrics(at) == expected and list(curve_panels(at)) == ["PCA 2D"]
-    second = open_link(PAGE, view)  # another learner: the result is there at once, nothing is measured again
-    assert metrics(second) == expected and not second.get("progress") and len(calls) == 1
-    assert job_runner("honesty").waiting() == 0
 
 
 @pytest.mark.parametrize(
@@ -311,10 +217,6 @@ def test_a_link_opens_the_sweep_on_its_data_in_either_language():
     assert zh.radio(key="es_sweep_data").value == "gaps" and not zh.exception
 
 
-def progress_texts(at) -> list[str]:
-    return [bar.proto.text for bar in at.get("progress")]
-
-
 def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(at, monkeypatch):
     """Issue 33, item 3: the press was refused, the refusal stayed after the sweep, and t-SNE never ran."""
     gate, sweep = threading.Event(), neighbours.perplexity_sweep
@@ -344,8 +246,13 @@ def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(at, monk
         time.sleep(0.5)
         at.run()  # what the progress fragments do each second in a browser
     assert not at.exception and not at.warning and not at.get("progress")
-    titles = [
-        json.loads(c.proto.spec)["layout"].get("xaxis", {}).get("title", {}).get("text") for c in at.get("plotly_chart")
-    ]
-    assert "t-SNE 1" in titles  # the t-SNE cloud, drawn
+    assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"  # the t-SNE cloud, drawn
     assert len(drawn(at)) == stated(at)  # every point of the small cloud
+
+
+def test_tsne_draws_only_the_found_words_it_was_fitted_on_and_names_the_others():
+    wv = bundled_vectors()
+    coords = np.arange(1000, dtype=np.float32).reshape(500, 2)  # a 500-word cloud's t-SNE layout
+    spot = finding.place(wv, list(range(500)), (), CloudConfig("t-SNE", 2), coords, ["the", "queen", "of"])
+    assert spot.words == ["the", "of"] and spot.unplaced == ["queen"] and not spot.projected
+    np.testing.assert_array_equal(spot.coords, coords[[wv.stoi["the"], wv.stoi["of"]]])

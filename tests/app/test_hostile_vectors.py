@@ -8,6 +8,7 @@ while the rest of the page keeps working. No run may show a traceback.
 """
 
 import io
+import json
 import time
 
 import pytest
@@ -88,7 +89,7 @@ def test_a_file_no_page_could_use_is_refused_naming_why_and_the_bundled_vectors_
 ):
     at = upload(open_page, page, prefix, name, data)
     assert says in errors(at) and "Using the bundled GloVe 6B 50d instead" in errors(at)
-    assert at.get("plotly_chart"), "the page draws with the bundled vectors"
+    assert charts(at), "the page draws with the bundled vectors"
 
 
 @pytest.mark.parametrize(("page", "prefix"), PAGES)
@@ -97,7 +98,7 @@ def test_a_bad_file_after_a_good_one_keeps_the_good_one(open_page, page, prefix)
     at.file_uploader(key=f"{prefix}_upload").upload("nan.txt", REFUSED[0][1]).run()
     assert not at.exception
     assert REFUSED[0][2] in errors(at) and "Still using the file uploaded before, six.txt" in errors(at)
-    assert at.get("plotly_chart")
+    assert charts(at)
     at.run()  # the refused file is not read again, and its message stays
     assert "Still using the file uploaded before, six.txt" in errors(at)
 
@@ -121,7 +122,7 @@ def test_word_page_analogy_without_a_fourth_word_and_3d_pca_on_two_dimensions(op
     for key, word in (("we_a", "man"), ("we_b", "king"), ("we_c", "queen")):
         move(at, "text_input", key, word)
     assert "needs a fourth word to answer with; these vectors hold only 3 words" in errors(at)
-    assert at.get("plotly_chart"), "PCA of the three words is still drawn"
+    assert charts(at), "PCA of the three words is still drawn"
     move(at, "radio", "we_pca_dims", "3D")
     assert "A 3D PCA needs at least 3 vectors of at least 3 dimensions to fit on; there are 3 vectors of 2" in errors(
         at
@@ -164,10 +165,10 @@ def test_word_page_on_vectors_that_are_all_the_same(open_page):
 def test_embedding_space_with_too_little_to_project_says_so_and_find_still_works(open_page, rows, dims, says):
     at = upload(open_page, SPACE_PAGE, "es", "small.txt", text(rows))
     move(at, "radio", "es_dims", dims)
-    assert says in errors(at) and not at.get("plotly_chart")
+    assert says in errors(at) and not charts(at)
     for method in ("t-SNE", "UMAP", "PCA"):
         move(at, "radio", "es_method", method)
-        assert not at.get("plotly_chart") and at.error
+        assert not charts(at) and at.error
     word = next(iter(rows))
     move(at, "text_input", "es_find", word)
     move(at, "slider", "es_k", 50)  # k above the vocabulary
@@ -176,23 +177,23 @@ def test_embedding_space_with_too_little_to_project_says_so_and_find_still_works
 
 def test_embedding_space_on_six_words_names_each_setting_that_does_not_fit_and_runs_tsne(open_page):
     at = upload(open_page, SPACE_PAGE, "es", "six.txt", text({**SIX, "<pad>": [0, 0, 0]}))
-    assert not at.error and at.get("plotly_chart")
+    assert not at.error and charts(at)
     move(at, "text_input", "es_find", "<pad>")
-    assert "The query vector is all zeros" in errors(at) and at.get("plotly_chart")
+    assert "The query vector is all zeros" in errors(at) and charts(at)
     move(at, "text_input", "es_find", "queen")
     move(at, "slider", "es_k", 50)
     assert list(at.table[0].value.index)[0] == "king" and len(at.table[0].value) == 6
     move(at, "radio", "es_method", "UMAP")
-    assert "fewer than the points (7)" in errors(at) and at.get("plotly_chart")  # PCA meanwhile
+    assert "fewer than the points (7)" in errors(at) and charts(at)  # PCA meanwhile
     move(at, "number_input", "es_n_neighbors", 2)
     assert not at.error and at.button(key="es_run").label.startswith("Run UMAP")
     move(at, "radio", "es_method", "t-SNE")
-    assert "below a third of the points" in errors(at) and at.get("plotly_chart")
+    assert "below a third of the points" in errors(at) and charts(at)
     move(at, "number_input", "es_perplexity", 1)
     move(at, "select_slider", "es_iterations", 300)
     at.button(key="es_run").click().run()
     deadline = time.monotonic() + 120
-    while not at.get("plotly_chart") and time.monotonic() < deadline:
+    while not charts(at) and time.monotonic() < deadline:
         time.sleep(1)
         at.run()
     assert not at.exception and not at.error
@@ -200,6 +201,12 @@ def test_embedding_space_on_six_words_names_each_setting_that_does_not_fit_and_r
 
 
 def _chart(at) -> dict:
-    import json
+    return charts(at)[0]
 
-    return json.loads(at.get("plotly_chart")[0].proto.spec)
+
+def charts(at) -> list[dict]:
+    """Every figure the page drew: ui.live_chart's (the embedding-space cloud), then st.plotly_chart's."""
+    live = [c for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
+    return [json.loads(json.loads(c.proto.json)["figure"]) for c in live] + [
+        json.loads(c.proto.spec) for c in at.get("plotly_chart")
+    ]
