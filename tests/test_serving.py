@@ -14,6 +14,15 @@ def test_run_sh_sets_every_server_variable_with_the_harness_default():
 
 def test_the_image_sets_every_server_variable_to_the_harness_value():
     dockerfile = (ROOT / "Dockerfile").read_text()
-    final_stage = dockerfile[dockerfile.rindex("\nFROM ") :]
+    # the final stage and the stages it is built FROM, which it inherits its ENV from
+    stages = re.split(r"^FROM ", dockerfile, flags=re.MULTILINE)[1:]
+    by_name = {m.group(1): text for text in stages if (m := re.match(r"\S+ AS (\S+)", text))}
+    final_stage, text = "", stages[-1]
+    while True:
+        final_stage += text
+        base = text.split()[0]
+        if base not in by_name:
+            break
+        text = by_name.pop(base)
     for name, value in SERVER_ENV.items():
         assert re.search(rf"^\s*(ENV\s+)?{name}={value}\b", final_stage, re.MULTILINE), name

@@ -162,9 +162,26 @@ def check_link(where, script: str) -> None:
 
 
 @functools.cache
+def _sources(script: str) -> tuple[str, ...]:
+    """A page script's text and the texts of the ui modules it imports, where some of its widgets are drawn
+    (ui/pe_settings.py: the PE page's settings), read once per process."""
+    text = Path(script).read_text(encoding="utf-8")
+    imported = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("ui."):
+            imported.add(node.module)
+        elif isinstance(node, ast.ImportFrom) and node.module == "ui":  # from ui import pe_settings
+            imported.update(f"ui.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names if alias.name.startswith("ui."))
+    here = Path(__file__).parent
+    modules = (here / f"{name.removeprefix('ui.')}.py" for name in sorted(imported))
+    return (text, *(path.read_text(encoding="utf-8") for path in modules if path.is_file()))
+
+
 def _text(script: str) -> str:
-    """A page script's text, read once per process: a widget's key is a string in it."""
-    return Path(script).read_text(encoding="utf-8")
+    """What `_sources` reads, as one text: a widget's key is a string in it."""
+    return "\n".join(_sources(script))
 
 
 def _takes(values: list[str], value) -> bool:
@@ -186,11 +203,12 @@ def _takes(values: list[str], value) -> bool:
 
 @functools.cache
 def widget_kinds(script: str) -> dict[str, str]:
-    """{key: what takes it} for each widget call of a page's script with a literal key (`key="pe_d_model"`): the
+    """{key: what takes it} for each widget call of a page's script (or of a ui module it imports) with a literal key (`key="pe_d_model"`): the
     widget's name (number_input, slider, text_input, ...), or "multi" for a widget that takes several values.
     A key built at run time (f"we_{box}") is not in it: its value is left to Streamlit."""
     kinds: dict[str, str] = {}
-    for node in ast.walk(ast.parse(_text(script))):
+    nodes = (node for text in _sources(script) for node in ast.walk(ast.parse(text)))
+    for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
