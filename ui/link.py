@@ -166,12 +166,13 @@ def _sources(script: str) -> tuple[str, ...]:
     """A page script's text and the texts of the ui modules it imports, where some of its widgets are drawn
     (ui/pe_settings.py: the PE page's settings), read once per process."""
     text = Path(script).read_text(encoding="utf-8")
-    imported = set()
+    imported: set[str] = set()
     for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("ui."):
-            imported.add(node.module)
-        elif isinstance(node, ast.ImportFrom) and node.module == "ui":  # from ui import pe_settings
-            imported.update(f"ui.{alias.name}" for alias in node.names)
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.startswith("ui."):
+                imported.add(node.module)
+            elif node.module == "ui":  # from ui import pe_settings
+                imported.update(f"ui.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names if alias.name.startswith("ui."))
     here = Path(__file__).parent
