@@ -41,6 +41,11 @@ def four_decimals(values: torch.Tensor, rows: list[str], name: str = "token") ->
     return pd.DataFrame(values.cpu().numpy(), index=pd.Index(rows, name=name)).round(4)
 
 
+def warn_cut(key: str, tokens: list[str], max_len: int) -> None:
+    """The sentence is longer than the table: say where it is cut and what is left out."""
+    st.warning(t(key, n=len(tokens), max_len=max_len, last=tokens[max_len - 1], dropped=", ".join(tokens[max_len:])))
+
+
 @page_cache_data(max_entries=4)
 def norms(init: str) -> dict[str, list[float]]:
     return emb.norms_against_d_model(SIZES, init, device=device())
@@ -120,15 +125,7 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
             return
         tokens, ids, types = real.encode(sentence, pair or None)
         if len(ids) > max_len:
-            st.warning(
-                t(
-                    "il.cut_wordpiece",
-                    n=len(ids),
-                    max_len=max_len,
-                    last=tokens[max_len - 1],
-                    dropped=", ".join(tokens[max_len:]),
-                )
-            )
+            warn_cut("il.cut_wordpiece", tokens, max_len)
             tokens, ids, types = tokens[:max_len], ids[:max_len], types[:max_len]
         stages = {name: values.detach().cpu().numpy() for name, values in real.stages(ids, types).items()}
         ids, segments = ids.tolist(), types.tolist()
@@ -156,15 +153,7 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
         elif unknown:
             st.warning(t("il.some_unknown", words=", ".join(unknown)))
         if len(tokens) > max_len:
-            st.warning(
-                t(
-                    "il.cut",
-                    n=len(tokens),
-                    max_len=max_len,
-                    last=tokens[max_len - 1],
-                    dropped=", ".join(tokens[max_len:]),
-                )
-            )
+            warn_cut("il.cut", tokens, max_len)
         tokens = tokens[:max_len]
         ids = [i for tok in toks for i in tok.ids][:max_len]
         segments = [s for s, tok in enumerate(toks) for _ in tok.ids][:max_len]

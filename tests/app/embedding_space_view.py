@@ -3,6 +3,7 @@ its metrics, plots and progress bars (tests/app/test_embedding_space*.py)."""
 
 import base64
 import json
+import time
 
 import numpy as np
 
@@ -63,3 +64,11 @@ def curve_panels(at) -> dict[str, dict[str, list[float]]]:
 
 def progress_texts(at) -> list[str]:
     return [bar.proto.text for bar in at.get("progress")]
+
+
+def run_until_done(at, seconds: float = 120) -> None:
+    """Rerun every half second, as the progress fragments do in a browser, until no job's progress bar is left."""
+    deadline = time.monotonic() + seconds
+    while at.get("progress") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        at.run()

@@ -19,6 +19,7 @@ from tests.app.embedding_space_view import (
     drawn,
     overlay,
     progress_texts,
+    run_until_done,
     sent,
     stated,
 )
@@ -241,10 +242,7 @@ def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(at, monk
         assert any("waits for your previous run" in text for text in progress_texts(at)) and not at.warning
     finally:
         gate.set()
-    deadline = time.monotonic() + 120
-    while at.get("progress") and time.monotonic() < deadline:
-        time.sleep(0.5)
-        at.run()  # what the progress fragments do each second in a browser
+    run_until_done(at)
     assert not at.exception and not at.warning and not at.get("progress")
     assert chart(at)["layout"]["xaxis"]["title"]["text"] == "t-SNE 1"  # the t-SNE cloud, drawn
     assert len(drawn(at)) == stated(at)  # every point of the small cloud

@@ -2,7 +2,6 @@
 the rerun for a small cloud, as a shared background job for a large one, and both as k grows."""
 
 import threading
-import time
 
 import pytest
 
@@ -11,7 +10,17 @@ from core.neighbours import honesty_curve, preservation
 from core.projection import pca
 from core.trustworthiness import trustworthiness
 from tests.app import open_link
-from tests.app.embedding_space_view import PAGE, chart, curve_panels, drawn, metrics, plots, progress_texts, stated
+from tests.app.embedding_space_view import (
+    PAGE,
+    chart,
+    curve_panels,
+    drawn,
+    metrics,
+    plots,
+    progress_texts,
+    run_until_done,
+    stated,
+)
 from ui import honesty
 from ui.jobs import job_runner
 from ui.vectors import bundled_vectors
@@ -93,10 +102,7 @@ def test_a_large_cloud_is_measured_in_a_background_job_shared_by_every_learner(o
         assert any(text.startswith("PCA 2D as k grows: waiting for 1 other") for text in progress_texts(at))
     finally:
         gate.set()
-    deadline = time.monotonic() + 120
-    while at.get("progress") and time.monotonic() < deadline:
-        time.sleep(0.5)
-        at.run()  # what the progress fragments do each second in a browser
+    run_until_done(at)
     assert not at.exception and not at.error and not at.get("progress")
     x = bundled_vectors().vectors[:500].numpy()
     y = pca(x, 2).coords
