@@ -13,12 +13,24 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
 [ -x .venv/bin/python ] || "${PYTHON:-python3}" -m venv .venv
-.venv/bin/python -m pip install -q -r requirements-dev.txt
-.venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt
+# --no-compile: a process compiles the modules it imports when it first imports them (pip compiling every file of
+# every package took 155 s of a fresh install instead of 67 s)
+.venv/bin/python -m pip install -q --no-compile -r requirements-dev.txt
+.venv/bin/python -m pip install -q --no-compile --no-deps -r requirements-nodeps.txt
 .venv/bin/python -m tests.browser.axe  # axe-core from npm (pinned, sha512-checked) into .axe-core/ for the a11y test
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
-.venv/bin/python -m mypy  # the types of core/, figures/ and ui/ (pyproject.toml's [tool.mypy])
 .venv/bin/hadolint --failure-threshold error Dockerfile deploy/proxy.Dockerfile
+# The types of core/, figures/ and ui/ (pyproject.toml's [tool.mypy]), checked beside the tests: a cold mypy spends
+# about 90 s reading torch's and Streamlit's types; its report comes after the tests'.
+types_log=$(mktemp)
+.venv/bin/python -m mypy >"$types_log" 2>&1 &
+types_pid=$!
 # Two processes (EMBLAB_TEST_WORKERS), each test file in one of them: a file's fixtures (a server, a browser)
 # serve its tests; while one process waits on a browser, the other computes.
-exec .venv/bin/python -m pytest -n "${EMBLAB_TEST_WORKERS:-2}" --dist loadfile "$@"
+tests=0
+.venv/bin/python -m pytest -n "${EMBLAB_TEST_WORKERS:-2}" --dist loadfile "$@" || tests=$?
+types=0
+wait "$types_pid" || types=$?
+echo "mypy:" && cat "$types_log" && rm -f "$types_log"
+[ "$types" = 0 ] || echo "mypy found type errors (above)"
+[ "$tests" = 0 ] && [ "$types" = 0 ]

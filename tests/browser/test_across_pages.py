@@ -1,5 +1,5 @@
-"""Tests that span pages in a real Chromium: every page renders offline, downloads on two pages, links
-and Back/Forward across pages and the sections that rerun alone."""
+"""Tests that span pages in a real Chromium: the pages' names in the reader's language, downloads on two pages, links
+and Back/Forward across pages and the sections that rerun alone (every page drawn offline: test_accessibility.py)."""
 
 import numpy as np
 import pandas as pd
@@ -8,27 +8,6 @@ from playwright.sync_api import expect
 from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, download, wait_for_plot, wait_until_idle
 from ui.i18n import catalog
 from ui.pages import OVERVIEW, PATH
-
-
-def page_links(page, server_url) -> list[str]:
-    page.goto(server_url)
-    page.wait_for_selector('[data-testid="stSidebarNav"] a')
-    links = page.locator('[data-testid="stSidebarNav"] a')
-    return [links.nth(i).get_attribute("href") for i in range(links.count())]
-
-
-def test_every_page_renders_without_exception_and_asks_nothing_of_the_internet(page, server_url):
-    elsewhere = []  # e.g. a ":material/...:" page icon makes Streamlit fetch the favicon from fonts.gstatic.com
-    page.on("request", lambda r: None if r.url.startswith((server_url, "data:", "blob:")) else elsewhere.append(r.url))
-    links = page_links(page, server_url)
-    assert len(links) == 1 + len(PATH)  # the overview and every lesson of the registry
-    for href in links[1:]:  # the lesson pages; the overview has no chart
-        page.goto(href)
-        page.wait_for_selector('[data-testid="stMain"] h1')
-        page.wait_for_selector(".js-plotly-plot")  # a chart rendered (fails after the timeout otherwise)
-        wait_until_idle(page)
-        assert page.locator(EXCEPTION).count() == 0, href
-    assert elsewhere == []
 
 
 def test_a_chinese_link_names_the_pages_in_chinese_from_its_first_draw(page, server_url):

@@ -13,7 +13,9 @@ from pathlib import Path
 from loadtest.protocol import Session
 from tests.browser.harness import ROOT
 
-CLASSES = ["PEDModel", "PEWindow", "RotaryBase"]  # three learners, one each; the pages that open fastest
+# one learner of each: issue 27's three (the pages that open fastest) and issue 34's two beyond them, the attention
+# page's seed and the embedding-space page's "find a word"
+CLASSES = ["PEDModel", "PEWindow", "RotaryBase", "AttentionSeed", "EmbeddingFind"]
 
 
 def run_locust(server_url: str, tmp_path: Path, classes: list[str], seconds: int) -> dict:
@@ -48,23 +50,20 @@ def run_locust(server_url: str, tmp_path: Path, classes: list[str], seconds: int
         return {(r["Type"], r["Name"]): r for r in csv.DictReader(f)}
 
 
-def test_three_learners_rerun_without_failures(server_url, tmp_path):
-    rows = run_locust(server_url, tmp_path, CLASSES, 25)
-    reruns = {name: int(r["Request Count"]) for (kind, name), r in rows.items() if kind == "rerun"}
-    assert set(reruns) == {"positional_encoding:pe_d_model", "positional_encoding:pe_table_chart", "rotary:rp_base"}
-    assert all(count > 0 for count in reruns.values()), reruns
-    assert int(rows[("", "Aggregated")]["Failure Count"]) == 0, rows
-
-
-def test_the_attention_and_embedding_space_learners_rerun_without_failures(server_url, tmp_path):
-    # issue 34's two pages beyond issue 27's: the attention page's seed, the embedding-space page's "find a word".
-    # Opened once first: a cold server's first open of the embedding space (GloVe, the cloud's PCA) can take most
-    # of the run on 2 busy cores
+def test_five_learners_on_four_pages_rerun_without_failures(server_url, tmp_path):
+    # The two slow pages opened once first: a cold server's first open of the embedding space (GloVe, the cloud's
+    # PCA) can take most of the run on 2 busy cores
     for page in ("attention", "embedding_space"):
         with Session.open(server_url, page) as session:
             assert session.last_open.ok, session.last_open.errors
-    rows = run_locust(server_url, tmp_path, ["AttentionSeed", "EmbeddingFind"], 20)
+    rows = run_locust(server_url, tmp_path, CLASSES, 25)
     reruns = {name: int(r["Request Count"]) for (kind, name), r in rows.items() if kind == "rerun"}
-    assert set(reruns) == {"attention:at_seed", "embedding_space:es_find"}
+    assert set(reruns) == {
+        "positional_encoding:pe_d_model",
+        "positional_encoding:pe_table_chart",
+        "rotary:rp_base",
+        "attention:at_seed",
+        "embedding_space:es_find",
+    }
     assert all(count > 0 for count in reruns.values()), reruns
     assert int(rows[("", "Aggregated")]["Failure Count"]) == 0, rows
