@@ -12,12 +12,11 @@ from tests.fixtures import FIXTURES
 
 @pytest.fixture
 def open_page():
-    """open_page("lessons/x.py") -> an AppTest that has run the app and switched to that page."""
+    """open_page("lessons/x.py") -> an AppTest that has run the app on that page."""
 
     def _open(page: str) -> AppTest:
         app = AppTest.from_file(APP, default_timeout=60)
-        app.run()
-        app.switch_page(page).run()
+        app.switch_page(page).run()  # the page's own first run, as a link to it opens it (not the overview's first)
         assert not app.exception, app.exception
         return app
 
