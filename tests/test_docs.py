@@ -168,3 +168,28 @@ def test_the_readme_names_every_lesson_in_the_paths_order():
 def test_the_readme_links_to_every_docs_file():
     linked = {(README.parent / target.partition("#")[0]).resolve() for _, target in links(README) if relative(target)}
     assert [doc.name for doc in DOCS if doc.resolve() not in linked] == []
+
+
+# A test the docs name: `tests/<path>.py::<name>` or `tests/<path>.py` (docs/upstream.md names the test that fails
+# when a library changes under each reach into its internals)
+NAMED_TEST = re.compile(r"`(?P<file>tests/[\w/]+\.py)(?:::(?P<name>\w+))?`")
+
+
+def test_every_test_the_docs_name_exists():
+    missing = []
+    for doc in DOCS:
+        for m in NAMED_TEST.finditer(doc.read_text(encoding="utf-8")):
+            path = ROOT / m["file"]
+            if not path.exists():
+                missing.append(f"{doc.name}: {m['file']}")
+            elif m["name"]:
+                defined = {n.name for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if hasattr(n, "name")}
+                if m["name"] not in defined:
+                    missing.append(f"{doc.name}: {m['file']}::{m['name']}")
+    assert missing == []
+
+
+def test_docs_upstream_names_the_file_of_every_reach():
+    text = (ROOT / "docs" / "upstream.md").read_text(encoding="utf-8")
+    for where in re.findall(r"^\| [^|]+ \| `([^`]+)`", text, re.M):
+        assert (ROOT / where).exists(), where
