@@ -1,5 +1,7 @@
 """ui.sessions: a closed tab's session is shut down and forgotten once Streamlit's reconnect window is over."""
 
+import ctypes
+import ctypes.util
 import time
 
 from streamlit.runtime.memory_session_storage import MemorySessionStorage
@@ -67,8 +69,19 @@ def test_the_pinned_streamlit_keeps_sessions_where_the_reaper_looks():
     assert callable(Runtime._get_async_objs)
 
 
-def test_free_memory_is_given_back_or_skipped():
-    assert release_free_memory() in (True, False)
+def test_free_memory_is_given_back_and_skipped_where_there_is_no_glibc(monkeypatch):
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    libc.malloc.restype = ctypes.c_void_p
+    libc.free.argtypes = [ctypes.c_void_p]
+    blocks = [libc.malloc(4096) for _ in range(20_000)]  # 80 MB of small blocks, from malloc's heap, not mmap
+    for block in blocks[:-1]:  # the last one kept: the freed pages lie inside the heap, where only a trim frees them
+        libc.free(block)
+    try:
+        assert release_free_memory() is True
+    finally:
+        libc.free(blocks[-1])
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: None)  # musl, macOS: no malloc_trim to call
+    assert release_free_memory() is False
 
 
 def test_the_app_runs_without_a_server_to_reap_in(open_page):
