@@ -297,7 +297,8 @@ def word_uses(model: MiniLM, word: str, sentences: list[str]) -> WordUses:
     first MAX_FOUND uses kept (the others are counted)."""
     pieces = word_pieces(model, word)
     rows = model.word[model.tokenizer.encode(word.strip(), add_special_tokens=False).ids].mean(0)  # (384,)
-    uses, vectors, missing, refused, found = [], [], [], [], 0
+    uses: list[tuple[int, int]] = []
+    vectors, missing, refused, found = [], [], [], 0
     for s, sentence in enumerate(sentences[:MAX_USES]):
         try:
             encoded = encode(model, sentence)
