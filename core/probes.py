@@ -38,6 +38,7 @@ NAMED_AT = 0.25  # a previous/next-token head: offset -1 (+1) is its largest mea
 VARIANTS = ("none", "sinusoidal", "shuffled")  # what the learned positions are compared with
 STAGES = ("token", "input", *(f"layer {i}" for i in range(1, LAYERS + 1)))  # a word's vectors, static to contextual
 MAX_USES = 8  # sentences for one word
+MAX_FOUND = 12  # uses of the word compared: 66 pairs of curves (a sentence of one word 510 times had 130,000)
 MAX_K = 50  # neighbours listed
 MAX_SEED = 2**31 - 1
 SPECIAL_TOKEN = re.compile(r"^\[[A-Za-z0-9_]+\]$")  # [PAD], [unused12], [CLS]: never a neighbour
@@ -104,7 +105,8 @@ def offset_profile(runs: Iterable[tuple[Encoded, Forward]], max_offset: int = MA
         sums = []
         for j, d in enumerate(offsets):
             diagonal = torch.diagonal(run.attention, offset=d, dim1=-2, dim2=-1)  # (6, 12, n - |d|): A[i, i + d]
-            queries = torch.arange(max(0, -d), min(n, n - d), device=word.device)
+            first, end = max(0, -d), min(n, n - d)  # the queries i with a key i + d; none when |d| >= n
+            queries = torch.arange(first, max(first, end), device=word.device)
             keep = word[queries] & word[queries + d] if len(queries) else queries.bool()
             sums.append(diagonal[..., keep].sum(-1))
             count[j] += int(keep.sum())
@@ -247,9 +249,10 @@ class WordUses:
 
     Attributes:
         pieces: the word as WordPiece splits it ("em", "##bed", ...).
-        uses: (sentence index, first piece's token index) for each occurrence.
+        uses: (sentence index, first piece's token index) for each occurrence, the first MAX_FOUND of them.
         vectors: (uses, len(STAGES), 384): the static row E[id], the input layer's output, then each layer's
             (the mean over the word's pieces when it has several).
+        found: every occurrence in the sentences read, kept or not.
         missing: the indices of the sentences without the word; refused: (index, Problem) of those MiniLM refused.
     """
 
@@ -258,6 +261,7 @@ class WordUses:
     vectors: Tensor
     missing: list[int]
     refused: list[tuple[int, Problem]]
+    found: int = 0
 
 
 def word_pieces(model: MiniLM, word: str) -> tuple[str, ...]:
@@ -289,10 +293,12 @@ def find_word(encoded: Encoded, pieces: tuple[str, ...]) -> list[int]:
 
 
 def word_uses(model: MiniLM, word: str, sentences: list[str]) -> WordUses:
-    """The word's vector at every stage in every sentence that has it (at most MAX_USES sentences)."""
+    """The word's vector at every stage in every sentence that has it: at most MAX_USES sentences are read, the
+    first MAX_FOUND uses kept (the others are counted)."""
     pieces = word_pieces(model, word)
     rows = model.word[model.tokenizer.encode(word.strip(), add_special_tokens=False).ids].mean(0)  # (384,)
-    uses, vectors, missing, refused = [], [], [], []
+    uses: list[tuple[int, int]] = []
+    vectors, missing, refused, found = [], [], [], 0
     for s, sentence in enumerate(sentences[:MAX_USES]):
         try:
             encoded = encode(model, sentence)
@@ -303,13 +309,17 @@ def word_uses(model: MiniLM, word: str, sentences: list[str]) -> WordUses:
         if not starts:
             missing.append(s)
             continue
+        found += len(starts)
+        starts = starts[: MAX_FOUND - len(uses)]
+        if not starts:
+            continue
         run = forward(model, encoded.ids, encoded.type_ids)
         for start in starts:
             layers = run.hidden[:, start : start + len(pieces)].mean(1)  # (7, 384)
             uses.append((s, start))
             vectors.append(torch.cat([rows[None], layers]))  # (8, 384)
     stacked = torch.stack(vectors) if vectors else torch.zeros(0, len(STAGES), rows.numel())
-    return WordUses(pieces, uses, stacked.cpu(), missing, refused)
+    return WordUses(pieces, uses, stacked.cpu(), missing, refused, found)
 
 
 def use_cosines(vectors: Tensor) -> dict[tuple[int, int], Tensor]:

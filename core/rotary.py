@@ -19,6 +19,9 @@ SCALINGS = ("default", "linear", "dynamic", "yarn", "llama3")
 # server does not allocate gigabytes: the distance figures' (4,097 x head_dim / 2) tables take ~20 MB at 1,024.
 MAX_HEAD_DIM = 1024
 MAX_HEADS = 256
+# Positions per turn: past any context a model reads, and within the float32 the charts are drawn in (issue 40: a
+# factor of 1e100 left half the wavelengths infinite, off the chart without a word).
+MAX_WAVELENGTH = 1e30
 
 
 def check_rope(head_dim: int, base: float, scaling: dict | None = None) -> None:
@@ -30,9 +33,12 @@ def check_rope(head_dim: int, base: float, scaling: dict | None = None) -> None:
     scaling = scaling or {}
     if scaling.get("rope_type", "default") not in SCALINGS:
         raise Problem("rope_type", choices=", ".join(SCALINGS), value=repr(scaling["rope_type"]))
-    if scaling.get("factor", 1.0) < 1:
+    if not 1 <= scaling.get("factor", 1.0) < math.inf:  # nan too
         raise Problem("rope_factor", value=scaling["factor"])
-    if scaling.get("rope_type") == "llama3" and not 0 < scaling["low_freq_factor"] < scaling["high_freq_factor"]:
+    if (
+        scaling.get("rope_type") == "llama3"
+        and not 0 < scaling["low_freq_factor"] < scaling["high_freq_factor"] < math.inf
+    ):
         raise Problem("rope_llama3_factors", low=scaling["low_freq_factor"], high=scaling["high_freq_factor"])
 
 
@@ -69,7 +75,10 @@ def rope_inv_freq(
     if kind == "dynamic":  # NTK-aware: a larger base once the sequence is longer than the original
         if seq_len is None or seq_len <= original or head_dim == 2:  # one pair: theta_0 = 1 for every base
             return inv_freq
-        new_base = base * ((factor * seq_len / original) - (factor - 1)) ** (head_dim / (head_dim - 2))
+        try:
+            new_base = base * ((factor * seq_len / original) - (factor - 1)) ** (head_dim / (head_dim - 2))
+        except OverflowError:  # a float's ** raises where * gives inf: theta_i = 0 past pair 0 (check_wavelengths)
+            new_base = math.inf
         return 1.0 / new_base ** (two_i / head_dim)
     if kind == "yarn":  # NTK-by-parts: keep fast pairs, interpolate slow ones, ramp between
         beta_fast, beta_slow = scaling.get("beta_fast", 32), scaling.get("beta_slow", 1)
@@ -118,6 +127,7 @@ class RopeConfig:
         check_rope(self.head_dim, self.base, self.scaling(self.method))
         check_rope(self.head_dim, self.base, self.scaling("llama3"))
         check_extension(self.original, self.target)
+        check_wavelengths(self)
 
     def scaling(self, method: str) -> dict | None:
         """The Hugging Face rope_scaling dict of `method` with these settings (None for "default")."""
@@ -134,6 +144,22 @@ class RopeConfig:
         """theta_i of `method` (default: this configuration's own), at the target length. (head_dim // 2,)"""
         method = self.method if method is None else method
         return rope_inv_freq(self.head_dim, self.base, self.scaling(method), seq_len=self.target, device=device)
+
+
+def check_wavelengths(cfg: RopeConfig) -> None:
+    """Raise Problem, naming the setting to change, unless every method's wavelengths (the page draws all five) are
+    positive numbers up to MAX_WAVELENGTH."""
+    for method in dict.fromkeys(("default", cfg.method, *SCALINGS)):  # the base first, then the method in use
+        wavelength = 2 * math.pi / cfg.inv_freq(method)  # (head_dim // 2,)
+        longest = float(torch.where(wavelength > 0, wavelength, math.inf).max())  # nan is not > 0
+        if longest <= MAX_WAVELENGTH:
+            continue
+        values = dict(wavelength=f"{longest:.3g}", most=f"{MAX_WAVELENGTH:.0e}", factor=f"{cfg.factor:g}")
+        if method == "default":
+            raise Problem("rope_slow_base", base=f"{cfg.base:g}", head_dim=cfg.head_dim, **values)
+        if method == "dynamic":
+            raise Problem("rope_slow_dynamic", target=cfg.target, original=cfg.original, **values)
+        raise Problem("rope_slow_factor", method=method, **values)
 
 
 def wavelengths(cfg: RopeConfig, *, device=None) -> Tensor:

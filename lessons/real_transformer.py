@@ -202,6 +202,8 @@ elif chapter == "context":
     st.markdown(t("tf.pieces", word=shown(word.strip()), pieces=pieces, n=len(view["pieces"])))
     if len(lines) > probes.MAX_USES:
         st.warning(t("tf.too_many", most=probes.MAX_USES, n=len(lines)))
+    if view["found"] > probes.MAX_FOUND:
+        st.warning(t("tf.too_many_uses", most=probes.MAX_FOUND, n=view["found"]))
     for s, key, values in view["refused"]:
         st.warning(t("tf.use_refused", n=s + 1, problem=t(f"problems.{key}", **values)))
     if view["missing"]:

@@ -9,33 +9,89 @@ and a class moves through the same few heads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+import torch
 
 from core import cloud, minilm, probes
 from core.probes import STAGES, VARIANTS
 from core.projection import pca
 from ui.resources import minilm_model, shipped_profile
 
+# A run holds every head's attention, 6 x 12 x n x n: 81 MB at MiniLM's 512 tokens, and taking the positions away
+# four such runs. So that a few long sentences cannot hold gigabytes for the caches' time (issue 40: four 510-token
+# sentences held 1.98 GB for 15 minutes), a sentence of more than LONG tokens is kept in caches of one entry, and
+# chapter 2 keeps its variants' attention alone, in float16 (a heatmap's colour; the divergences are computed
+# before, in float32): 8 short runs and 4 short chapter-2 views (~80 MB), one long of each (~195 MB at 512 tokens).
+LONG = 128
 
-# A run holds every head's attention, 6 x 12 x n x n: kept for a few sentences, for a while.
-@st.cache_resource(max_entries=8, ttl=900, show_spinner=False)
+
+def token_count(sentence: str, pair: str) -> int:
+    """The WordPiece tokens MiniLM would read, [CLS] and [SEP] included (before any refusal)."""
+    tokenizer = minilm_model().tokenizer
+    return len((tokenizer.encode(sentence, pair) if pair else tokenizer.encode(sentence)).ids)
+
+
 def learned_run(sentence: str, pair: str) -> tuple[minilm.Encoded, minilm.Forward]:
     """The sentence (and its pair, "" for none) through MiniLM with its learned positions. Raises Problem."""
+    return (_long_run if token_count(sentence, pair) > LONG else _short_run)(sentence, pair)
+
+
+def _run(sentence: str, pair: str) -> tuple[minilm.Encoded, minilm.Forward]:
     model = minilm_model()
     encoded = minilm.encode(model, sentence, pair or None)
     return encoded, minilm.forward(model, encoded.ids, encoded.type_ids)
 
 
-@st.cache_resource(max_entries=4, ttl=900, show_spinner=False)
-def positions_taken(sentence: str, pair: str, seed: int) -> probes.PositionsTaken:
+# Two functions, not one decorated twice: Streamlit names a cache by its function's name and source.
+@st.cache_resource(max_entries=8, ttl=900, show_spinner=False)
+def _short_run(sentence: str, pair: str) -> tuple[minilm.Encoded, minilm.Forward]:
+    return _run(sentence, pair)
+
+
+@st.cache_resource(max_entries=1, ttl=900, show_spinner=False)
+def _long_run(sentence: str, pair: str) -> tuple[minilm.Encoded, minilm.Forward]:
+    return _run(sentence, pair)
+
+
+@dataclass(frozen=True, eq=False)
+class Taken:
+    """What chapter 2 keeps of probes.PositionsTaken: the numbers, and each variant's attention in the sentence's
+    order, (6, 12, n, n) float16."""
+
+    attention: dict[str, torch.Tensor]
+    moved: dict[str, torch.Tensor]
+    cosine: dict[str, torch.Tensor]
+    order: torch.Tensor
+    equivariance: tuple[float, float]
+    dtype: torch.dtype
+
+
+def positions_taken(sentence: str, pair: str, seed: int) -> Taken:
     """The sentence with learned positions, none, sinusoidal ones, and shuffled. Raises Problem."""
+    return (_long_taken if token_count(sentence, pair) > LONG else _short_taken)(sentence, pair, seed)
+
+
+def _taken(sentence: str, pair: str, seed: int) -> Taken:
     model = minilm_model()
-    return probes.take_positions_away(model, minilm.encode(model, sentence, pair or None), seed)
+    taken = probes.take_positions_away(model, minilm.encode(model, sentence, pair or None), seed)
+    attention = {v: probes.in_sentence_order(taken.runs[v]).half() for v in VARIANTS}
+    return Taken(attention, taken.moved, taken.cosine, taken.order, taken.equivariance, taken.dtype)
+
+
+@st.cache_resource(max_entries=4, ttl=900, show_spinner=False)
+def _short_taken(sentence: str, pair: str, seed: int) -> Taken:
+    return _taken(sentence, pair, seed)
+
+
+@st.cache_resource(max_entries=1, ttl=900, show_spinner=False)
+def _long_taken(sentence: str, pair: str, seed: int) -> Taken:
+    return _taken(sentence, pair, seed)
 
 
 # --- The page's views: small results, copied to each learner ------------------------------------------------------
@@ -52,7 +108,7 @@ def profile_view(sentence: str, pair: str) -> tuple[np.ndarray, dict[tuple[int, 
     return profile, {(h.layer, h.head): h.offset for h in named}, [(h.layer, h.head, h.offset, h.weight) for h in named]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=32, show_spinner=False)  # 1 MB an entry at 512 tokens
 def head_view(sentence: str, pair: str, layer: int, head: int) -> tuple[list[str], np.ndarray]:
     """One head's attention on the sentence (layer and head from 1), with its tokens."""
     encoded, run = learned_run(sentence, pair)
@@ -75,11 +131,13 @@ def positions_view(sentence: str, pair: str, seed: int) -> dict:
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False)  # 4 MB an entry at 512 tokens
 def variant_heads(sentence: str, pair: str, seed: int, layer: int, head: int) -> dict[str, np.ndarray]:
     """One head's attention under learned positions and each variant, in the sentence's order."""
     taken = positions_taken(sentence, pair, seed)
-    return {name: probes.in_sentence_order(run)[layer - 1, head - 1].cpu().numpy() for name, run in taken.runs.items()}
+    maps = {"learned": learned_run(sentence, pair)[1].attention[layer - 1, head - 1]}
+    maps |= {v: attention[layer - 1, head - 1].float() for v, attention in taken.attention.items()}
+    return {name: m.cpu().numpy() for name, m in maps.items()}
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -87,6 +145,7 @@ def context_view(word: str, uses: tuple[str, ...]) -> dict:
     """Chapter 3's numbers: the word's pieces, its uses, their cosines stage by stage, and a PCA of their vectors."""
     found = probes.word_uses(minilm_model(), word, list(uses))
     out: dict[str, Any] = dict(pieces=found.pieces, uses=found.uses, missing=found.missing, coords=None)
+    out["found"] = found.found
     out["refused"] = [(s, err.key, err.values) for s, err in found.refused]  # a Problem does not pickle
     out["cosines"] = {pair: c.numpy() for pair, c in probes.use_cosines(found.vectors).items()}
     if found.uses:  # the input and the six layers of every use; the static rows live in another space

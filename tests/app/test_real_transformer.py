@@ -224,3 +224,17 @@ def test_the_exercises_answers_are_the_pages_own_numbers():
         vectors.append(minilm.forward(model, e.ids, e.type_ids).hidden[-1, e.tokens.index("bank")].numpy())
     unit = [v / np.linalg.norm(v) for v in vectors]
     assert answers["tf_bank"] == 1 + 1 + int(np.argmax([unit[0] @ u for u in unit[1:]]))
+
+
+def test_your_sentence_of_a_few_pieces_draws_its_grid():
+    # issue 40: five word pieces or fewer with "use your sentence" on raised in core.probes.offset_profile
+    at = open_link(PAGE, tf_sentence="I love you", tf_yours="true")
+    assert not at.error and "your sentence" in charts(at)[0]["layout"]["title"]["text"]
+
+
+def test_a_word_used_510_times_compares_its_first_uses_and_says_so():
+    # issue 40: 510 uses were 130,000 pairs: no result after minutes, the thread running on after the tab closed
+    at = open_link(PAGE, tf_chapter="context", tf_uses="bank " * 510)
+    most = probes.MAX_FOUND
+    assert any("occurs 510 times" in w.value and f"at most {most} uses" in w.value for w in at.warning)
+    assert len(charts(at)[0]["data"]) == most * (most - 1) // 2

@@ -294,3 +294,27 @@ def test_a_stays_pinned_across_pages(at):
     at.switch_page(PAGE).run()
     assert not at.exception and at.text_input(key="rp_base").value == "500000"
     assert at.query_params["rp_a"] == DEFAULT_A and titles(at)[2] == "Wavelength of each pair: A against B"
+
+
+@pytest.mark.parametrize(
+    "link, says",
+    [
+        (dict(rp_method="dynamic", rp_factor="1e300"), "choose a smaller factor"),  # issue 40: a ZeroDivisionError
+        (dict(rp_method="yarn", rp_factor="1e100"), "choose a smaller factor"),  # issue 40: half the chart missing
+        (dict(rp_method="linear", rp_factor="1e100"), "choose a smaller factor"),
+        (dict(rp_base="1e300"), "choose a smaller base"),
+    ],
+)
+def test_settings_whose_wavelengths_overflow_are_named_never_a_traceback_or_a_partial_chart(link, says):
+    at = open_link(**link)
+    assert says in at.error[0].value
+    assert len(charts(at)) == 1 and "ALiBi" in titles(at)[0]  # the RoPE sections are left out, ALiBi stays
+
+
+@pytest.mark.parametrize("method", ["linear", "dynamic", "yarn", "llama3"])
+def test_the_largest_factor_drawn_draws_every_wavelength(method):
+    factor = 1e24  # the largest power of ten whose wavelengths stay under rotary.MAX_WAVELENGTH at the defaults
+    at = open_link(rp_method=method, rp_factor=f"{factor:g}")
+    assert not at.error
+    curves = [array(trace["y"]) for trace in charts(at)[1]["data"]]
+    assert len(curves) == 5 and all(len(c) == 64 and np.isfinite(c).all() and (c > 0).all() for c in curves)

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.spatial.distance import jensenshannon
 from torch.testing import assert_close
 
@@ -38,6 +40,34 @@ def test_the_offset_profile_is_a_mean_over_word_piece_pairs_computed_by_loops(mo
                     expected[..., d + 3] += attention[..., i, j]
                     count[d + 3] += 1
     assert_close(profile, torch.from_numpy(expected / count))
+
+
+@given(n=st.integers(1, 2 * probes.MAX_OFFSET + 2), seed=st.integers(0, 2**16))
+@settings(max_examples=20)
+def test_the_offset_profile_of_a_sentence_shorter_than_the_offsets_has_zeros_past_its_end(model, n, seed):
+    # issue 40: a sentence of five word pieces or fewer ("I love you") raised in torch.arange
+    generator = torch.Generator().manual_seed(seed)
+    attention = torch.rand(6, 12, n, n, generator=generator).softmax(-1)
+    words = tuple(None if i in (0, n - 1) else i for i in range(n))
+    encoded = minilm.Encoded(
+        ("x",) * n, torch.zeros(n, dtype=torch.long), torch.zeros(n, dtype=torch.long), words, words
+    )
+    profile = probes.offset_profile([(encoded, minilm.Forward(torch.zeros(7, n, 384), attention))])
+    expected, count = np.zeros((6, 12, 2 * probes.MAX_OFFSET + 1)), np.zeros(2 * probes.MAX_OFFSET + 1)
+    for i in range(n):
+        for j in range(n):
+            d = j - i
+            if abs(d) <= probes.MAX_OFFSET and words[i] is not None and words[j] is not None:
+                expected[..., d + probes.MAX_OFFSET] += attention[..., i, j].double().numpy()
+                count[d + probes.MAX_OFFSET] += 1
+    assert_close(profile, torch.from_numpy(expected / np.maximum(count, 1)))
+
+
+def test_your_sentence_of_three_pieces_has_a_profile(model):
+    runs = probes.run_sentences(model, ["I love you"])
+    profile = probes.offset_profile(runs)
+    assert profile.shape == (6, 12, 2 * probes.MAX_OFFSET + 1) and torch.isfinite(profile).all()
+    assert (profile[..., probes.MAX_OFFSET + 3 :] == 0).all()  # no piece three or more places away from another
 
 
 def test_the_rule_names_the_heads_whose_largest_weight_is_the_next_or_previous_token():
@@ -127,3 +157,11 @@ def test_the_static_neighbours_are_the_nearest_rows_by_cosine_without_special_to
     ranked = [itos[i] for i in np.argsort(-scores) if itos[i] != "bank" and not itos[i].startswith("[")][:5]
     assert [w for w, _ in found] == ranked
     assert found[0][1] == pytest.approx(scores[vocab[ranked[0]]], abs=1e-5)
+
+
+def test_a_sentence_of_one_word_many_times_compares_the_first_uses_and_counts_them_all(model):
+    # issue 40: "bank " 510 times was 510 uses, 130,000 pairs to compare and plot, and a thread held for minutes
+    found = probes.word_uses(model, "bank", [" ".join(["bank"] * 510), "The bank of the river."])
+    assert found.found == 511 and len(found.uses) == probes.MAX_FOUND == found.vectors.size(0)
+    assert found.uses == [(0, i) for i in range(1, probes.MAX_FOUND + 1)]  # the first ones, in order
+    assert len(probes.use_cosines(found.vectors)) == probes.MAX_FOUND * (probes.MAX_FOUND - 1) // 2

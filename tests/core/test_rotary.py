@@ -5,9 +5,14 @@ import math
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from torch.testing import assert_close
 
+from core.problems import Problem
 from core.rotary import (
+    MAX_WAVELENGTH,
+    SCALINGS,
     RopeConfig,
     alibi_bias,
     alibi_slopes,
@@ -207,3 +212,59 @@ def test_score_curves_against_a_sum_of_cosines():
     ours_same, ours_other = score_curves(cfg, 40, 3)
     assert_close(ours_same.numpy(), same)
     assert_close(ours_other.numpy(), other)
+
+
+EXTREME = st.sampled_from([1e300, 1e-300, 1e100, 1e30, 1e-30, 1 + 1e-12, 1.0, 0.0, -1.0, math.inf, -math.inf, math.nan])
+
+
+def number(ordinary: float) -> st.SearchStrategy[float]:
+    """A setting's value: its default, an extreme number, or any float (each a third of the time)."""
+    return st.one_of(st.just(ordinary), EXTREME, st.floats(allow_nan=True, allow_infinity=True))
+
+
+def length(ordinary: int) -> st.SearchStrategy[int]:
+    return st.one_of(st.just(ordinary), st.sampled_from([1, 2, 2**31 - 1, 2**53]), st.integers(-10, 2**60))
+
+
+@given(
+    method=st.sampled_from(SCALINGS),
+    head_dim=st.one_of(st.sampled_from([2, 4, 128, 1024]), st.integers(-2, 1100)),
+    base=number(10000.0),
+    factor=number(4.0),
+    original=length(4096),
+    target=length(16384),
+    low=number(1.0),
+    high=number(4.0),
+)
+@settings(max_examples=300)
+def test_any_settings_give_finite_wavelengths_for_every_method_or_a_problem(
+    method, head_dim, base, factor, original, target, low, high
+):
+    # issue 40: a factor of 1e300 divided by zero on the page; 1e100 left half the wavelengths infinite, undrawn
+    try:
+        cfg = RopeConfig(head_dim, base, method, original, target, factor, low, high)
+    except Problem as err:
+        assert err.key.startswith("rope_"), err.key
+        return
+    for code in SCALINGS:
+        theta = cfg.inv_freq(code)
+        wavelength = (2 * math.pi / theta).numpy()
+        assert (theta > 0).all() and np.isfinite(wavelength).all() and (wavelength <= MAX_WAVELENGTH).all(), code
+        assert np.isfinite(wavelength.astype(np.float32)).all()  # as the charts draw them
+
+
+@pytest.mark.parametrize("method", ["linear", "dynamic", "yarn", "llama3"])
+@pytest.mark.parametrize("factor", [1e100, 1e300])
+def test_a_huge_factor_is_refused_naming_the_factor(method, factor):
+    with pytest.raises(Problem) as refused:
+        RopeConfig(method=method, factor=factor)
+    assert refused.value.key in ("rope_slow_factor", "rope_slow_dynamic")
+    assert refused.value.values["factor"] == f"{factor:g}"
+    if method == "dynamic":  # the method in use is the one named
+        assert refused.value.key == "rope_slow_dynamic"
+
+
+def test_a_huge_base_is_refused_naming_the_base():
+    with pytest.raises(Problem) as refused:
+        RopeConfig(base=1e300)
+    assert refused.value.key == "rope_slow_base" and refused.value.values["base"] == "1e+300"
