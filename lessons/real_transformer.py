@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from core import minilm, probes
+from core import claims, minilm, probes
 from core.glove import VectorsError
 from core.minilm import HEADS, LAYERS
 from core.pretrained import PretrainedMissing
@@ -41,6 +41,32 @@ def heat(tokens: list[str], maps: dict[str, np.ndarray], title: str, columns: in
 
 def stage_name(stage: str) -> str:
     return t(f"tf.stage_{stage}") if stage in ("token", "input") else t("tf.stage_layer", n=stage.split()[-1])
+
+
+def uses_claims(cosines: dict[tuple[int, int], np.ndarray], names: list[str], last: str) -> str:
+    """The uses' plot in words (core.claims): their cosines' range at the input and after the last layer, and which
+    two uses end closest and which farthest apart."""
+    at = {
+        stage: {pair: float(c[STAGES.index(stage)]) for pair, c in cosines.items()} for stage in ("input", STAGES[-1])
+    }
+    ranges = {stage: (min(v.values()), max(v.values())) for stage, v in at.items()}
+    (lo, hi), (lo_last, hi_last) = (tuple(f"{x:.2f}" for x in r) for r in ranges.values())
+    text = t("tf.uses_ranges", lo=lo, hi=hi, lo_last=lo_last, hi_last=hi_last, last=last)
+    if len(cosines) == 1:
+        return text
+    ends = claims.extremes(at[STAGES[-1]])
+    (a, b), (c, d) = ends.closest, ends.farthest
+    return text + t(
+        "tf.uses_ends", a=names[a], b=names[b], closest=f"{ends.closest_value:.2f}", c=names[c], d=names[d],
+        farthest=f"{ends.farthest_value:.2f}", last=last,
+    )  # fmt: skip
+
+
+def paths_claim(cosines: dict[tuple[int, int], np.ndarray], last: str) -> str:
+    """Whether the uses' paths move apart or together from the input to the last layer: their mean cosine's trend."""
+    mean = claims.mean_by_stage(cosines)[STAGES.index("input") :]
+    seen = claims.trend(dict(enumerate(mean)))
+    return t(f"tf.paths_{seen.direction}", first=f"{seen.first:.2f}", last=f"{seen.last:.2f}", stage=last)
 
 
 st.title(t("tf.title"))
@@ -218,12 +244,15 @@ elif chapter == "context":
         )
         explain(
             r"\cos\big(v^{(l)}_a, v^{(l)}_b\big),\quad v^{(0)} = E[\text{id}],\ v^{(1)} = \mathrm{LN}(E + P + S),\ \dots",
-            t("tf.uses_notice"),
+            t("tf.uses_notice") + uses_claims(view["cosines"], names, stage_name(STAGES[-1])),
         )
         show_code(probes.word_uses, probes.use_cosines, figure=t("tf.code_uses"))
         figure = trajectory_figure(view["coords"], names, [stage_name(s) for s in STAGES[1:]], t("tf.pca_title"))
         live_chart.chart(figure, "tf_pca_chart")
-        explain(r"z = (v - \bar v)\, W_{\text{PCA}}^\top \in \mathbb{R}^2", t("tf.pca_notice"))
+        explain(
+            r"z = (v - \bar v)\, W_{\text{PCA}}^\top \in \mathbb{R}^2",
+            paths_claim(view["cosines"], stage_name(STAGES[-1])) + t("tf.pca_notice"),
+        )
         show_code(pca, figure=t("tf.code_pca"))
     st.subheader(t("tf.neighbours_title", word=shown(word.strip())))
     try:
