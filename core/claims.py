@@ -13,6 +13,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+import numpy as np
+
 K = TypeVar("K", bound=Hashable)
 
 TOLERANCE = 0.005  # a change below this is "about the same": the notices print 3 decimals, or whole percents
@@ -66,6 +68,14 @@ def leaders(scores: Mapping[K, float], tolerance: float = TOLERANCE) -> tuple[K,
         return ()
     top = max(finite.values())
     return tuple(sorted((n for n, s in finite.items() if top - s < tolerance), key=lambda n: -finite[n]))
+
+
+def highest(values: Mapping[K, float]) -> tuple[K, float]:
+    """The entry with the highest value (the first in the mapping's order on a tie) and its value."""
+    if not values:
+        raise ValueError("highest needs at least one value.")
+    key = max(values, key=values.__getitem__)
+    return key, values[key]
 
 
 @dataclass(frozen=True)
@@ -148,6 +158,48 @@ def bucket_reach(buckets: Sequence[int], trained_len: int, length: int) -> Bucke
     last = max(buckets)
     clips_from = buckets.index(last)
     return BucketReach(far, used[far], len(set(used)), len(set(used) - seen), shared, clips_from, far >= clips_from)
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Each row's mean and (biased) variance, summed up: the largest |mean|, the least and the largest variance."""
+
+    largest_mean: float
+    least_var: float
+    largest_var: float
+
+
+def row_moments(rows: Sequence[Sequence[float]]) -> Moments:
+    """The mean and variance of each row across its values (LayerNorm's, with 1/n), summed up over the rows.
+
+    Args:
+        rows: (n, d) numbers, n and d at least 1.
+    """
+    means, variances = [], []
+    for row in rows:
+        values = [float(v) for v in row]
+        mean = sum(values) / len(values)
+        means.append(mean)
+        variances.append(sum((v - mean) ** 2 for v in values) / len(values))
+    return Moments(max(abs(m) for m in means), min(variances), max(variances))
+
+
+def spread(points: np.ndarray) -> float:
+    """The root-mean-square distance of (n, dims) points from their centre: how big a layout or a cluster is drawn."""
+    return float(np.sqrt(((points - points.mean(axis=0)) ** 2).sum(axis=1).mean()))
+
+
+def size_ratio(points: np.ndarray, labels: np.ndarray) -> float:
+    """How many times as spread cluster 1 is drawn as cluster 0 (core.neighbours.demo_clusters("sizes"): 10 in the
+    data)."""
+    return spread(points[labels == 1]) / spread(points[labels == 0])
+
+
+def gap_ratio(points: np.ndarray, labels: np.ndarray) -> float:
+    """How many times the gap between clusters 1 and 2 is drawn as wide as the gap between clusters 0 and 1, centre
+    to centre (core.neighbours.demo_clusters("gaps"): 10 in the data)."""
+    c0, c1, c2 = (points[labels == i].mean(axis=0) for i in range(3))
+    return float(np.linalg.norm(c2 - c1) / np.linalg.norm(c1 - c0))
 
 
 def axis_ends(frm: str, to: str) -> tuple[str, str]:

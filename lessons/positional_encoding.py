@@ -97,7 +97,7 @@ def lesson() -> None:
         explain(
             r"PE_{(pos,\,2i)} = \sin(\omega_i \cdot pos),\quad PE_{(pos,\,2i+1)} = \cos(\omega_i \cdot pos),\quad "
             r"\omega_i = base^{-2i/d_{model}}",
-            t("pe.curves_caption"),
+            t(f"pe.curves_caption_{cfg.layout}", half=cfg.n_sin),
         )
         show_code(pe.pe_columns, pe.inverse_frequencies)
         wavelength_section(cfg, a)

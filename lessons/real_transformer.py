@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from core import claims, minilm, probes
+from core import minilm, probes
 from core.glove import VectorsError
 from core.minilm import HEADS, LAYERS
 from core.pretrained import PretrainedMissing
@@ -19,12 +19,16 @@ from ui.link import IN_LINK, translated_choice
 from ui.minilm import (
     context_view,
     head_view,
+    heads_claim,
     kept_figure,
     learned_run,
     minilm_model,
+    moved_claim,
     neighbour_view,
+    paths_claim,
     positions_view,
     profile_view,
+    uses_claims,
     variant_heads,
 )
 from ui.tables import table
@@ -41,32 +45,6 @@ def heat(tokens: list[str], maps: dict[str, np.ndarray], title: str, columns: in
 
 def stage_name(stage: str) -> str:
     return t(f"tf.stage_{stage}") if stage in ("token", "input") else t("tf.stage_layer", n=stage.split()[-1])
-
-
-def uses_claims(cosines: dict[tuple[int, int], np.ndarray], names: list[str], last: str) -> str:
-    """The uses' plot in words (core.claims): their cosines' range at the input and after the last layer, and which
-    two uses end closest and which farthest apart."""
-    at = {
-        stage: {pair: float(c[STAGES.index(stage)]) for pair, c in cosines.items()} for stage in ("input", STAGES[-1])
-    }
-    ranges = {stage: (min(v.values()), max(v.values())) for stage, v in at.items()}
-    (lo, hi), (lo_last, hi_last) = (tuple(f"{x:.2f}" for x in r) for r in ranges.values())
-    text = t("tf.uses_ranges", lo=lo, hi=hi, lo_last=lo_last, hi_last=hi_last, last=last)
-    if len(cosines) == 1:
-        return text
-    ends = claims.extremes(at[STAGES[-1]])
-    (a, b), (c, d) = ends.closest, ends.farthest
-    return text + t(
-        "tf.uses_ends", a=names[a], b=names[b], closest=f"{ends.closest_value:.2f}", c=names[c], d=names[d],
-        farthest=f"{ends.farthest_value:.2f}", last=last,
-    )  # fmt: skip
-
-
-def paths_claim(cosines: dict[tuple[int, int], np.ndarray], last: str) -> str:
-    """Whether the uses' paths move apart or together from the input to the last layer: their mean cosine's trend."""
-    mean = claims.mean_by_stage(cosines)[STAGES.index("input") :]
-    seen = claims.trend(dict(enumerate(mean)))
-    return t(f"tf.paths_{seen.direction}", first=f"{seen.first:.2f}", last=f"{seen.last:.2f}", stage=last)
 
 
 st.title(t("tf.title"))
@@ -150,7 +128,7 @@ if chapter == "heads":
     st.markdown(f"{rule} {t('tf.sep').join(named_text) or t('tf.named_none')}")
     explain(
         r"\text{profile}_{lh}(d) = \frac{1}{|I_d|}\sum_{i \in I_d} A_{lh}[i,\, i+d],\qquad d = -8, \dots, +8",
-        t("tf.heads_notice"),
+        heads_claim(listed, source) + t("tf.heads_notice"),
     )
     show_code(probes.offset_profile, probes.positional_heads, minilm.encoder_layer, figure=t("tf.code_grid"))
 
@@ -172,7 +150,8 @@ elif chapter == "positions" and encoded is not None:
     )
     explain(
         r"\mathrm{JS}(p, q) = \tfrac12 \mathrm{KL}(p \,\|\, m) + \tfrac12 \mathrm{KL}(q \,\|\, m),\quad m = \tfrac{p + q}{2}",
-        t("tf.moved_notice", learned=f"{view['norms'][0]:.2f}", sinusoidal=f"{view['norms'][1]:.1f}"),
+        moved_claim(view["moved"], labels)
+        + t("tf.moved_notice", learned=f"{view['norms'][0]:.2f}", sinusoidal=f"{view['norms'][1]:.1f}"),
     )
     show_code(probes.js_divergence, probes.in_sentence_order, minilm.shuffled_order, figure=t("tf.code_moved"))
     stages = [stage_name(s) for s in STAGES[1:]]

@@ -21,7 +21,7 @@ from core.neighbours import Curve
 from core.problems import Problem
 from core.vectors import WordVectors
 from figures.neighbours import curves_figure
-from ui.i18n import problem, t
+from ui.i18n import Message, problem, t
 from ui.jobs import job_progress, job_runner, session_id
 
 # Points measured inside a rerun. Trustworthiness compares every pair of points (core.trustworthiness), so its time
@@ -121,6 +121,24 @@ def trend_text(series: dict[int, float]) -> str:
     numbers = dict(first=f"{seen.first:.3f}", last=f"{seen.last:.3f}", best=f"{seen.best:.3f}")
     text = t(f"es.trend_{key}", first_x=seen.first_x, last_x=seen.last_x, **numbers)
     return text + (t("es.trend_best", best_x=seen.best_x, best=numbers["best"]) if seen.peak else "")
+
+
+def replay_said(frames: list[tuple[int, np.ndarray]]) -> str:
+    """Whether t-SNE's layout grew, shrank or kept its size from the replay's first frame to its last (core.claims)."""
+    (first, start), (last, end) = frames[0], frames[-1]
+    sizes = {first: claims.spread(start), last: claims.spread(end)}
+    grew = claims.trend(sizes).direction
+    return t(f"es.replay_{grew}", first=first, last=last, start=f"{sizes[first]:.3g}", end=f"{sizes[last]:.3g}")
+
+
+def sweep_said(data: str, perplexities: tuple[float, ...], layouts: list[np.ndarray], labels: np.ndarray | None) -> str:
+    """What each panel of a demo's sweep draws of the clusters' sizes ("sizes") or gaps ("gaps"), as a ratio the data
+    makes 10 (core.neighbours.demo_clusters); "" for the cloud's words."""
+    if labels is None:
+        return ""
+    ratio = claims.size_ratio if data == "sizes" else claims.gap_ratio
+    drawn = t("tf.sep").join(f"{p:g}: {ratio(xy, labels):.1f}" for p, xy in zip(perplexities, layouts, strict=True))
+    return t(f"es.sweep_drawn_{data}", drawn=Message(drawn))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

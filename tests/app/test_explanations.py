@@ -262,3 +262,108 @@ def test_the_t5_line_says_what_its_buckets_do_at_this_length(trained_len):
     }
     zero = [name for name, text in checks.items() if "depends on m − n only" in text]
     assert f"Here {', '.join(zero)} give zero" in notice
+
+
+# --- The other notices made computed in the same review -----------------------------------------------------------
+
+
+def live_figures(at) -> list[dict]:
+    sent = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
+    return [json.loads(text) for s in sent for text in ([s["figure"]] if "figure" in s else s.get("figures", []))]
+
+
+@pytest.mark.parametrize("yours", [False, True])
+def test_the_heads_notice_counts_the_heads_the_rule_names(yours):
+    at = open_link(TF_PAGE, {"tf_yours": "true"} if yours else {})
+    rule = next(m.value for m in at.markdown if m.value.startswith("**The rule.**"))
+    named = re.findall(r"layer (\d+) head (\d+) \((previous|next), ([\d.]+)\)", rule)
+    notice = caption(at, "whatever the words are")
+    if not named:
+        assert "no head passes the rule" in notice
+        return
+    layers = sorted({int(la) for la, *_ in named})
+    layer, head, side, weight = named[0]  # the rule lists the strongest first
+    assert f"{len(named)} head(s) pass the rule, in layer(s) {', '.join(map(str, layers))}" in notice, notice
+    assert (
+        f"the strongest, layer {layer} head {head}, sends {float(weight):.0%} of its attention to the {side}" in notice
+    )
+
+
+def test_the_moved_notice_names_the_head_each_variant_moved_most():
+    at = open_link(TF_PAGE, {"tf_chapter": "positions"})
+    (moved,) = [f for f in live_figures(at) if f["layout"]["title"]["text"].startswith("How far each head")]
+    notice = caption(at, "The head that moved most")
+    for name, trace in zip([a["text"] for a in moved["layout"]["annotations"]], moved["data"], strict=False):
+        z = array(trace["z"]).astype(float).reshape(6, 12)
+        layer, head = np.unravel_index(np.argmax(z), z.shape)
+        said = f"{name} layer {layer + 1}, head {head + 1} ({z.max():.2f} bits; mean {z.mean():.2f})"
+        assert said in notice, (said, notice)
+
+
+@pytest.mark.parametrize("mode", ["random", "minilm"])
+def test_the_stages_notice_reads_the_layernorm_heatmap(mode):
+    at = open_link("lessons/input_layer.py", il_mode=mode)
+    (norm,) = [f for f in live_figures(at) if f["layout"]["title"]["text"] == "LayerNorm"]
+    z = array(norm["data"][0]["z"]).astype(float)
+    z = z.reshape(len(array(norm["data"][0]["y"])), -1)
+    notice = caption(at, "After LayerNorm, here")
+    means, variances = z.mean(axis=1), z.var(axis=1)
+    said = re.search(r"within (\S+) of 0 and its variance between (\S+) and (\S+)\.", notice)
+    assert float(said.group(1)) == pytest.approx(np.abs(means).max(), rel=0.05, abs=1e-6)
+    assert float(said.group(2)) == pytest.approx(variances.min(), rel=5e-3)
+    assert float(said.group(3)) == pytest.approx(variances.max(), rel=5e-3)
+
+
+@pytest.mark.parametrize("init", ["normal", "xavier"])
+def test_the_sqrt_notice_reads_the_norms_plot_at_d_model_512(init):
+    at = open_link("lessons/input_layer.py", il_init=init)
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    (fig,) = [s for s in specs if s["layout"]["title"]["text"].startswith("Mean vector norm")]
+    at512 = {t["name"]: float(array(t["y"])[list(array(t["x"])).index(512)]) for t in fig["data"]}
+    token, scaled, position = at512["token"], at512["token x sqrt(d_model)"], at512["PE row"]
+    notice = caption(at, "At d_model 512")
+    assert f"with the {init} initialisation the token vector's norm is {token:.3g}" in notice
+    assert f"unscaled, the token is {token / position:.2g} times the PE row; scaled, {scaled / position:.2g}" in notice
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concatenated"])
+def test_the_curves_caption_names_the_layout_drawn(layout):
+    at = open_link("lessons/positional_encoding.py", pe_chapter="wavelengths", pe_layout=layout, pe_d_model="64")
+    notice = caption(at, "layout:")
+    assert notice.startswith(layout.capitalize())
+    assert ("columns i and i + 32 share" in notice) == (layout == "concatenated")
+
+
+def test_the_sweep_notice_gives_the_ratio_each_panel_draws(open_page, monkeypatch):
+    """The sweep's notice said t-SNE draws a cluster 10 times as spread "about as big": here the panels' layouts are
+    made (the sweep is replaced, t-SNE is slow), one keeps the data's ratio and one evens it out, and the notice
+    gives each panel's own ratio."""
+    from core import neighbours
+
+    made = {}
+
+    def sweep(x, cfg, perplexities, progress=None):
+        labels = np.repeat([0, 1], len(x) // 2)
+        out = []
+        for p in perplexities:
+            xy = x[:, :2].copy()
+            if p > 10:
+                xy[labels == 1] = xy[labels == 1] / 10 + xy[labels == 1].mean(axis=0) * 0.9
+            out.append(xy)
+        made["layouts"] = out
+        return out
+
+    monkeypatch.setattr(neighbours, "perplexity_sweep", sweep)
+    at = open_page(ES_PAGE)
+    at.radio(key="es_sweep_data").set_value("sizes").run()
+    at.text_input(key="es_sweep").set_value("5, 41").run()
+    at.button(key="es_sweep_run").click().run()
+    run_until_done(at)
+    notice = caption(at, "Perplexity is roughly")
+    labels = np.repeat([0, 1], 200)
+    for p, xy in zip((5, 41), made["layouts"], strict=True):
+        ratio = np.sqrt(((xy[labels == 1] - xy[labels == 1].mean(0)) ** 2).sum(1).mean()) / np.sqrt(
+            ((xy[labels == 0] - xy[labels == 0].mean(0)) ** 2).sum(1).mean()
+        )
+        assert f"{p}: {ratio:.1f}" in notice, notice
+    assert "about as big" not in notice

@@ -111,3 +111,44 @@ def test_at_16_tokens_t5s_defaults_never_reach_the_last_bucket():
 
 def test_axis_ends_put_the_to_word_at_the_high_end():
     assert claims.axis_ends("small", "big") == ("small", "big")
+
+
+matrices = st.integers(1, 6).flatmap(
+    lambda n: st.integers(1, 6).flatmap(
+        lambda d: st.lists(st.lists(st.floats(-100, 100), min_size=d, max_size=d), min_size=n, max_size=n)
+    )
+)
+
+
+@given(matrices)
+def test_row_moments_are_numpys_mean_and_biased_variance_per_row(rows):
+    got = claims.row_moments(rows)
+    x = np.asarray(rows)
+    assert got.largest_mean == pytest.approx(np.abs(x.mean(axis=1)).max(), abs=1e-9)
+    assert got.least_var == pytest.approx(x.var(axis=1).min(), rel=1e-9, abs=1e-9)
+    assert got.largest_var == pytest.approx(x.var(axis=1).max(), rel=1e-9, abs=1e-9)
+
+
+@given(st.lists(st.tuples(st.floats(-50, 50), st.floats(-50, 50)), min_size=1, max_size=20), st.floats(0.1, 10))
+def test_spread_scales_with_the_layout_and_ignores_where_it_sits(points, scale):
+    xy = np.asarray(points)
+    assert claims.spread(xy * scale + 7.0) == pytest.approx(scale * claims.spread(xy), rel=1e-6, abs=1e-9)
+    assert claims.spread(xy) == pytest.approx(np.sqrt(((xy - xy.mean(0)) ** 2).sum(1).mean()), abs=1e-9)
+
+
+@given(st.floats(0.5, 20), st.floats(0.5, 20))
+def test_size_and_gap_ratios_read_back_the_layout_they_are_given(wide, far):
+    rng = np.random.default_rng(0)
+    unit = rng.normal(size=(50, 2))
+    labels = np.repeat([0, 1], 50)
+    xy = np.concatenate([unit, unit * wide + 100])
+    assert claims.size_ratio(xy, labels) == pytest.approx(wide, rel=1e-9)
+    centres = np.array([[0.0, 0.0], [1.0, 0.0], [1.0 + far, 0.0]])
+    three = np.concatenate([unit * 0.01 + c for c in centres])
+    assert claims.gap_ratio(three, np.repeat([0, 1, 2], 50)) == pytest.approx(far, rel=1e-6)
+
+
+@given(st.dictionaries(st.tuples(st.integers(0, 5), st.integers(0, 11)), values, min_size=1))
+def test_highest_is_the_largest_value_and_its_key(grid):
+    key, value = claims.highest(grid)
+    assert value == max(grid.values()) and grid[key] == value
