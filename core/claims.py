@@ -202,6 +202,15 @@ def gap_ratio(points: np.ndarray, labels: np.ndarray) -> float:
     return float(np.linalg.norm(c2 - c1) / np.linalg.norm(c1 - c0))
 
 
+def column_pair(column: int, d_model: int, layout: str) -> int:
+    """The sin/cos pair (its frequency index i) a column of the PE table belongs to: columns 2i and 2i+1 when
+    "interleaved"; i and i + ceil(d/2) when "concatenated" (core.positional.sinusoidal_encoding's layouts)."""
+    if layout == "interleaved":
+        return column // 2
+    n_sin = (d_model + 1) // 2
+    return column if column < n_sin else column - n_sin
+
+
 def axis_ends(frm: str, to: str) -> tuple[str, str]:
     """The words at the low and the high end of the axis v_to - v_from: a word's coordinate grows toward `to`."""
     return frm, to

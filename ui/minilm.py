@@ -141,7 +141,7 @@ def moved_claim(moved: dict[str, np.ndarray], labels: dict[str, str]) -> str:
         said.append(
             t("tf.moved_most", variant=labels[variant], head=name, bits=f"{bits:.2f}", mean=f"{grid.mean():.2f}")
         )
-    return t("tf.moved_claim", each=Message(t("tf.sep").join(said)))
+    return t("tf.moved_claim", each=Message(t("tf.moved_sep").join(said)))
 
 
 def uses_claims(cosines: dict[tuple[int, int], np.ndarray], names: list[str], last: str) -> str:

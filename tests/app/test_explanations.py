@@ -7,6 +7,7 @@ reverse task's formula and winners, the word axes' ends, and T5's buckets at the
 """
 
 import json
+import math
 import re
 import time
 
@@ -296,7 +297,7 @@ def test_the_moved_notice_names_the_head_each_variant_moved_most():
     for name, trace in zip([a["text"] for a in moved["layout"]["annotations"]], moved["data"], strict=False):
         z = array(trace["z"]).astype(float).reshape(6, 12)
         layer, head = np.unravel_index(np.argmax(z), z.shape)
-        said = f"{name} layer {layer + 1}, head {head + 1} ({z.max():.2f} bits; mean {z.mean():.2f})"
+        said = f"{name}: layer {layer + 1}, head {head + 1} ({z.max():.2f} bits, mean {z.mean():.2f})"
         assert said in notice, (said, notice)
 
 
@@ -367,3 +368,36 @@ def test_the_sweep_notice_gives_the_ratio_each_panel_draws(open_page, monkeypatc
         )
         assert f"{p}: {ratio:.1f}" in notice, notice
     assert "about as big" not in notice
+
+
+@pytest.mark.parametrize("layout, d_model, base", [("interleaved", 128, "10000"), ("concatenated", 64, "100")])
+def test_the_table_caption_gives_the_wavelength_of_the_first_and_last_column_shown(layout, d_model, base):
+    at = open_link("lessons/positional_encoding.py", pe_layout=layout, pe_d_model=str(d_model), pe_base=base)
+    text = caption(at, "turns once every")
+    d0, d1 = map(int, re.search(r"dimensions (\d+)–(\d+) of", text).groups())
+    pairs = {"interleaved": lambda d: d // 2, "concatenated": lambda d: d if d < d_model // 2 else d - d_model // 2}
+    waves = [2 * math.pi * float(base) ** (2 * pairs[layout](d) / d_model) for d in (d0, d1)]
+    assert f"column {d0} turns once every {waves[0]:,.1f} positions, column {d1} once every {waves[1]:,.1f}" in text
+
+
+@pytest.mark.parametrize("d_model", [64, 63])
+def test_the_similarity_notice_says_parallel_only_when_every_column_has_a_partner(d_model):
+    at = open_link("lessons/positional_encoding.py", pe_chapter="similarity", pe_d_model=str(d_model))
+    notice = caption(at, "The bands") if d_model % 2 == 0 else caption(at, "no cosine partner")
+    assert ("lie on top of each other" in notice) == (d_model % 2 == 0)
+
+
+@pytest.mark.parametrize("head_dim, distance", [(64, 512), (8, 64), (128, 4096)])
+def test_the_distance_notice_compares_the_q_equals_k_curves_near_and_far_halves(head_dim, distance):
+    at = open_link("lessons/rotary.py", rp_head_dim=str(head_dim), rp_distance=str(distance))
+    (fig,) = [f for f in live_figures(at) if f["layout"]["title"]["text"].startswith("q_m · k_n")]
+    same = next(array(t["y"]).astype(float) for t in fig["data"] if t["name"] == "q = k")
+    mid = len(same) // 2
+    near, far = same[:mid].mean(), same[mid:].mean()
+    notice = caption(at, "Here q = k scores")
+    assert (
+        f"scores {near:.3g} on average over distances 0–{mid - 1}, and {far:.3g} over {mid}–{len(same) - 1}" in notice
+    )
+    said = "lower far away" if far < near - 0.05 * max(abs(near), abs(far)) else None
+    said = said or ("higher far away" if far > near + 0.05 * max(abs(near), abs(far)) else "about the same")
+    assert said in notice, notice
