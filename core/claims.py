@@ -39,7 +39,7 @@ class Trend:
     peak: bool
 
 
-def trend(series: Mapping[float, float], tolerance: float = TOLERANCE) -> Trend:
+def trend(series: Mapping[int, float] | Mapping[float, float], tolerance: float = TOLERANCE) -> Trend:
     """The direction from the first point to the last (x in the mapping's order), and where the highest value is.
 
     Args:
@@ -101,10 +101,10 @@ def extremes(values: Mapping[tuple[int, int], float]) -> Extremes:
     return Extremes(closest, values[closest], farthest, values[farthest])
 
 
-def mean_by_stage(curves: Mapping[tuple[int, int], Sequence[float]]) -> list[float]:
+def mean_by_stage(curves: Mapping[tuple[int, int], Sequence[float] | np.ndarray]) -> list[float]:
     """The mean over pairs at each stage (every curve the same length)."""
     rows = list(curves.values())
-    return [sum(row[s] for row in rows) / len(rows) for s in range(len(rows[0]))]
+    return [float(sum(row[s] for row in rows)) / len(rows) for s in range(len(rows[0]))]
 
 
 def region_means(accuracy: Sequence[float], split: int) -> tuple[float, float]:
