@@ -25,6 +25,7 @@ from ui.tables import downloads
 # The target each task asks for at position i of a sequence of L tokens (core.training.make_batch).
 TARGETS = {"copy-back": r"y_i = x_{i-k}", "reverse": r"y_i = x_{L-1-i}"}
 PERCENT = 0.01  # accuracies within a percentage point count as equal: the notices print whole percents
+NEAR_SAME = 0.05  # a change of the neighbouring rows' mean cosine below this is noise, not structure
 
 
 def label(position: str) -> str:
@@ -53,7 +54,7 @@ def learned_claim(final: dict[str, float], control: str, vocab: int) -> str:
     )  # fmt: skip
 
 
-def past_claims(accuracy: dict[str, list[float]], train_len: int, length: int) -> str:
+def past_claims(accuracy: dict[str, list[float]], train_len: int, length: int, chance: float) -> str:
     """The extrapolation plot in words: which model scores best inside the trained length and which past it, each
     model's two means, and whether the sinusoidal one holds up past the trained length (core.claims)."""
     means = {name: claims.region_means(a, train_len) for name, a in accuracy.items()}
@@ -72,7 +73,8 @@ def past_claims(accuracy: dict[str, list[float]], train_len: int, length: int) -
     inside, beyond = means[label("sinusoidal")]
     if not (math.isnan(inside) or math.isnan(beyond)):
         held = claims.trend({0: inside, 1: beyond}, PERCENT).direction
-        text += t("lv.past_sinusoidal_falls" if held == "falls" else "lv.past_sinusoidal_holds")
+        numbers = dict(inside=percent(inside), beyond=percent(beyond), chance=percent(chance))
+        text += t("lv.past_sinusoidal_falls" if held == "falls" else "lv.past_sinusoidal_holds", **numbers)
     return text
 
 
@@ -189,7 +191,7 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
         )
         st.markdown(
             t("lv.past", last=cfgs["learned"].train_len - 1, length=test_len)
-            + past_claims(accuracy, cfgs["learned"].train_len, test_len)
+            + past_claims(accuracy, cfgs["learned"].train_len, test_len, 1 / cfgs["none"].vocab)
             + (t("lv.past_reverse", train_len=cfgs["learned"].train_len) if task == "reverse" else "")
         )
         show_code(training.accuracy_by_position, training.TinyAttention.positions)
@@ -209,7 +211,7 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
             col.plotly_chart(similarity_figure(table_views(table)[0], 0, "cosine", sim_titles), key=f"lv_sim_{name}")
             downloads(f"positions_{name}", array=table, where=col)
         near = {name: float(table_views(table)[2][1]) for name, table in tables.items()}  # mean cos(p_m, p_m+1)
-        moved = claims.trend({0: near["init"], 1: near["trained"]}, 0.01).direction
+        moved = claims.trend({0: near["init"], 1: near["trained"]}, NEAR_SAME).direction
         explain(
             r"\cos(p_m, p_n) = \frac{p_m \cdot p_n}{\lVert p_m \rVert\,\lVert p_n \rVert}",
             t("lv.tables_notice") + t(f"lv.tables_{moved}", **{name: f"{c:.2f}" for name, c in near.items()}),

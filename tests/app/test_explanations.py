@@ -211,6 +211,22 @@ def test_the_formula_and_the_winners_are_the_tasks_and_the_plots(task):
     inside, beyond = np.nanmean(sinusoidal[:8]), np.nanmean(sinusoidal[8:])
     assert ("scores less past the trained length" in past) == (beyond < inside - 0.01 + 1e-12), past
     assert ("In reverse the answer at position i" in past) == (task == "reverse")
+    # the tables' notice: the mean cosine of neighbouring positions, read from each table's similarity heatmap
+    specs = {c.proto.id: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+    near = {}
+    for name in ("init", "trained"):
+        (sim,) = [s for key, s in specs.items() if key.endswith(f"lv_sim_{name}")] or [None]
+        z = array(sim["data"][0]["z"]).astype(float)
+        near[name] = np.diag(z.reshape(8, 8), 1).mean()
+    tables = caption(at, "The random table starts as noise")
+    said = (
+        "raised"
+        if near["trained"] > near["init"] + 0.05
+        else "lowered"
+        if near["trained"] < near["init"] - 0.05
+        else "left"
+    )
+    assert f"Training {said} the mean cosine" in tables and f"{near['init']:.2f}" in tables, (tables, near)
 
 
 # --- Word embeddings: which end of each axis is which word ----------------------------------------------------
