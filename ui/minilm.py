@@ -2,7 +2,7 @@
 
 The weights are loaded once per server process (the input layer's tables shared with ui.resources.minilm_input);
 a sentence's runs are kept by reference, so a move that reads one head copies nothing large; the views (st.cache_data)
-are the small results each chapter shows. The figures a head move draws are kept too: building a plotly figure (its validation) was most of a move's server CPU (benchmarks/minilm.py),
+are the small results each chapter shows, and the notices under them are read from those results (core.claims). The figures a head move draws are kept too: building a plotly figure (its validation) was most of a move's server CPU (benchmarks/minilm.py),
 and a class moves through the same few heads.
 """
 
