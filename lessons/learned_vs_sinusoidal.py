@@ -64,6 +64,8 @@ def past_claims(accuracy: dict[str, list[float]], train_len: int, length: int, c
         if best := claims.leaders(scores, PERCENT):
             names = Message(t("es.and").join(best))
             text += t(f"lv.past_{region}", first=first, last=last, names=names, value=percent(scores[best[0]]))
+    if length <= train_len:  # tested at the trained length: nothing lies past it
+        return text
     each = Message(
         t("tf.sep").join(
             t("lv.past_means", name=name, inside=percent(a), beyond=percent(b)) for name, (a, b) in means.items()

@@ -199,10 +199,10 @@ def test_the_formula_and_the_winners_are_the_tasks_and_the_plots(task):
     lines = accuracy_lines(at)
     for region, part in (
         ("Inside the trained length (positions 0–7)", slice(0, 8)),
-        ("past it (positions 8–15),", slice(8, 16)),
+        ("Past it (positions 8–15)", slice(8, 16)),
     ):
         means = {name: np.nanmean(y[part]) for name, y in lines.items()}
-        said = re.search(re.escape(region) + r" (.+?)(?: scores best)? \((\d+)%\)", past)
+        said = re.search(re.escape(region) + r" (.+?) scores best \((\d+)%\)", past)
         assert said, past
         top = max(means.values())
         assert all(abs(means[n] - top) < 0.01 for n in said.group(1).split(" and ")), (past, means)
@@ -417,3 +417,12 @@ def test_the_distance_notice_compares_the_q_equals_k_curves_near_and_far_halves(
     said = "lower far away" if far < near - 0.05 * max(abs(near), abs(far)) else None
     said = said or ("higher far away" if far > near + 0.05 * max(abs(near), abs(far)) else "about the same")
     assert said in notice, notice
+
+
+def test_tested_at_the_trained_length_the_past_notice_says_nothing_of_past_it():
+    at = open_link(
+        LV_PAGE, lv_steps="40", lv_train_len="8", lv_test_len="8", lv_seed="41", lv_d_model="32", lv_lr="1e-2"
+    )
+    train(at)
+    past = next(m.value for m in at.markdown if m.value.startswith("The learned table has rows"))
+    assert "Inside the trained length (positions 0–7)" in past and "Past it" not in past and "nan" not in past
