@@ -5,9 +5,10 @@ import streamlit as st
 
 from core import attention, attention_checks, attention_head, attention_scores
 from core.attention_head import CONTENTS, AttentionConfig
+from core.claims import BucketReach
 from figures.attention import distance_figure, heatmaps_figure, terms_figure
 from ui import live_chart
-from ui.attention_views import MINILM, TRAINED, curves, learned_tables, trained_table, view
+from ui.attention_views import MINILM, TRAINED, curves, learned_tables, t5_reach, trained_table, view
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
@@ -55,6 +56,14 @@ settings = dict(
     alibi_head=int(alibi_head), t5_buckets=int(t5_buckets), t5_max_distance=int(t5_max),
     t5_bidirectional=t5_bidirectional,
 )  # fmt: skip
+
+
+def t5_said(reach: BucketReach) -> str:
+    """T5's line past the trained length, read from its buckets at this length (core.claims.bucket_reach)."""
+    values = dict(far=reach.farthest, bucket=reach.bucket, used=reach.buckets_used, unseen=reach.unseen)
+    own = t("at.t5_own_all") if reach.shared_from is None else t("at.t5_own_below", shared=reach.shared_from)
+    end = "at.t5_clips_reached" if reach.reaches_last else "at.t5_clips_not_reached"
+    return t("at.beyond_bias_clips", **values) + own + t(end, clips_from=reach.clips_from)
 
 
 @st.fragment
@@ -213,9 +222,14 @@ def lesson(settings: dict) -> None:
             clamped = t("at.clamped", n=r.shift.clamped) if r.shift.clamped else ""
             b = r.beyond
             values = {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in b.values.items()}
-            past = t("at.past", trained=b.trained_len, length=b.length) + " " + t(f"at.beyond_{b.kind}", **values)
+            said = t5_said(t5_reach(cfg, b.length)) if b.kind == "bias_clips" else t(f"at.beyond_{b.kind}", **values)
+            past = t("at.past", trained=b.trained_len, length=b.length) + " " + said
             st.markdown(f"- **{r.label}**: {depends}{clamped} {past}")
-        explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", t("at.checks_notice"))
+        relative = [r.label for r in result.results if r.shift.max_diff < SAME]  # as the lines above say
+        absolute = [r.label for r in result.results if r.shift.max_diff >= SAME]
+        said = t("at.checks_zero", names=", ".join(relative)) if relative else ""
+        said += t("at.checks_nonzero", names=", ".join(absolute)) if absolute else ""
+        explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", said + t("at.checks_notice"))
         show_code(attention_checks.shift_check, attention_checks.beyond)
 
     elif chapter == "distance":

@@ -214,7 +214,7 @@ if coords is not None:
         explain(
             r"\frac{\partial C}{\partial y_i} = 4 \sum_{j} \left(\alpha\, p_{ij} - q_{ij}\right)(y_i - y_j)"
             r"\left(1 + \lVert y_i - y_j \rVert^2\right)^{-1}",
-            t("es.replay_notice", exaggerated=cloud.EXAGGERATION_ITERS),
+            t("es.replay_notice", exaggerated=cloud.EXAGGERATION_ITERS) + honesty.replay_said(frames),
         )
         show_code(neighbours.layouts_every, cloud._tsne)
     downloads(
@@ -253,6 +253,7 @@ except ValueError as err:
 if perplexities and (bad := neighbours.check_sweep(sweep_cfg, perplexities, n_sweep)):
     st.error(problem(bad))
     perplexities = ()
+sweep_said = ""  # the sweep's ratios in words, once its panels are drawn
 if perplexities:
     sweep_key = ("sweep", data, (source_key, tuple(rows)) if demo is None else None, sweep_cfg, perplexities)
     job = projections.runner().get(sweep_key)
@@ -275,7 +276,11 @@ if perplexities:
         names = None if labels is None else [t("es.cluster", n=c + 1) for c in range(int(labels.max()) + 1)]
         fig = sweep_figure(panels, hover, t(f"es.sweep_{data}"), groups=labels, group_names=names)
         st.plotly_chart(fig, key="es_sweep_plot")
-explain(r"\mathrm{Perp}(P_i) = 2^{H(P_i)}, \quad H(P_i) = -\sum_j p_{j|i} \log_2 p_{j|i}", t("es.sweep_notice"))
+        sweep_said = honesty.sweep_said(data, perplexities, job.result, labels)
+explain(
+    r"\mathrm{Perp}(P_i) = 2^{H(P_i)}, \quad H(P_i) = -\sum_j p_{j|i} \log_2 p_{j|i}",
+    t("es.sweep_notice") + sweep_said,
+)
 show_code(neighbours.perplexity_sweep, neighbours.demo_clusters)
 
 # --- Try this ---------------------------------------------------------------------------------------

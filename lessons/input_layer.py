@@ -8,8 +8,8 @@ import plotly.graph_objects as go
 import streamlit as st
 import torch
 
+from core import claims, pretrained
 from core import embeddings as emb
-from core import pretrained
 from core.embeddings import Tokens
 from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
@@ -28,6 +28,7 @@ from ui.vectors import bundled_vectors
 
 MODES = ("glove", "random", "minilm")
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024]  # the d_models of section 2
+SQRT_AT = 512  # the d_model section 2's notice reads the plot at (the paper's)
 # The settings' defaults are build_input_layer's.
 LAYER = {name: p.default for name, p in inspect.signature(emb.build_input_layer).parameters.items()}
 
@@ -172,13 +173,15 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
         live_chart.cached_charts("il_stages", figures, shown_for)
     downloads("stages", array=np.stack(list(stages.values())))  # (stage, token, d)
     show_code(*code)
+    moments = claims.row_moments(stages["LayerNorm"])  # what the LayerNorm heatmap holds, token by token
+    explain(
+        r"x = \mathrm{Dropout}\big(\mathrm{LayerNorm}(E[\text{id}] \cdot \sqrt{d_{model}} + P_{pos} + S_{seg})\big)",
+        t("il.stages_measured", mean=f"{moments.largest_mean:.2g}", lo=f"{moments.least_var:.3g}",
+          hi=f"{moments.largest_var:.3g}") + t("il.stages_notice"),
+    )  # fmt: skip
 
 
 stages_section(mode, layer_settings, training)
-explain(
-    r"x = \mathrm{Dropout}\big(\mathrm{LayerNorm}(E[\text{id}] \cdot \sqrt{d_{model}} + P_{pos} + S_{seg})\big)",
-    t("il.stages_notice"),
-)
 
 # --- 2. Why sqrt(d_model) -------------------------------------------------------------------------------
 st.header(t("il.h_sqrt"))
@@ -189,15 +192,20 @@ def sqrt_section() -> None:
     init = st.radio(
         t("il.init"), ("normal", "xavier"), key="il_init", horizontal=True, help=t("il.init_help"), **IN_LINK
     )
-    shown = {key_text(name): values for name, values in norms(init).items()}
+    measured = norms(init)
+    shown = {key_text(name): values for name, values in measured.items()}
     st.plotly_chart(lines_figure(shown, t("il.norms_title"), "d_model", "‖v‖", x=SIZES, log_x=True, log_y=True))
+    at = {name: values[SIZES.index(SQRT_AT)] for name, values in measured.items()}  # the plot's values at d 512
+    token, scaled, position = at["token"], at["token x sqrt(d_model)"], at["PE row"]
+    explain(
+        r"\lVert PE_{pos} \rVert = \sqrt{d/2},\qquad \lVert e \rVert \approx \sigma\sqrt{d}",
+        t("il.sqrt_measured", d=SQRT_AT, init=init, token=f"{token:.3g}", scaled=f"{scaled:.3g}",
+          position=f"{position:.3g}", unscaled_ratio=f"{token / position:.2g}", scaled_ratio=f"{scaled / position:.2g}")
+        + t("il.sqrt_notice"),
+    )  # fmt: skip
 
 
 sqrt_section()
-explain(
-    r"\lVert PE_{pos} \rVert = \sqrt{d/2},\qquad \lVert e \rVert \approx \sigma\sqrt{d}",
-    t("il.sqrt_notice"),
-)
 
 # --- 3. Padding ----------------------------------------------------------------------------------------
 st.header(t("il.h_padding"))

@@ -6,8 +6,8 @@ import numpy as np
 import streamlit as st
 import torch
 
+from core import claims, pretrained, training
 from core import positional as pe
-from core import pretrained, training
 from core.projection import pca
 from core.training import MAX_D_MODEL, POSITIONS, TASKS, TrainConfig
 from figures.positional import colour_limit, pe_heatmap_figure, similarity_figure
@@ -15,12 +15,17 @@ from figures.training import lines_figure, positions_pca_figure
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
-from ui.i18n import problem, t
+from ui.i18n import Message, problem, t
 from ui.jobs import QUEUES, refusal_notice, submit, training_runner
 from ui.link import IN_LINK
 from ui.parse import parse_number
 from ui.resources import minilm_positions
 from ui.tables import downloads
+
+# The target each task asks for at position i of a sequence of L tokens (core.training.make_batch).
+TARGETS = {"copy-back": r"y_i = x_{i-k}", "reverse": r"y_i = x_{L-1-i}"}
+PERCENT = 0.01  # accuracies within a percentage point count as equal: the notices print whole percents
+NEAR_SAME = 0.05  # a change of the neighbouring rows' mean cosine below this is noise, not structure
 
 
 def label(position: str) -> str:
@@ -34,6 +39,45 @@ def table_views(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rows = torch.from_numpy(table).to(device())
     sim = pe.position_similarity(rows, "cosine").cpu().numpy()
     return sim, pca(table, 2).coords, pe.similarity_by_offset(rows, min(128, len(table) - 1)).cpu().numpy()
+
+
+def percent(value: float) -> str:
+    return f"{value:.0%}"
+
+
+def learned_claim(final: dict[str, float], control: str, vocab: int) -> str:
+    """Which model scores best at the trained length (core.claims.leaders), and the control against chance."""
+    best = claims.leaders(final, PERCENT)
+    return t(
+        "lv.learned_best", names=Message(t("es.and").join(best)), value=percent(final[best[0]]),
+        control=percent(final[control]), chance=percent(1 / vocab), vocab=vocab,
+    )  # fmt: skip
+
+
+def past_claims(accuracy: dict[str, list[float]], train_len: int, length: int, chance: float) -> str:
+    """The extrapolation plot in words: which model scores best inside the trained length and which past it, each
+    model's two means, and whether the sinusoidal one holds up past the trained length (core.claims)."""
+    means = {name: claims.region_means(a, train_len) for name, a in accuracy.items()}
+    text = ""
+    for i, (region, first, last) in enumerate((("inside", 0, train_len - 1), ("beyond", train_len, length - 1))):
+        scores = {name: m[i] for name, m in means.items()}
+        if best := claims.leaders(scores, PERCENT):
+            names = Message(t("es.and").join(best))
+            text += t(f"lv.past_{region}", first=first, last=last, names=names, value=percent(scores[best[0]]))
+    if length <= train_len:  # tested at the trained length: nothing lies past it
+        return text
+    each = Message(
+        t("tf.sep").join(
+            t("lv.past_means", name=name, inside=percent(a), beyond=percent(b)) for name, (a, b) in means.items()
+        )
+    )
+    text += t("lv.past_each", each=each)
+    inside, beyond = means[label("sinusoidal")]
+    if not (math.isnan(inside) or math.isnan(beyond)):
+        held = claims.trend({0: inside, 1: beyond}, PERCENT).direction
+        numbers = dict(inside=percent(inside), beyond=percent(beyond), chance=percent(chance))
+        text += t("lv.past_sinusoidal_falls" if held == "falls" else "lv.past_sinusoidal_holds", **numbers)
+    return text
 
 
 def start_training(cfgs: dict[str, TrainConfig]) -> None:
@@ -127,9 +171,10 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
             )
         )
 
+        final = {label(p): r.final_accuracy for p, r in results.items()}
         explain(
-            r"h = E_{tok}[x] + P,\quad y_i = x_{i-k},\quad \mathcal{L} = -\frac{1}{N}\sum \log p(y_i \mid x)",
-            t("lv.learned_notice"),
+            rf"h = E_{{tok}}[x] + P,\quad {TARGETS[task]},\quad \mathcal{{L}} = -\frac{{1}}{{N}}\sum \log p(y_i \mid x)",
+            t(f"lv.learned_notice_{task.replace('-', '_')}") + learned_claim(final, label("none"), cfgs["none"].vocab),
         )
         show_code(training.TinyAttention.forward, training.train)
 
@@ -146,10 +191,10 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
                 marker_label=t("lv.table_ends"),
             )
         )
-        past = [a for a in accuracy[label("sinusoidal")][cfgs["learned"].train_len :] if not math.isnan(a)]
         st.markdown(
             t("lv.past", last=cfgs["learned"].train_len - 1, length=test_len)
-            + (t("lv.past_sinusoidal", mean=f"{np.mean(past):.0%}") if past else t("lv.period"))
+            + past_claims(accuracy, cfgs["learned"].train_len, test_len, 1 / cfgs["none"].vocab)
+            + (t("lv.past_reverse", train_len=cfgs["learned"].train_len) if task == "reverse" else "")
         )
         show_code(training.accuracy_by_position, training.TinyAttention.positions)
 
@@ -167,9 +212,11 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
             col.plotly_chart(heat, key=f"lv_table_{name}")
             col.plotly_chart(similarity_figure(table_views(table)[0], 0, "cosine", sim_titles), key=f"lv_sim_{name}")
             downloads(f"positions_{name}", array=table, where=col)
+        near = {name: float(table_views(table)[2][1]) for name, table in tables.items()}  # mean cos(p_m, p_m+1)
+        moved = claims.trend({0: near["init"], 1: near["trained"]}, NEAR_SAME).direction
         explain(
             r"\cos(p_m, p_n) = \frac{p_m \cdot p_n}{\lVert p_m \rVert\,\lVert p_n \rVert}",
-            t("lv.tables_notice"),
+            t("lv.tables_notice") + t(f"lv.tables_{moved}", **{name: f"{c:.2f}" for name, c in near.items()}),
         )
 
 # --- 4. A real learned table ------------------------------------------------------------------------

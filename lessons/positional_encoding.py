@@ -5,6 +5,7 @@ import functools
 import numpy as np
 import streamlit as st
 
+from core import claims
 from core import positional as pe
 from core.positional import PEConfig
 from figures import positional as fig
@@ -97,7 +98,7 @@ def lesson() -> None:
         explain(
             r"PE_{(pos,\,2i)} = \sin(\omega_i \cdot pos),\quad PE_{(pos,\,2i+1)} = \cos(\omega_i \cdot pos),\quad "
             r"\omega_i = base^{-2i/d_{model}}",
-            t("pe.curves_caption"),
+            t(f"pe.curves_caption_{cfg.layout}", half=cfg.n_sin),
         )
         show_code(pe.pe_columns, pe.inverse_frequencies)
         wavelength_section(cfg, a)
@@ -107,7 +108,10 @@ def lesson() -> None:
     elif chapter == "similarity":
         st.header(t("pe.h_similarity"))
         similarity_section(cfg)
-        explain(r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)", t("pe.sim_notice"))
+        explain(
+            r"PE_m \cdot PE_n = \sum_i \cos\big(\omega_i (m - n)\big)",
+            t("pe.sim_notice_odd" if cfg.d_model % 2 else "pe.sim_notice"),
+        )
         show_code(pe.position_similarity, pe.dot_by_offset)
 
     # --- 4. Checks --------------------------------------------------------------------------------------
@@ -166,7 +170,12 @@ def table_section(cfg: PEConfig, a: PEConfig | None) -> None:
     caption = t(
         "pe.table_caption", p0=p0, p1=p1 - 1, d0=d0, d1=d1 - 1, max_len=cfg.max_len, d_model=cfg.d_model, cells=cells
     )
-    st.caption(caption + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if capped else ""))
+    turns = [
+        float(pe.wavelengths(cfg.d_model, cfg.base)[claims.column_pair(d, cfg.d_model, cfg.layout)])
+        for d in (d0, d1 - 1)
+    ]
+    columns = t("pe.table_columns", d0=d0, d1=d1 - 1, w0=f"{turns[0]:,.1f}", w1=f"{turns[1]:,.1f}")
+    st.caption(caption + (t("pe.table_capped", cols=d1 - d0, rows=p1 - p0) if capped else "") + columns)
     window = functools.partial(pe.pe_window, cfg, p0, p1, d0, d1, device=device())  # made when pressed
     downloads(f"pe_rows{p0}-{p1 - 1}_dims{d0}-{d1 - 1}", array=window, key="pe_window")
     if a is not None:  # B - A over the same window, where both tables have it

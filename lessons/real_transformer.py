@@ -19,12 +19,16 @@ from ui.link import IN_LINK, translated_choice
 from ui.minilm import (
     context_view,
     head_view,
+    heads_claim,
     kept_figure,
     learned_run,
     minilm_model,
+    moved_claim,
     neighbour_view,
+    paths_claim,
     positions_view,
     profile_view,
+    uses_claims,
     variant_heads,
 )
 from ui.tables import table
@@ -124,7 +128,7 @@ if chapter == "heads":
     st.markdown(f"{rule} {t('tf.sep').join(named_text) or t('tf.named_none')}")
     explain(
         r"\text{profile}_{lh}(d) = \frac{1}{|I_d|}\sum_{i \in I_d} A_{lh}[i,\, i+d],\qquad d = -8, \dots, +8",
-        t("tf.heads_notice"),
+        heads_claim(listed, source) + t("tf.heads_notice"),
     )
     show_code(probes.offset_profile, probes.positional_heads, minilm.encoder_layer, figure=t("tf.code_grid"))
 
@@ -146,7 +150,8 @@ elif chapter == "positions" and encoded is not None:
     )
     explain(
         r"\mathrm{JS}(p, q) = \tfrac12 \mathrm{KL}(p \,\|\, m) + \tfrac12 \mathrm{KL}(q \,\|\, m),\quad m = \tfrac{p + q}{2}",
-        t("tf.moved_notice", learned=f"{view['norms'][0]:.2f}", sinusoidal=f"{view['norms'][1]:.1f}"),
+        moved_claim(view["moved"], labels)
+        + t("tf.moved_notice", learned=f"{view['norms'][0]:.2f}", sinusoidal=f"{view['norms'][1]:.1f}"),
     )
     show_code(probes.js_divergence, probes.in_sentence_order, minilm.shuffled_order, figure=t("tf.code_moved"))
     stages = [stage_name(s) for s in STAGES[1:]]
@@ -220,12 +225,15 @@ elif chapter == "context":
         )
         explain(
             r"\cos\big(v^{(l)}_a, v^{(l)}_b\big),\quad v^{(0)} = E[\text{id}],\ v^{(1)} = \mathrm{LN}(E + P + S),\ \dots",
-            t("tf.uses_notice"),
+            t("tf.uses_notice") + uses_claims(view["cosines"], names, stage_name(STAGES[-1])),
         )
         show_code(probes.word_uses, probes.use_cosines, figure=t("tf.code_uses"))
         figure = trajectory_figure(view["coords"], names, [stage_name(s) for s in STAGES[1:]], t("tf.pca_title"))
         live_chart.chart(figure, "tf_pca_chart")
-        explain(r"z = (v - \bar v)\, W_{\text{PCA}}^\top \in \mathbb{R}^2", t("tf.pca_notice"))
+        explain(
+            r"z = (v - \bar v)\, W_{\text{PCA}}^\top \in \mathbb{R}^2",
+            paths_claim(view["cosines"], stage_name(STAGES[-1])) + t("tf.pca_notice"),
+        )
         show_code(pca, figure=t("tf.code_pca"))
     st.subheader(t("tf.neighbours_title", word=shown(word.strip())))
     try:

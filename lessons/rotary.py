@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from core import rotary
+from core import claims, rotary
 from core.rotary import SCALINGS, RopeConfig
 from figures.rotary import ab_figure, alibi_figure, rotation_figure
 from figures.training import lines_figure
@@ -53,6 +53,19 @@ c0.selectbox(
 c1.number_input(t("rp.factor"), value=RopeConfig.factor, step=0.5, key="rp_factor", help=t("rp.factor_help"), **SCALING)
 c2.number_input("llama3 low_freq_factor", value=RopeConfig.low_freq, step=0.5, key="rp_low_freq", **SCALING)
 c3.number_input("llama3 high_freq_factor", value=RopeConfig.high_freq, step=0.5, key="rp_high_freq", **SCALING)
+
+
+SAME_SCORE = 0.05  # two mean scores within 5% of each other are "about the same"
+
+
+def distance_said(same: np.ndarray) -> str:
+    """The q = k curve in words: its mean score over the nearer half of the distances against the farther half."""
+    mid = len(same) // 2
+    near, far = claims.region_means(same.tolist(), mid)
+    tolerance = max(SAME_SCORE * max(abs(near), abs(far)), 1e-12)
+    direction = claims.trend({0: near, 1: far}, tolerance).direction
+    values = dict(near=f"{near:.3g}", far=f"{far:.3g}", mid=mid - 1, start=mid, end=len(same) - 1)
+    return t(f"rp.distance_{direction}", **values)
 
 
 @st.fragment(key=ROPE)
@@ -193,7 +206,7 @@ def rope_sections(head_box, base_box) -> None:
     explain(
         r"q_m^\top k_n = \mathrm{Re}\Big[\sum_j h_j\, e^{i(m-n)\theta_j}\Big],\qquad "
         r"\big|\ldots\big| \le \max_j |h_{j+1} - h_j| \sum_j |S_j|",
-        t("rp.distance_notice"),
+        distance_said(scores(cfg)["q = k"]) + t("rp.distance_notice"),
     )
     show_code(rotary.score_curves, rotary.scores_by_distance, rotary.long_term_decay)
 

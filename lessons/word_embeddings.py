@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core import glove, projection
+from core import claims, glove, projection
 from core.problems import Problem
 from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.words import word_scatter_figure
@@ -116,7 +116,8 @@ if proj is not None:
             proj.coords, index=pd.Index(plotted, name="word"), columns=[f"pc{i + 1}" for i in range(dims)]
         ),
     )
-explain(r"X_c = X - \bar{x},\quad X_c = U S V^\top,\quad \text{coords} = X_c V_{:, 1..k}", t("we.pca_notice"))
+fitted = t("we.pca_fitted_frequent", n=background) if frequent else t("we.pca_fitted_words", n=len(plotted))
+explain(r"X_c = X - \bar{x},\quad X_c = U S V^\top,\quad \text{coords} = X_c V_{:, 1..k}", t("we.pca_notice") + fitted)
 show_code(projection.pca)
 
 # --- 4. Neighbours --------------------------------------------------------------------------------------
@@ -180,7 +181,12 @@ if coords is not None:
     st.plotly_chart(
         word_scatter_figure(coords, words, axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"))
     )
-explain(r"x(w) = v_w \cdot \frac{v_{to} - v_{from}}{\lVert v_{to} - v_{from} \rVert}", t("we.axes_notice"))
+if coords is not None:  # which end of each axis is which word, as the plot has them (core.claims.axis_ends)
+    (left, right), (bottom, top) = claims.axis_ends(*x_pair), claims.axis_ends(*y_pair)
+    axes_notice = t("we.axes_notice", left=left, right=right, bottom=bottom, top=top)
+else:
+    axes_notice = t("we.axes_notice_none")
+explain(r"x(w) = v_w \cdot \frac{v_{to} - v_{from}}{\lVert v_{to} - v_{from} \rVert}", axes_notice)
 
 # --- 6. Evaluation --------------------------------------------------------------------------------------
 st.header(t("we.h_eval"))

@@ -16,8 +16,9 @@ import numpy as np
 import streamlit as st
 import torch
 
-from core import attention
+from core import attention, claims
 from core.attention_head import AttentionConfig
+from core.attention_scores import t5_bucket
 from core.pretrained import PretrainedMissing
 from core.training import TrainConfig
 from ui.jobs import training_runner
@@ -89,3 +90,11 @@ def curves(
         head, cfg, _tables, query=query, key=key, query_pos=pos, max_distance=far
     )
     return distances.cpu().numpy(), {label: line.cpu().numpy() for label, line in lines.items()}
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_REPR)
+def t5_reach(cfg: AttentionConfig, length: int) -> claims.BucketReach:
+    """What T5's buckets do for the distances of `length` tokens against cfg.trained_len's (core.claims)."""
+    reach = max(length, cfg.trained_len, cfg.t5_max_distance + 1)  # as far as the last bucket's first distance
+    buckets = t5_bucket(-torch.arange(reach), cfg.t5_bidirectional, cfg.t5_buckets, cfg.t5_max_distance)
+    return claims.bucket_reach(buckets.tolist(), cfg.trained_len, length)

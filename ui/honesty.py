@@ -14,14 +14,14 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from core import neighbours, trustworthiness
+from core import claims, neighbours, trustworthiness
 from core.cloud import METHODS, CloudConfig
 from core.jobs import Job, JobRunner, Progress, Work
 from core.neighbours import Curve
 from core.problems import Problem
 from core.vectors import WordVectors
 from figures.neighbours import curves_figure
-from ui.i18n import problem, t
+from ui.i18n import Message, problem, t
 from ui.jobs import job_progress, job_runner, session_id
 
 # Points measured inside a rerun. Trustworthiness compares every pair of points (core.trustworthiness), so its time
@@ -95,7 +95,50 @@ def curves_ui(wv: WordVectors, rows: list[int], cloud_id: tuple, drawn: dict[str
         where = st.columns(PANEL_WIDTHS[len(panels)])[0] if len(panels) in PANEL_WIDTHS else st.container()
         where.plotly_chart(curves_figure(panels, t("es.curve_title", n=len(rows))), key="es_curve_plot")
     missing = [method for method in METHODS if method not in drawn]
-    st.caption(t("es.curve_notice") + (t("es.curve_missing", methods=" / ".join(missing)) if missing else ""))
+    st.caption(curves_notice(panels) + (t("es.curve_missing", methods=" / ".join(missing)) if missing else ""))
+
+
+def curves_notice(panels: dict[str, dict[str, dict[int, float]]]) -> str:
+    """What to notice in the curves, read from them (core.claims): each panel's two lines, where they start, where
+    they go and where they peak, and, with two panels or more, which keeps the most neighbours at the first k and
+    at the last."""
+    kept, trust = t("es.curve_kept"), t("es.curve_trust")
+    text = t("es.curve_notice")
+    for name, lines in panels.items():
+        text += t("es.curve_panel", name=name, kept=trend_text(lines[kept]), trust=trend_text(lines[trust]))
+    ks = [k for k in next(iter(panels.values()), {}).get(kept, {})]
+    for k in dict.fromkeys(ks[:1] + ks[-1:]) if len(panels) > 1 else ():
+        scores = {name: lines[kept][k] for name, lines in panels.items()}
+        names = claims.leaders(scores)
+        text += t("es.curve_leads", k=k, names=t("es.and").join(names), value=f"{scores[names[0]]:.3f}")
+    return text
+
+
+def trend_text(series: dict[int, float]) -> str:
+    """One line of the curves in words: "rises from 0.140 at k = 5 to 0.240 at k = 100" (core.claims.trend)."""
+    seen = claims.trend(series)
+    key = "one" if len(series) == 1 else seen.direction
+    numbers = dict(first=f"{seen.first:.3f}", last=f"{seen.last:.3f}", best=f"{seen.best:.3f}")
+    text = t(f"es.trend_{key}", first_x=seen.first_x, last_x=seen.last_x, **numbers)
+    return text + (t("es.trend_best", best_x=seen.best_x, best=numbers["best"]) if seen.peak else "")
+
+
+def replay_said(frames: list[tuple[int, np.ndarray]]) -> str:
+    """Whether t-SNE's layout grew, shrank or kept its size from the replay's first frame to its last (core.claims)."""
+    (first, start), (last, end) = frames[0], frames[-1]
+    sizes = {first: claims.spread(start), last: claims.spread(end)}
+    grew = claims.trend(sizes).direction
+    return t(f"es.replay_{grew}", first=first, last=last, start=f"{sizes[first]:.3g}", end=f"{sizes[last]:.3g}")
+
+
+def sweep_said(data: str, perplexities: tuple[float, ...], layouts: list[np.ndarray], labels: np.ndarray | None) -> str:
+    """What each panel of a demo's sweep draws of the clusters' sizes ("sizes") or gaps ("gaps"), as a ratio the data
+    makes 10 (core.neighbours.demo_clusters); "" for the cloud's words."""
+    if labels is None:
+        return ""
+    ratio = claims.size_ratio if data == "sizes" else claims.gap_ratio
+    drawn = t("tf.sep").join(f"{p:g}: {ratio(xy, labels):.1f}" for p, xy in zip(perplexities, layouts, strict=True))
+    return t(f"es.sweep_drawn_{data}", drawn=Message(drawn))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

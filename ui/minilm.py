@@ -2,7 +2,7 @@
 
 The weights are loaded once per server process (the input layer's tables shared with ui.resources.minilm_input);
 a sentence's runs are kept by reference, so a move that reads one head copies nothing large; the views (st.cache_data)
-are the small results each chapter shows. The figures a head move draws are kept too: building a plotly figure (its validation) was most of a move's server CPU (benchmarks/minilm.py),
+are the small results each chapter shows, and the notices under them are read from those results (core.claims). The figures a head move draws are kept too: building a plotly figure (its validation) was most of a move's server CPU (benchmarks/minilm.py),
 and a class moves through the same few heads.
 """
 
@@ -18,9 +18,11 @@ import plotly.graph_objects as go
 import streamlit as st
 import torch
 
-from core import cloud, minilm, probes
+from core import claims, cloud, minilm, probes
+from core.minilm import HEADS, LAYERS
 from core.probes import STAGES, VARIANTS
 from core.projection import pca
+from ui.i18n import Message, t
 from ui.resources import minilm_model, shipped_profile
 
 # A run holds every head's attention, 6 x 12 x n x n: 81 MB at MiniLM's 512 tokens, and taking the positions away
@@ -169,6 +171,62 @@ def neighbour_view(word: str, k: int, glove: bool, _wv) -> tuple[pd.DataFrame, b
         index=pd.RangeIndex(1, len(ours) + 1),  # the nearest first, as a learner counts: 1, 2, ...
     )
     return frame, theirs[0][1] is not None
+
+
+# --- Their notices: what the figures show, in words (core.claims) --------------------------------------------------
+
+
+def heads_claim(listed: list[tuple[int, int, int, float]], source: str) -> str:
+    """The grid's named heads in words: how many, in which layers, and the strongest (listed strongest first)."""
+    if not listed:
+        return t("tf.heads_none", source=source)
+    layer, head, offset, weight = listed[0]
+    layers = t("tf.sep").join(str(la + 1) for la in sorted({la for la, *_ in listed}))
+    side = t("tf.heads_prev" if offset < 0 else "tf.heads_next")
+    return t(
+        "tf.heads_named", n=len(listed), source=source, layers=layers, layer=layer + 1, head=head + 1,
+        weight=f"{weight:.0%}", side=side,
+    )  # fmt: skip
+
+
+def moved_claim(moved: dict[str, np.ndarray], labels: dict[str, str]) -> str:
+    """The divergence grid in words: per variant, the head that moved most and the mean over every head."""
+    said = []
+    for variant, grid in moved.items():
+        (layer, head), bits = claims.highest(
+            {(la, h): float(grid[la, h]) for la in range(LAYERS) for h in range(HEADS)}
+        )
+        name = t("tf.head_name", layer=layer + 1, head=head + 1)
+        said.append(
+            t("tf.moved_most", variant=labels[variant], head=name, bits=f"{bits:.2f}", mean=f"{grid.mean():.2f}")
+        )
+    return t("tf.moved_claim", each=Message(t("tf.moved_sep").join(said)))
+
+
+def uses_claims(cosines: dict[tuple[int, int], np.ndarray], names: list[str], last: str) -> str:
+    """The uses' plot in words (core.claims): their cosines' range at the input and after the last layer, and which
+    two uses end closest and which farthest apart."""
+    at = {
+        stage: {pair: float(c[STAGES.index(stage)]) for pair, c in cosines.items()} for stage in ("input", STAGES[-1])
+    }
+    ranges = {stage: (min(v.values()), max(v.values())) for stage, v in at.items()}
+    (lo, hi), (lo_last, hi_last) = (tuple(f"{x:.2f}" for x in r) for r in ranges.values())
+    text = t("tf.uses_ranges", lo=lo, hi=hi, lo_last=lo_last, hi_last=hi_last, last=last)
+    if len(cosines) == 1:
+        return text
+    ends = claims.extremes(at[STAGES[-1]])
+    (a, b), (c, d) = ends.closest, ends.farthest
+    return text + t(
+        "tf.uses_ends", a=names[a], b=names[b], closest=f"{ends.closest_value:.2f}", c=names[c], d=names[d],
+        farthest=f"{ends.farthest_value:.2f}", last=last,
+    )  # fmt: skip
+
+
+def paths_claim(cosines: dict[tuple[int, int], np.ndarray], last: str) -> str:
+    """Whether the uses' paths move apart or together from the input to the last layer: their mean cosine's trend."""
+    mean = claims.mean_by_stage(cosines)[STAGES.index("input") :]
+    seen = claims.trend(dict(enumerate(mean)))
+    return t(f"tf.paths_{seen.direction}", first=f"{seen.first:.2f}", last=f"{seen.last:.2f}", stage=last)
 
 
 # --- Its figures ----------------------------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def test_each_scheme_says_whether_it_depends_on_m_minus_n_only_and_what_happens_
         assert "depends on absolute positions" in lines[absolute], absolute
     assert "never completed a turn" in lines["rope"] and "ALiBi's bias goes from -7.5 to -15.5" in lines["alibi"]
     assert "the table has 512 rows; 512 positions have none" in lines["learned: MiniLM"]
-    assert "from 91 on shares the last bucket 15" in lines["t5"]
+    assert "the last bucket, shared by every distance from 91 on, is not reached at this length" in lines["t5"]
 
 
 def test_the_table_trained_on_the_learned_page_joins_every_scheme(at):

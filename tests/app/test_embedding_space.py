@@ -135,6 +135,14 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     assert list(curve_panels(at)) == ["PCA 2D", "t-SNE 2D"]  # both drawn on this cloud: compared as k grows
     at.toggle(key="es_replay").set_value(True).run()
     frames = next(s["frames"] for s in (json.loads(c.proto.spec) for c in at.get("plotly_chart")) if "frames" in s)
+    # the notice says whether the layout grew, from the first frame's spread to the last's (issue 41, item 2)
+    spreads = []
+    for frame in (frames[0], frames[-1]):
+        xy = np.stack([decode(frame["data"][0]["x"]), decode(frame["data"][0]["y"])], axis=1)
+        spreads.append(np.sqrt(((xy - xy.mean(0)) ** 2).sum(1).mean()))
+    replay = next(c.value for c in at.caption if "Each frame has its own scale" in c.value)
+    grew = "grew" if spreads[1] > spreads[0] + 0.005 else "shrank" if spreads[1] < spreads[0] - 0.005 else "kept"
+    assert f"This run's layout {grew}" in replay and f"{spreads[0]:.3g} at iteration 50" in replay, replay
     frames = [f["name"] for f in frames]
     assert frames == [str(i) for i in range(50, 751, 50)]  # every 50 iterations, then the result
 
