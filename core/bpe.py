@@ -6,8 +6,8 @@ Training (Sennrich et al. 2016, on bytes as in GPT-2):
             merge the most frequent pair into one new token, in every word, left to right
 Tie rule: the highest count, then the smallest (left id, right id). The rule of `tokenizers`' BpeTrainer, so that,
 given the same byte alphabet in byte order, its merges are ours (tests/core/test_bpe.py).
-A new token's id is the next free one, unless its bytes are already a token (b"a" + b"bc" after b"ab" + b"c"):
-then it is that token again, as in `tokenizers`; the vocabulary is a set of byte strings.
+A new token's id is the next free one, unless its bytes are already a token (b"a" + b"bc" after b"ab" + b"c",
+rare: never met in the tests): then it is that token again, as in `tokenizers`; the vocabulary is a set of bytes.
 
 Words are plain words, with no leading-space marker (GPT-2 writes " the" as "Ġthe"): wordfreq counts words, and
 `encode` cuts a text into runs of non-space and of space characters, encoding each run on its own, so no token
@@ -114,8 +114,9 @@ def train(
         for pair, n in pair_counts(word).items():
             count[pair] += n * weight
             where[pair].add(i)
-    # The most frequent pair is the heap's top: entries (-count, pair), so the smallest pair wins a tie.
-    # An entry goes stale when its pair's count changes; each change pushes the new count, stale ones are skipped.
+    # The most frequent pair is the heap's top: entries (-count, pair), so the smallest pair wins a tie. A merge
+    # only lowers the counts of pairs without the new token, so an entry may be too high: when it comes out on
+    # top, it goes back in with the pair's count now. Pairs with the new token, whose counts rise, are pushed.
     heap = [(-n, pair) for pair, n in count.items()]
     heapq.heapify(heap)
 
@@ -123,29 +124,29 @@ def train(
     id_bytes = {i: b for b, i in vocab.items()}
     while len(learnt) < merges and heap:
         negative, pair = heapq.heappop(heap)
-        if -negative != count[pair] or count[pair] <= 0:
-            continue  # stale, or gone
+        if -negative != count[pair]:
+            if count[pair] > 0:
+                heapq.heappush(heap, (-count[pair], pair))
+            continue
         token = id_bytes[pair[0]] + id_bytes[pair[1]]
         new = vocab.setdefault(token, len(vocab))
         id_bytes[new] = token
-        changed: set[Pair] = set()
+        grown: set[Pair] = set()
         for i in where.pop(pair):
-            old = words[i]
-            merged = merge_word(old, pair, new)
-            if merged == old:
-                continue
-            words[i] = merged
-            total -= (len(old) - len(merged)) * weights[i]
+            old, weight = words[i], weights[i]
+            words[i] = merged = merge_word(old, pair, new)
+            total -= (len(old) - len(merged)) * weight
             before, after = pair_counts(old), pair_counts(merged)
-            for p in before.keys() | after.keys():
-                if before[p] != after[p]:
-                    count[p] += (after[p] - before[p]) * weights[i]
-                    changed.add(p)
-            for p in after.keys() - before.keys():
+            for p, n in (before - after).items():  # occurrences lost around each merge, the pair's own too
+                count[p] -= n * weight
+                if p not in after:
+                    where[p].discard(i)
+            for p, n in (after - before).items():  # occurrences gained: pairs with the new token
+                count[p] += n * weight
                 where[p].add(i)
+                grown.add(p)
         learnt.append(Merge(pair, -negative, new, token, total))
-        del count[pair]
-        for p in changed - {pair}:
+        for p in grown:
             heapq.heappush(heap, (-count[p], p))
         if on_step:
             on_step(len(learnt), merges)
