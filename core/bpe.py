@@ -63,21 +63,28 @@ def word_counts(lang: str, n: int = 50_000) -> list[tuple[str, int]]:
 
 def merge_word(word: Word, pair: Pair, new: int) -> Word:
     """`word` with each occurrence of `pair` replaced by `new`, left to right ("aaa" -> "Aa")."""
+    first, second = pair
     out: list[int] = []
     i = 0
-    while i < len(word):
-        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
+    while first in word[i:]:
+        j = word.index(first, i)  # the next place the pair may start
+        out.extend(word[i:j])
+        if j + 1 < len(word) and word[j + 1] == second:
             out.append(new)
-            i += 2
+            i = j + 2
         else:
-            out.append(word[i])
-            i += 1
+            out.append(first)
+            i = j + 1
+    out.extend(word[i:])
     return tuple(out)
 
 
-def pair_counts(word: Word) -> Counter[Pair]:
+def pair_counts(word: Word) -> dict[Pair, int]:
     """How often each adjacent pair occurs in one word (overlaps count)."""
-    return Counter(itertools.pairwise(word))
+    counts: dict[Pair, int] = {}
+    for pair in itertools.pairwise(word):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
 
 
 def train(
@@ -137,14 +144,18 @@ def train(
             words[i] = merged = merge_word(old, pair, new)
             total -= (len(old) - len(merged)) * weight
             before, after = pair_counts(old), pair_counts(merged)
-            for p, n in (before - after).items():  # occurrences lost around each merge, the pair's own too
-                count[p] -= n * weight
-                if p not in after:
-                    where[p].discard(i)
-            for p, n in (after - before).items():  # occurrences gained: pairs with the new token
-                count[p] += n * weight
-                where[p].add(i)
-                grown.add(p)
+            for p, n in before.items():  # occurrences lost around each merge, the pair's own too
+                lost = n - after.get(p, 0)
+                if lost > 0:
+                    count[p] -= lost * weight
+                    if p not in after:
+                        where[p].discard(i)
+            for p, n in after.items():  # occurrences gained: pairs with the new token
+                gained = n - before.get(p, 0)
+                if gained > 0:
+                    count[p] += gained * weight
+                    where[p].add(i)
+                    grown.add(p)
         learnt.append(Merge(pair, -negative, new, token, total))
         for p in grown:
             heapq.heappush(heap, (-count[p], p))
