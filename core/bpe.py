@@ -176,15 +176,22 @@ def vocabulary(merges: Merges, upto: int | None = None) -> dict[int, bytes]:
     return token_bytes(merges[:upto])
 
 
-def encode_word(word: bytes, merges: Merges, upto: int | None = None) -> list[int]:
-    """One chunk's token ids after the first `upto` merges, replayed in training order.
+def merge_ranks(merges: Merges, upto: int | None = None) -> dict[Pair, list[int]]:
+    """Each pair's steps among the first `upto` merges (a pair is merged again if its tokens come back)."""
+    if upto is not None and upto < 0:
+        raise ValueError(f"the merge step must be 0 or more, not {upto}")
+    ranks: defaultdict[Pair, list[int]] = defaultdict(list)
+    for r, m in enumerate(merges[:upto]):
+        ranks[m.pair].append(r)
+    return dict(ranks)
+
+
+def encode_word(word: bytes, merges: Merges, ranks: dict[Pair, list[int]]) -> list[int]:
+    """One chunk's token ids, the merges in `ranks` replayed in training order.
 
     Each step takes the earliest merge after the last one applied whose pair is present, and merges it
     everywhere, left to right: the same as applying merge 1, 2, ... k in turn, in the time of the pairs present.
     """
-    ranks: defaultdict[Pair, list[int]] = defaultdict(list)  # a pair is merged again if its tokens come back
-    for r, m in enumerate(merges[:upto]):
-        ranks[m.pair].append(r)
     ids: Word = tuple(word)
     last = -1
     while len(ids) > 1:
@@ -202,7 +209,8 @@ CHUNK = re.compile(r"\s+|\S+")  # runs of space, runs of anything else
 
 def encode(text: str, merges: Merges, upto: int | None = None) -> list[int]:
     """The token ids of `text` after the first `upto` merges (all when None; 0: its UTF-8 bytes)."""
-    return [i for chunk in CHUNK.findall(text) for i in encode_word(chunk.encode("utf-8"), merges, upto)]
+    ranks = merge_ranks(merges, upto)
+    return [i for chunk in CHUNK.findall(text) for i in encode_word(chunk.encode("utf-8"), merges, ranks)]
 
 
 def decode(ids: Iterable[int], merges: Merges) -> bytes:

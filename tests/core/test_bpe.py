@@ -164,6 +164,9 @@ def test_training_reports_each_step_and_stops_when_no_pair_is_left():
     assert bpe.train({"ab": 1}, 0) == ()
     with pytest.raises(ValueError, match="0 or more"):
         bpe.train({"ab": 1}, -1)
+    with pytest.raises(ValueError, match="0 or more"):
+        bpe.encode("ab", learnt, upto=-1)
+    assert bpe.encode("abab b", learnt, upto=99) == bpe.encode("abab b", learnt) == [learnt[1].id, 32, 98]
 
 
 def test_the_shipped_word_counts_are_wordfreqs_top_words_most_frequent_first():
