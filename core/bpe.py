@@ -106,9 +106,9 @@ def train(
         raise ValueError(f"the number of merges must be 0 or more, not {merges}")
     items = list(counts.items()) if isinstance(counts, dict) else list(counts)
     weighted = Counter[str]()
-    for text, count in items:
-        if count > 0:
-            weighted[text] += count
+    for text, n in items:
+        if n > 0:
+            weighted[text] += n
     words: list[Word] = [tuple(text.encode("utf-8")) for text in weighted]
     weights: list[int] = list(weighted.values())
     vocab: dict[bytes, int] = {bytes([b]): b for b in range(BYTES)}
@@ -162,6 +162,14 @@ def train(
         if on_step:
             on_step(len(learnt), merges)
     return tuple(learnt)
+
+
+def fertility(counts: dict[str, int] | Sequence[tuple[str, int]], merges: Merges) -> list[float]:
+    """Tokens per word, weighted by count, at steps 0..len(merges) of the training on `counts` that made `merges`."""
+    items = list(counts.items()) if isinstance(counts, dict) else list(counts)
+    words = sum(n for _, n in items if n > 0)
+    start = sum(len(w.encode("utf-8")) * n for w, n in items if n > 0)
+    return [t / words for t in (start, *(m.tokens for m in merges))]
 
 
 def token_bytes(merges: Merges) -> dict[int, bytes]:

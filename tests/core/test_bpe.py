@@ -148,6 +148,7 @@ def test_encoding_a_training_word_at_step_k_is_its_state_in_training_then():
         assert [table[i] for i in bpe.encode("nothing", learnt, upto=k)] == [
             table[i] for i in bpe.encode("nothing", state)
         ]
+        assert bpe.fertility(counts, learnt)[k] == total / sum(c for _, c in counts)
 
 
 def test_the_vocabulary_grows_by_one_per_new_token():
