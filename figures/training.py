@@ -47,16 +47,20 @@ def lines_figure(
 
 def positions_pca_figure(coords: np.ndarray, title: str, colour_title: str = "position") -> go.Figure:
     """Rows of a position table projected to 2D, coloured by position: a smooth path or a scatter."""
-    coords = np.asarray(coords, np.float64)
+    coords = np.asarray(coords, np.float32)  # what the chart draws; float32 halves what it sends
     n = len(coords)
     trace = go.Scatter(
         x=coords[:, 0],
         y=coords[:, 1],
         mode="markers+lines",
         line=dict(width=0.5, color="lightgray"),
-        marker=dict(color=np.arange(n), colorscale="Viridis", size=5, colorbar=dict(title=dict(text=colour_title))),
-        text=[str(i) for i in range(n)],
-        hovertemplate="position %{text}<extra></extra>",
+        marker=dict(
+            color=np.arange(n, dtype=np.int32),
+            colorscale="Viridis",
+            size=5,
+            colorbar=dict(title=dict(text=colour_title)),
+        ),
+        hovertemplate="position %{marker.color}<extra></extra>",  # the colour is the position: no text per point
     )
     layout = dict(
         title=dict(text=title),
@@ -67,9 +71,10 @@ def positions_pca_figure(coords: np.ndarray, title: str, colour_title: str = "po
     return go.Figure(data=[trace], layout=layout)
 
 
-# What a half-width chart of the page draws: its plot area is about 470 x 360 px in a 1,400 px window, so a cell of
-# 256 x 256 is at least 1.4 px either way; a finer table is averaged into cells that size before it is sent.
-DRAWN_CELLS = (256, 256)
+# What a half-width chart of the page draws: its plot area is about 300 x 360 px in a 1,400 px window (a column
+# of the wide layout less the axis labels and the colour bar), so a table of at most 192 x 192 cells gives each
+# cell one and a half to two pixels; a finer table is averaged into cells that size before it is sent.
+DRAWN_CELLS = (192, 192)
 # Bytes a heatmap may send as float32 (base64): past it, its cells go as one byte each, the colour's level.
 EXACT_BYTES = 100_000
 LEVELS = 255  # codes 0 .. 254
