@@ -116,7 +116,14 @@ def test_past_capacity_a_new_learner_is_told_the_lab_is_full_and_those_in_keep_w
     """A proxy with room for one learner per replica, in front of one of the lab's replicas: the second learner's
     first page is the "full" page (503, both languages) within the queue's bound, while the first moves on; once
     the first leaves, the second gets in."""
-    proxy, url = start_proxy([f"127.0.0.1:{lab.ports[0]}"], env={"EMBLAB_LEARNERS_PER_REPLICA": "1"})
+    # Two browsers as far as the proxy's cookie goes: cookies are kept per host (not per port), and the other tests'
+    # learners hold cookies for 127.0.0.1 and localhost, so these two come by hosts of their own.
+    port = free_port()
+    bind = ",".join(f"127.0.0.{i}:{port}" for i in (1, 2, 3))
+    proxy, _ = start_proxy(
+        [f"127.0.0.1:{lab.ports[0]}"], port, env={"EMBLAB_LEARNERS_PER_REPLICA": "1", "EMBLAB_PROXY_BIND": bind}
+    )
+    url, other = f"http://127.0.0.2:{port}", f"http://127.0.0.3:{port}"
     inside, arrival = browser.new_page(), browser.new_page()
     try:
         inside.set_default_timeout(60_000)
@@ -124,8 +131,6 @@ def test_past_capacity_a_new_learner_is_told_the_lab_is_full_and_those_in_keep_w
         wait_for_plot(inside, f"{HEATMAP_SHAPE} === '100, 128'")
         wait_until_idle(inside)
 
-        # another browser as far as the proxy's cookie goes (tests/browser/test_proxy.py: learner_urls)
-        other = url.replace("127.0.0.1", "localhost")
         answer = arrival.goto(f"{other}/positional_encoding", timeout=10_000)  # the queue's 5 s, and some
         assert answer.status == 503 and answer.headers["retry-after"] == "60"
         expect(arrival.get_by_role("heading", name=FULL)).to_be_visible()
