@@ -13,7 +13,7 @@ ARG BASE=python:3.11-slim
 FROM scratch AS source
 # the label lets the scripts prune this stage's image, which the classic builder leaves untagged
 LABEL org.emblab.stage=source
-COPY app.py /app/
+COPY app.py serve.py /app/
 COPY .streamlit/ /app/.streamlit/
 COPY core/ /app/core/
 COPY figures/ /app/figures/
@@ -21,7 +21,7 @@ COPY lessons/ /app/lessons/
 COPY locales/ /app/locales/
 COPY ui/ /app/ui/
 COPY data/ /app/data/
-COPY scripts/warm_up.py /app/scripts/
+COPY scripts/warm_up.py scripts/docker_healthcheck.py /app/scripts/
 COPY scripts/docker_entrypoint.sh /usr/local/bin/emblab
 COPY scripts/docker_healthcheck.py /usr/local/bin/emblab-health
 
@@ -49,8 +49,10 @@ RUN useradd --create-home --uid 10001 emblab && mkdir -p /data/vectors /opt/embl
 # Metadata before any COPY: these lines never rebuild when the sources change.
 WORKDIR /app
 EXPOSE 8501
-# emblab-health asks the port the server was started with (--server.port or STREAMLIT_SERVER_PORT).
-HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 CMD ["emblab-health"]
+# emblab-health asks the port the server was started with (--server.port or STREAMLIT_SERVER_PORT), and passes,
+# saying "starting", while the warm-up runs. The start period covers what comes before the warm-up's first line,
+# and is the warm-up's worst case measured with a margin (docs/deploy.md, "Starting": 127 s, 240 s).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=240s --retries=3 CMD ["emblab-health"]
 ENTRYPOINT ["/usr/local/bin/emblab"]
 ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
 # OFFLINE=1: pip reads the wheels at WHEELS alone (default http://127.0.0.1:8765/, ./wheels served on the host).

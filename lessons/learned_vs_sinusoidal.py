@@ -11,7 +11,7 @@ from core import positional as pe
 from core.projection import pca
 from core.training import MAX_D_MODEL, POSITIONS, TASKS, TrainConfig
 from figures.positional import colour_limit, pe_heatmap_figure, similarity_figure
-from figures.training import lines_figure, positions_pca_figure
+from figures.training import drawn_heatmap, lines_figure, positions_pca_figure
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
@@ -209,8 +209,9 @@ elif jobs and all(job is not None and job.done for job in jobs.values()):
         }
         for col, (name, table) in zip(st.columns(3), tables.items(), strict=True):
             heat = pe_heatmap_figure(table, title=t(f"lv.table_{name}"), zmax=None, axis_titles=axes)
-            col.plotly_chart(heat, key=f"lv_table_{name}")
-            col.plotly_chart(similarity_figure(table_views(table)[0], 0, "cosine", sim_titles), key=f"lv_sim_{name}")
+            col.plotly_chart(drawn_heatmap(heat), key=f"lv_table_{name}")
+            sim_fig = similarity_figure(table_views(table)[0], 0, "cosine", sim_titles)
+            col.plotly_chart(drawn_heatmap(sim_fig), key=f"lv_sim_{name}")
             downloads(f"positions_{name}", array=table, where=col)
         near = {name: float(table_views(table)[2][1]) for name, table in tables.items()}  # mean cos(p_m, p_m+1)
         moved = claims.trend({0: near["init"], 1: near["trained"]}, NEAR_SAME).direction
@@ -237,8 +238,11 @@ else:
     names = {"all-MiniLM-L6-v2": real, t("lv.table_sinusoidal"): sinus}
     for i, (col, (name, table)) in enumerate(zip(st.columns(2), names.items(), strict=True)):
         sim, coords, offsets[name] = table_views(table)
-        col.plotly_chart(pe_heatmap_figure(table, title=name, zmax=None, axis_titles=axes), key=f"lv_real_table_{i}")
-        col.plotly_chart(similarity_figure(sim, 0, "cosine", sim_titles), key=f"lv_real_sim_{i}")
+        # the browser gets each table as the chart draws it (figures.training.drawn_heatmap): 512 x 512 cells in
+        # float32 were 1.75 MB a chart, 5.6 MB for the page on open
+        heat = pe_heatmap_figure(table, title=name, zmax=None, axis_titles=axes)
+        col.plotly_chart(drawn_heatmap(heat), key=f"lv_real_table_{i}")
+        col.plotly_chart(drawn_heatmap(similarity_figure(sim, 0, "cosine", sim_titles)), key=f"lv_real_sim_{i}")
         pca_fig = positions_pca_figure(coords, t("lv.pca_title", name=name), colour_title=t("pe.ax_position"))
         col.plotly_chart(pca_fig, key=f"lv_real_pca_{i}")
         downloads(f"positions_{'minilm' if i == 0 else 'sinusoidal_512'}", array=table, where=col)

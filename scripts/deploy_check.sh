@@ -40,7 +40,10 @@ export EMBLAB_BASE=$BASE EMBLAB_OFFLINE=1
 
 wait_healthy() {  # container, seconds, start time: prints the seconds since the start, fails when never healthy
     for _ in $(seq "$2"); do
-        [ "$(docker inspect -f '{{.State.Health.Status}}' "$1")" = healthy ] && { since "$3"; return 0; }
+        # healthy, and serving: the health check also passes while the warm-up runs, saying "starting"
+        [ "$(docker inspect -f '{{.State.Health.Status}}' "$1")" = healthy ] \
+            && docker exec "$1" emblab-health 2>/dev/null | grep -q '^emblab-health: healthy' \
+            && { since "$3"; return 0; }
         sleep 1
     done
     docker logs --tail 30 "$1"; echo "FAIL: $1 is $(docker inspect -f '{{.State.Health.Status}}' "$1")"; return 1
@@ -200,7 +203,7 @@ try:
     print(f"FAIL: with every replica stopped the proxy answered {answer.status}")
 except urllib.error.HTTPError as err:
     page = err.read().decode()
-    ok = err.code == 503 and "The lab is restarting" in page
+    ok = err.code == 503 and "The lab is full" in page
     print(f"Every replica stopped: HTTP {err.code} in {time.monotonic() - start:.3f} s, the page: {ok}")
 PY
 fi

@@ -19,9 +19,10 @@ if [ -d /opt/numba-cache ] && [ -n "${NUMBA_CACHE_DIR:-}" ]; then
     mkdir -p "$NUMBA_CACHE_DIR" && cp -R /opt/numba-cache/. "$NUMBA_CACHE_DIR"/ || true
 fi
 # scripts/warm_up.py loads GloVe and the MiniLM tables and runs UMAP and Train once in this process, then
-# serves from it: the port opens, and the health check answers, only once no learner would wait for a cold start.
-# EMBLAB_WARM_UP=0 serves at once instead.
+# serves from it: the port opens only once no learner would wait for a cold start (the health check says
+# "starting" meanwhile). EMBLAB_WARM_UP=0 serves at once instead.
+# serve.py serves app.py with Streamlit's JavaScript gzipped, which Streamlit alone sends uncompressed.
 if [ "${EMBLAB_WARM_UP:-1}" = 1 ]; then
-    exec python3 scripts/warm_up.py streamlit run app.py --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"
+    exec python3 scripts/warm_up.py streamlit run serve.py --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"
 fi
-exec streamlit run app.py --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"
+exec streamlit run serve.py --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"

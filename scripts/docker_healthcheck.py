@@ -4,17 +4,50 @@
 Docker runs the check as a process of its own, which sees neither the server's arguments nor what the entry
 point exported. So it reads them from the `streamlit run` process in /proc: its last `--server.port` (an
 argument after the image name overrides the entry point's), else its STREAMLIT_SERVER_PORT, else 8501; the
-same for `--server.baseUrlPath`. Exit status 0 when the server answers 200, 1 otherwise.
+same for `--server.baseUrlPath`.
+
+Exit status 0 when the server answers 200, and while the process is still warming up (scripts/warm_up.py keeps
+its marker file until the port opens; the check prints "starting"), for at most EMBLAB_WARM_UP_LIMIT seconds
+(default 600): a replica is never marked unhealthy, and so never killed, for warming up. 1 otherwise.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
 DEFAULT_PORT = 8501
+# The warm-up's worst case measured (docs/deploy.md, "Starting"): 127 s to healthy on a host at load 8-26. The
+# image's and the orchestrators' start periods are START_PERIOD_S (tests/deploy/test_docker.py checks each).
+WARM_UP_WORST_S = 127
+START_PERIOD_S = 240
+WARM_UP_LIMIT_S = 600  # a warm-up that runs longer than this is stuck: the check fails again
+
+
+def warm_up_marker(pid: int, environ: dict[str, str]) -> Path:
+    """The file scripts/warm_up.py keeps while process `pid` warms up (in its TMPDIR), holding the step it is on."""
+    return Path(environ.get("TMPDIR") or "/tmp") / f"emblab-warm-up.{pid}"
+
+
+def warming_up(pid: int, environ: dict[str, str], now: float | None = None) -> str | None:
+    """What the check says while process `pid` warms up ("starting: ..."), None when it is not warming up, or has
+    been for longer than EMBLAB_WARM_UP_LIMIT seconds (then it is stuck, and the check fails).
+
+    The marker holds the time the warm-up started, then the step it is on (scripts/warm_up.py writes it).
+    """
+    try:
+        started, _, step = warm_up_marker(pid, environ).read_text().partition("\n")
+        age = (time.time() if now is None else now) - float(started)
+    except (OSError, ValueError):
+        return None
+    limit = float(environ.get("EMBLAB_WARM_UP_LIMIT") or WARM_UP_LIMIT_S)
+    if age > limit:
+        return None
+    step = step.strip()
+    return f"starting: warming up for {age:.0f} s (limit {limit:.0f} s){', ' + step if step else ''}"
 
 
 def server_option(argv: list[str], environ: dict[str, str], name: str, default: str) -> str:
@@ -34,15 +67,15 @@ def server_option(argv: list[str], environ: dict[str, str], name: str, default: 
     return environ.get(f"STREAMLIT_SERVER_{snake}", default)
 
 
-def streamlit_process(proc: Path = Path("/proc")) -> tuple[list[str], dict[str, str]] | None:
-    """The arguments and environment of the first `streamlit run` process this user can read."""
+def streamlit_process(proc: Path = Path("/proc")) -> tuple[int, list[str], dict[str, str]] | None:
+    """The pid, arguments and environment of the first `streamlit run` process this user can read."""
     for pid in sorted((p for p in proc.iterdir() if p.name.isdigit()), key=lambda p: int(p.name)):
         try:
             argv = [a.decode() for a in (pid / "cmdline").read_bytes().split(b"\0") if a]
             if not any(Path(a).name == "streamlit" or a == "streamlit" for a in argv) or "run" not in argv:
                 continue
             pairs = (e.decode().split("=", 1) for e in (pid / "environ").read_bytes().split(b"\0") if b"=" in e)
-            return argv, dict(pairs)
+            return int(pid.name), argv, dict(pairs)
         except OSError:  # gone, or another user's
             continue
     return None
@@ -54,14 +87,26 @@ def health_url(argv: list[str], environ: dict[str, str]) -> str:
     return f"http://127.0.0.1:{port}/{base + '/' if base else ''}_stcore/health"
 
 
-def main() -> int:
-    argv, environ = streamlit_process() or ([], dict(os.environ))
+def check(pid: int, argv: list[str], environ: dict[str, str]) -> tuple[int, str]:
+    """The exit status and what to say for the server process `pid` started with `argv` and `environ`."""
     try:
         with urllib.request.urlopen(health_url(argv, environ), timeout=4) as answer:
-            return 0 if answer.status == 200 else 1
+            if answer.status == 200:
+                return 0, "healthy"
+            problem = f"HTTP {answer.status}"
     except OSError as err:
-        print(f"emblab-health: {err}", file=sys.stderr)
-        return 1
+        problem = str(err)
+    starting = warming_up(pid, environ) if pid else None
+    if starting:  # its port opens once the warm-up is done: not a failure
+        return 0, starting
+    return 1, problem
+
+
+def main() -> int:
+    pid, argv, environ = streamlit_process() or (0, [], dict(os.environ))
+    status, said = check(pid, argv, environ)
+    print(f"emblab-health: {said}", file=sys.stderr if status else sys.stdout)
+    return status
 
 
 if __name__ == "__main__":

@@ -9,20 +9,25 @@ HEALTHCHECK, a Kubernetes readiness probe, the proxy's check) answers only from 
 the caches the pages read (st.cache_resource is per process, so they must be loaded in the serving process), and
 UMAP's code is compiled. The Docker image's entry point serves this way; `streamlit run` stays in the command
 line, where the image's health check looks for the server's port.
+
+While it warms up to serve, the process keeps a marker file (scripts/docker_healthcheck.py's warm_up_marker: the
+time it started, then the step it is on), removed once the server's port accepts connections: the health check
+says "starting" instead of failing while it is there.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import logging
 import os
+import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -47,6 +52,8 @@ def warm_up(*, umap_size: int = 300, train_steps: int = 2, report: Report | None
     Returns:
         Seconds per step.
     """
+    import numpy as np
+
     from core import cloud, training
     from core.numba_cache import import_umap
 
@@ -74,6 +81,53 @@ def log(what: str, seconds: float) -> None:
     print(f"emblab warm-up: {what}: {seconds:.1f} s", file=sys.stderr, flush=True)
 
 
+class Marker:
+    """The file the health check reads while this process warms up to serve: the time the warm-up started, then
+    the last step done. `done()` removes it."""
+
+    def __init__(self) -> None:
+        from scripts.docker_healthcheck import warm_up_marker
+
+        self.path = warm_up_marker(os.getpid(), dict(os.environ))
+        self.started = time.time()
+        self.write("started")
+        atexit.register(self.done)
+
+    def write(self, step: str) -> None:
+        with contextlib.suppress(OSError):  # no writable TMPDIR: the health check fails until the port opens
+            self.path.write_text(f"{self.started}\n{step}\n")
+
+    def report(self, what: str, seconds: float) -> None:
+        log(what, seconds)
+        self.write(f"{what} done")
+
+    def done(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+    def done_once_serving(self) -> threading.Thread:
+        """A thread that removes the marker once this process's server accepts connections on its port."""
+
+        def watch() -> None:
+            from streamlit import config
+            from streamlit.runtime import Runtime
+
+            while not Runtime.exists():
+                time.sleep(0.2)
+            port = int(config.get_option("server.port"))
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                except OSError:
+                    time.sleep(0.2)
+                    continue
+                self.done()
+                return
+
+        thread = threading.Thread(target=watch, name="emblab-warm-up-marker", daemon=True)
+        thread.start()
+        return thread
+
+
 @contextlib.contextmanager
 def cache_lock() -> Iterator[None]:
     """Held while loading the tables: replicas that share one cache folder (deploy/compose.yaml's volume) then
@@ -97,8 +151,10 @@ def main(argv: list[str]) -> int:
     if not (serve or core_only or not argv):
         print(__doc__, file=sys.stderr)
         return 2
+    marker = Marker() if serve else None
+    report = marker.report if marker else log
     start = time.perf_counter()
-    warm_up(report=log)
+    warm_up(report=report)
     if not core_only:
         from ui.resources import preload
 
@@ -108,7 +164,7 @@ def main(argv: list[str]) -> int:
         quiet.setLevel(logging.ERROR)
         try:
             with cache_lock():
-                preload(report=log)
+                preload(report=report)
         finally:
             quiet.setLevel(level)
     log("all", time.perf_counter() - start)
@@ -122,6 +178,9 @@ def main(argv: list[str]) -> int:
     from streamlit.web import cli
 
     os.chdir(ROOT)
+    assert marker is not None
+    marker.write("opening the port")
+    marker.done_once_serving()
     return cli.main(argv[1:], prog_name="streamlit")
 
 

@@ -4,14 +4,12 @@ The model package's own dependencies are skipped (requirements-nodeps.txt): it d
 which would add 14 packages (164 MB, transformers among them) that the app never imports.
 """
 
-import ast
 import re
-import sys
 from importlib.metadata import packages_distributions
 
+from scripts.smoke import imported_modules  # what the image's smoke test imports too
 from tests.browser.harness import ROOT
 
-PACKAGES = ["core", "figures", "lessons", "ui"]  # the app's own, beside app.py
 INSTALLERS = ["scripts/run.sh", "scripts/test.sh", "Dockerfile", "scripts/docker_prepare.sh"]
 
 
@@ -33,20 +31,6 @@ def runtime_requirements() -> set[str]:
     return requirement_names("requirements.txt") | requirement_names("requirements-nodeps.txt")
 
 
-def imported_modules() -> set[str]:
-    """Top-level modules imported anywhere in the app's sources, in functions too, stdlib and our own left out."""
-    modules = set()
-    files = [ROOT / "app.py", *(path for package in PACKAGES for path in (ROOT / package).rglob("*.py"))]
-    for path in files:
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                modules.update(alias.name.split(".")[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                modules.add(node.module.split(".")[0])
-    type_checker_only = {"_typeshed"}  # typeshed's, imported under `if TYPE_CHECKING:` (ui/compare.py)
-    return modules - set(PACKAGES) - set(sys.stdlib_module_names) - type_checker_only
-
-
 def test_every_imported_package_is_in_the_runtime_requirements():
     listed = runtime_requirements()
     distributions = packages_distributions()
@@ -56,6 +40,19 @@ def test_every_imported_package_is_in_the_runtime_requirements():
         if not {normalised(d) for d in distributions.get(module, [module])} & listed
     }
     assert not missing, f"imported but not in requirements.txt: {missing}"
+
+
+def test_what_only_a_type_checker_reads_is_not_an_import(tmp_path):
+    """typeshed's `_typeshed` (ui/compare.py) and anything under `if TYPE_CHECKING:` never run: neither the
+    requirements nor the image's import check (scripts/docker_smoke.sh) may ask for them."""
+    (tmp_path / "app.py").write_text(
+        "import typing\nfrom typing import TYPE_CHECKING\nimport numpy\n"
+        "if TYPE_CHECKING:\n    from _typeshed import DataclassInstance\n    import pandas\nelse:\n    import scipy\n"
+        "if typing.TYPE_CHECKING:\n    import torch\n"
+        "def f():\n    from _typeshed import SupportsRead\n    import plotly.io\n"
+    )
+    assert imported_modules(tmp_path) == {"numpy", "scipy", "plotly"}
+    assert "_typeshed" not in imported_modules() and "streamlit" in imported_modules()
 
 
 def test_the_runtime_requirements_leave_out_transformers():

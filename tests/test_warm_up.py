@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from core import numba_cache
+from scripts import docker_healthcheck as healthcheck
 from scripts.warm_up import warm_up
 from tests.browser.harness import ROOT, SERVER_ENV, free_port
 
@@ -80,16 +81,19 @@ def test_preload_fills_the_caches_the_pages_read():
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """`scripts/warm_up.py streamlit run app.py` on a free port with an empty numba cache; its URL, log and cache."""
+    """`scripts/warm_up.py streamlit run serve.py` (as the image serves) on a free port with an empty numba cache;
+    its URL, log and cache, and what the image's health check (scripts/docker_healthcheck.py) said while it had no
+    answer yet."""
     cache = tmp_path_factory.mktemp("numba")
     log = cache.parent / "served.log"
     port = free_port()
     env = {**os.environ, **SERVER_ENV, "NUMBA_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "scripts/warm_up.py", "streamlit", "run", "app.py", "--server.port", str(port)]
+    cmd = [sys.executable, "scripts/warm_up.py", "streamlit", "run", "serve.py", "--server.port", str(port)]
     cmd += ["--server.address", "127.0.0.1", "--server.headless", "true"]
     with log.open("w") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+    checks = []  # (exit status, what it said) while the server had no answer
     try:
         deadline = time.monotonic() + 600  # compiling UMAP's code on a busy 2-core machine
         while proc.poll() is None and time.monotonic() < deadline:
@@ -97,27 +101,60 @@ def served(tmp_path_factory):
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
                     break
             except OSError:
+                checks.append(healthcheck.check(proc.pid, cmd, env))
                 time.sleep(0.5)
         else:
             raise AssertionError(f"no health answer; the log:\n{log.read_text()}")
         answered = log.read_text()  # what the process had printed when its health first answered
-        yield url, answered, cache
+        yield url, answered, cache, (proc.pid, cmd, env, checks)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
 
 
 def test_the_served_process_answers_health_only_once_warm(served):
-    _, answered, _ = served
+    _, answered, _, _ = served
     for step in ("import umap", "UMAP of", "Train (", "GloVe", "MiniLM input layer", "all"):
         assert f"emblab warm-up: {step}" in answered
     assert "skipped" not in answered
 
 
+def test_the_health_check_says_starting_while_the_process_warms_up_and_never_fails(served):
+    """Docker's HEALTHCHECK must not count the warm-up as failures (a swarm killed a replica 3 s before its port
+    opened): from the warm-up's first line (the interpreter's start before it is what the start period covers)
+    the check passes, saying "starting" and the step; once the port is open the marker is gone and the check
+    passes on the server's answer alone."""
+    _, _, _, (pid, cmd, env, checks) = served
+    first = next((i for i, (_, said) in enumerate(checks) if said.startswith("starting")), None)
+    assert first is not None, checks
+    checks = checks[first:]
+    assert all(status == 0 for status, _ in checks), checks
+    assert all(said.startswith("starting: warming up for ") for _, said in checks), checks
+    assert any(" done" in said for _, said in checks), checks  # the step it is on
+    marker = healthcheck.warm_up_marker(pid, env)
+    deadline = time.monotonic() + 60
+    while marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not marker.exists()
+    assert healthcheck.check(pid, cmd, env) == (0, "healthy")
+
+
+def test_a_warm_up_past_its_limit_or_a_process_that_is_not_warming_up_fails_the_check(tmp_path):
+    env = {"TMPDIR": str(tmp_path), "STREAMLIT_SERVER_PORT": str(free_port())}  # nothing listens there
+    status, said = healthcheck.check(4242, [], env)
+    assert status == 1 and "refused" in said.lower()
+    marker = healthcheck.warm_up_marker(4242, env)
+    marker.write_text(f"{time.time() - 30}\nGloVe done\n")
+    assert healthcheck.check(4242, [], env) == (0, "starting: warming up for 30 s (limit 600 s), GloVe done")
+    marker.write_text(f"{time.time() - 601}\nGloVe done\n")
+    assert healthcheck.check(4242, [], env)[0] == 1
+    assert healthcheck.check(4242, [], {**env, "EMBLAB_WARM_UP_LIMIT": "900"})[0] == 0
+
+
 def test_the_warm_server_serves_the_pages_that_use_the_preloaded_tables(served):
     from loadtest.protocol import Session
 
-    url, _, _ = served
+    url, _, _, _ = served
     for page, query in (("input_layer", "mode=minilm"), ("learned_vs_sinusoidal", ""), ("word_embeddings", "")):
         with Session.open(url, page, query) as session:
             assert not session.exceptions(), (page, session.exceptions())
@@ -125,7 +162,7 @@ def test_the_warm_server_serves_the_pages_that_use_the_preloaded_tables(served):
 
 
 def test_after_the_warm_up_a_fresh_process_compiles_nothing_for_umap(served):
-    _, _, cache = served
+    _, _, cache, _ = served
     assert list(cache.glob("umap_*/umap_.smooth_knn_dist-*.nbi"))
     env = {**os.environ, **SERVER_ENV, "NUMBA_CACHE_DIR": str(cache)}
     out = subprocess.run(

@@ -35,8 +35,15 @@ def haproxy_binary() -> str:
     return path
 
 
-def start_proxy(backends: list[str], port: int | None = None, log: Path | None = None) -> tuple[subprocess.Popen, str]:
-    """HAProxy with deploy/haproxy.cfg on 127.0.0.1:port in front of `backends` ("127.0.0.1:PORT" each).
+def start_proxy(
+    backends: list[str],
+    port: int | None = None,
+    log: Path | None = None,
+    env: dict[str, str] | None = None,
+    cfg: Path = HAPROXY_CFG,
+) -> tuple[subprocess.Popen, str]:
+    """HAProxy with deploy/haproxy.cfg (or `cfg`, e.g. another commit's copy) on 127.0.0.1:port in front of
+    `backends` ("127.0.0.1:PORT" each), with `env` added to its environment (EMBLAB_LEARNERS_PER_REPLICA, ...).
 
     Returns the process and the proxy's URL once it accepts connections. The backends need not be up: with
     none healthy the proxy answers 503 with deploy/503.http.
@@ -44,15 +51,17 @@ def start_proxy(backends: list[str], port: int | None = None, log: Path | None =
     if not 1 <= len(backends) <= MAX_HOST_SERVERS:
         raise ValueError(f"deploy/haproxy.cfg takes 1 to {MAX_HOST_SERVERS} host servers, not {len(backends)}")
     port = port or free_port()
+    proxy_env = env
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMBLAB_SERVER_")}
     env["EMBLAB_PROXY_BIND"] = f"127.0.0.1:{port}"
     env.update({f"EMBLAB_SERVER_{i}": b for i, b in enumerate(backends, start=1)})
+    env.update(proxy_env or {})
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the process holds it)
-    proc = subprocess.Popen([haproxy_binary(), "-db", "-f", str(HAPROXY_CFG)], env=env, stdout=out, stderr=out)
+    proc = subprocess.Popen([haproxy_binary(), "-db", "-f", str(cfg)], env=env, stdout=out, stderr=out)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"haproxy exited with {proc.returncode}: run haproxy -c -f {HAPROXY_CFG}")
+            raise RuntimeError(f"haproxy exited with {proc.returncode}: run haproxy -c -f {cfg}")
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).close()
             break
@@ -105,9 +114,17 @@ def _stop(proc: subprocess.Popen) -> None:
             proc.wait()
 
 
-def start_replicas(n: int = 2, env: dict | None = None, proxy_port: int | None = None) -> Replicas:
+def start_replicas(
+    n: int = 2,
+    env: dict | None = None,
+    proxy_port: int | None = None,
+    proxy_env: dict[str, str] | None = None,
+    cfg: Path = HAPROXY_CFG,
+    script: str = "app.py",
+) -> Replicas:
     """Start n `streamlit run app.py` replicas (tests.browser.harness.start_server, each with `env` added to
-    its environment) on free 127.0.0.1 ports, and HAProxy with deploy/haproxy.cfg in front of them.
+    its environment) on free 127.0.0.1 ports, and HAProxy with `cfg` (deploy/haproxy.cfg) in front of them, with
+    `proxy_env` added to its environment. `script`: what each replica runs (serve.py: as the Docker image does).
 
     Returns once every replica answers /_stcore/health and the proxy listens on proxy_port (a free port if
     None). The caller stops everything with `stop()` or a `with` block.
@@ -117,7 +134,7 @@ def start_replicas(n: int = 2, env: dict | None = None, proxy_port: int | None =
         if (p := free_port()) not in ports and p != proxy_port:
             ports.append(p)
     with ThreadPoolExecutor(n) as pool:
-        futures = [pool.submit(start_server, p, env) for p in ports]
+        futures = [pool.submit(start_server, p, env, script) for p in ports]
     servers = []
     errors = []
     for f in futures:
@@ -130,7 +147,7 @@ def start_replicas(n: int = 2, env: dict | None = None, proxy_port: int | None =
             _stop(proc)
         raise errors[0]
     try:
-        proxy, url = start_proxy([f"127.0.0.1:{p}" for p in ports], proxy_port)
+        proxy, url = start_proxy([f"127.0.0.1:{p}" for p in ports], proxy_port, env=proxy_env, cfg=cfg)
     except Exception:
         for proc in servers:
             _stop(proc)

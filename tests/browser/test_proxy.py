@@ -1,7 +1,8 @@
 """Two replicas behind HAProxy with deploy/haproxy.cfg (tests/browser/replicas.py), in Chromium: each browser
 stays on one replica, so uploads (st.file_uploader's PUT) and downloads (/media GETs) reach the process that
-holds its session; a stopped replica's learner comes back on the other with the same view; with no replica
-up, the proxy answers 503 with its page. Never skipped: scripts/test.sh installs haproxy."""
+holds its session; a stopped replica's learner comes back on the other with the same view; past capacity a new
+learner gets the "full" page at once while those already in keep working; with no replica up, the proxy answers
+503 with its page. Never skipped: scripts/test.sh installs haproxy."""
 
 import urllib.error
 import urllib.request
@@ -11,7 +12,15 @@ import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, download, free_port, wait_for_plot, wait_until_idle
+from tests.browser.harness import (
+    EXCEPTION,
+    HEATMAP_SHAPE,
+    download,
+    free_port,
+    type_into,
+    wait_for_plot,
+    wait_until_idle,
+)
 from tests.browser.replicas import REPLICA_HEADER, STICKY_COOKIE, start_proxy, start_replicas
 from tests.fixtures import FIXTURES
 
@@ -100,6 +109,58 @@ def test_downloads_reach_the_replica_that_holds_the_session(learners, learner):
     page.goto(f"{base}/word_embeddings")  # where the next test expects it
 
 
+FULL = "The lab is full"
+
+
+def test_past_capacity_a_new_learner_is_told_the_lab_is_full_and_those_in_keep_working(lab, browser):
+    """A proxy with room for one learner per replica, in front of one of the lab's replicas: the second learner's
+    first page is the "full" page (503, both languages) within the queue's bound, while the first moves on; once
+    the first leaves, the second gets in."""
+    # Two browsers as far as the proxy's cookie goes: cookies are kept per host (not per port), and the other tests'
+    # learners hold cookies for 127.0.0.1 and localhost, so these two come by hosts of their own.
+    port = free_port()
+    bind = ",".join(f"127.0.0.{i}:{port}" for i in (1, 2, 3))
+    proxy, _ = start_proxy(
+        [f"127.0.0.1:{lab.ports[0]}"], port, env={"EMBLAB_LEARNERS_PER_REPLICA": "1", "EMBLAB_PROXY_BIND": bind}
+    )
+    url, other = f"http://127.0.0.2:{port}", f"http://127.0.0.3:{port}"
+    inside, arrival = browser.new_page(), browser.new_page()
+    try:
+        inside.set_default_timeout(60_000)
+        inside.goto(f"{url}/positional_encoding")
+        wait_for_plot(inside, f"{HEATMAP_SHAPE} === '100, 128'")
+        wait_until_idle(inside)
+
+        answer = arrival.goto(f"{other}/positional_encoding", timeout=10_000)  # the queue's 5 s, and some
+        assert answer.status == 503 and answer.headers["retry-after"] == "60"
+        expect(arrival.get_by_role("heading", name=FULL)).to_be_visible()
+        expect(arrival.get_by_role("heading", name="实验室已满")).to_be_visible()
+        with pytest.raises(urllib.error.HTTPError) as plain:  # a request that is not a browser's page alike
+            urllib.request.urlopen(urllib.request.Request(other, headers={"Accept": "text/html"}), timeout=10)
+        assert plain.value.code == 503 and FULL in plain.value.read().decode()
+
+        # the learner already in: a move reruns, and a file (not a session) still comes through
+        type_into(inside, "d_model", 64)
+        wait_for_plot(inside, f"{HEATMAP_SHAPE} === '100, 64'")
+        assert inside.locator(EXCEPTION).count() == 0
+        assert inside.request.get(f"{url}/_stcore/health").ok
+
+        inside.close()  # the place is free again: the arrival's next try gets in
+        for _ in range(30):
+            answer = arrival.goto(f"{other}/positional_encoding")
+            if answer.status == 200:
+                break
+            arrival.wait_for_timeout(500)  # the proxy sees the websocket close
+        assert answer.status == 200
+        wait_for_plot(arrival, f"{HEATMAP_SHAPE} === '100, 128'")
+    finally:
+        for page in (inside, arrival):
+            if not page.is_closed():
+                page.close()
+        proxy.terminate()
+        proxy.wait(timeout=10)
+
+
 def test_a_stopped_replicas_learner_comes_back_on_the_other_with_the_same_view(lab, learners):
     page, other = learners
     served_by = page.goto(f"{page.url.split('/word_embeddings')[0]}/positional_encoding?d_model=64")
@@ -126,10 +187,10 @@ def test_a_proxy_with_no_replica_up_answers_503_with_its_page(page):
     try:
         with pytest.raises(urllib.error.HTTPError) as answer:
             urllib.request.urlopen(url + "/word_embeddings", timeout=10)
-        assert answer.value.code == 503 and "The lab is restarting" in answer.value.read().decode()
+        assert answer.value.code == 503 and FULL in answer.value.read().decode()
         response = page.goto(url)
         assert response.status == 503
-        expect(page.get_by_role("heading", name="The lab is restarting")).to_be_visible()
+        expect(page.get_by_role("heading", name=FULL)).to_be_visible()
     finally:
         proxy.terminate()
         proxy.wait(timeout=10)

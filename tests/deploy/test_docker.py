@@ -6,9 +6,10 @@ import ast
 import re
 from importlib.metadata import packages_distributions
 
-from scripts.docker_healthcheck import health_url, server_option, streamlit_process
+from scripts.docker_healthcheck import START_PERIOD_S, WARM_UP_WORST_S, health_url, server_option, streamlit_process
+from scripts.smoke import imported_modules
 from tests.browser.harness import ROOT
-from tests.test_requirements import imported_modules, normalised
+from tests.test_requirements import normalised
 
 ENTRYPOINT_ARGV = ["/opt/venv/bin/python3", "/opt/venv/bin/streamlit", "run", "app.py", "--server.address=0.0.0.0"]
 
@@ -52,8 +53,8 @@ def test_the_health_check_reads_the_streamlit_process(tmp_path):
         (tmp_path / pid / "cmdline").write_bytes("\0".join(argv).encode() + b"\0")
         (tmp_path / pid / "environ").write_bytes(environ.encode() + b"\0")
     (tmp_path / "self").mkdir()
-    argv, environ = streamlit_process(tmp_path)
-    assert argv[-1] == "--server.port=9100" and environ["HOME"] == "/home/emblab"
+    pid, argv, environ = streamlit_process(tmp_path)
+    assert pid == 12 and argv[-1] == "--server.port=9100" and environ["HOME"] == "/home/emblab"
     assert health_url(argv, environ) == "http://127.0.0.1:9100/_stcore/health"
 
 
@@ -153,3 +154,25 @@ def test_no_build_run_leaves_pyc_files_in_the_image():
     runs = [line for line in stage[env:] if line.startswith("RUN ")]
     python_runs = [run for run in runs if "python3" in run or "pip" in run]
     assert python_runs and all("/tmp/pycache" in run.split("rm -rf")[-1] for run in python_runs), python_runs
+
+
+def test_every_start_period_is_the_warm_ups_worst_case_with_a_margin():
+    """The image's start period and every orchestrator's come from one measured worst case (docs/deploy.md,
+    "Starting"): a replica on a loaded host reached healthy after 127 s, and one was killed while warming up."""
+    import yaml
+
+    assert START_PERIOD_S >= 1.5 * WARM_UP_WORST_S
+    (healthcheck,) = [line for line in final_stage_of("packages") if line.startswith("HEALTHCHECK ")]
+    assert f"--start-period={START_PERIOD_S}s" in healthcheck
+    for name in ("compose.yaml", "stack.yaml"):
+        service = yaml.safe_load((ROOT / "deploy" / name).read_text())["services"]["emblab"]
+        assert service["healthcheck"]["start_period"] == f"{START_PERIOD_S}s", name
+    # a swarm replaces the next task only once the last one can have warmed up (its check passes while it does)
+    stack = yaml.safe_load((ROOT / "deploy" / "stack.yaml").read_text())["services"]["emblab"]
+    assert stack["deploy"]["update_config"]["delay"] == f"{START_PERIOD_S}s"
+    deployment = yaml.safe_load((ROOT / "deploy" / "k8s" / "deployment.yaml").read_text())
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    probe = container["startupProbe"]
+    assert probe["periodSeconds"] * probe["failureThreshold"] + probe.get("initialDelaySeconds", 0) == START_PERIOD_S
+    docs = (ROOT / "docs" / "deploy.md").read_text()
+    assert f"{WARM_UP_WORST_S} s" in docs and f"{START_PERIOD_S} s" in docs

@@ -39,4 +39,6 @@ def test_haproxy_refuses_a_broken_copy(tmp_path):
 def test_the_503_page_is_a_whole_http_response():
     page = (ROOT / "deploy" / "503.http").read_bytes()
     assert page.startswith(b"HTTP/1.0 503 ") and b"\n\n<!doctype html>" in page.replace(b"\r\n", b"\n")
-    assert b"The lab is restarting" in page and len(page) < 16_384  # HAProxy's buffer holds it whole
+    assert (
+        b"The lab is full" in page and "实验室已满".encode() in page and len(page) < 16_384
+    )  # HAProxy's buffer holds it whole

@@ -67,12 +67,44 @@ def test_positions_pca_is_a_path_coloured_by_position():
     fig = positions_pca_figure(coords, "MiniLM", colour_title="position").to_dict()
     (path,) = fig["data"]
     assert (path["type"], path["mode"]) == ("scatter", "markers+lines")
-    np.testing.assert_array_equal(array(path["x"]), coords[:, 0])
-    np.testing.assert_array_equal(array(path["y"]), coords[:, 1])
+    assert dtype(path["x"]) == "f4" == dtype(path["y"])  # what the chart draws, no more
+    np.testing.assert_allclose(array(path["x"]), coords[:, 0], rtol=1e-6)
+    np.testing.assert_allclose(array(path["y"]), coords[:, 1], rtol=1e-6)
     np.testing.assert_array_equal(array(path["marker"]["color"]), np.arange(9))
     assert path["marker"]["colorbar"]["title"]["text"] == "position"
-    assert path["text"] == [str(p) for p in range(9)]
-    assert path["hovertemplate"] == "position %{text}<extra></extra>"
+    assert "text" not in path and path["hovertemplate"] == "position %{marker.color}<extra></extra>"
     layout = fig["layout"]
     assert layout["title"]["text"] == "MiniLM"
     assert (layout["xaxis"]["title"]["text"], layout["yaxis"]["title"]["text"]) == ("PC 1", "PC 2")
+
+
+def test_a_small_heatmap_is_sent_as_it_is():
+    from figures.positional import similarity_figure
+    from figures.training import drawn_heatmap
+
+    small = similarity_figure(np.eye(64, dtype=np.float32), 0, "cosine")
+    assert drawn_heatmap(small) is small
+
+
+@pytest.mark.parametrize("shape", [(512, 384), (512, 512), (301, 7), (1000, 257), (193, 192)])
+def test_a_large_heatmap_is_sent_as_the_chart_draws_it(shape):
+    """Averaged over blocks down to the drawn cells, one colour level a byte, each cell at its block's centre; the
+    colour bar reads the values (issue 42: the learned-vs-sinusoidal page sent 5.6 MB of figures on open)."""
+    from figures.positional import pe_heatmap_figure
+    from figures.training import DRAWN_CELLS, EXACT_BYTES, LEVELS, drawn_heatmap
+
+    rng = np.random.default_rng(0)
+    table = rng.standard_normal(shape).astype(np.float32)
+    fig = pe_heatmap_figure(table, pos_start=0, zmax=2.0)
+    small = drawn_heatmap(fig, exact_bytes=0 if shape[1] < 10 else EXACT_BYTES)
+    (trace,) = small.to_dict()["data"]
+    z = array(trace["z"])
+    assert dtype(trace["z"]) == "u1" and z.shape[0] <= DRAWN_CELLS[0] and z.shape[1] <= DRAWN_CELLS[1]
+    fr, fc = -(-shape[0] // z.shape[0]), -(-shape[1] // z.shape[1])
+    assert (trace["dy"], trace["dx"]) == (fr, fc) and (trace["y0"], trace["x0"]) == ((fr - 1) / 2, (fc - 1) / 2)
+    # the first cell is the mean of its block, to within a colour level
+    first = np.clip(table[:fr, :fc].mean(), -2, 2)
+    assert abs(z[0, 0] / (LEVELS - 1) * 4 - 2 - first) <= 4 / (LEVELS - 1)
+    assert (trace["zmin"], trace["zmax"]) == (0, LEVELS - 1) and trace["meta"]["values"] == [-2, 2]
+    assert trace["colorbar"]["ticktext"] == ["-2", "-1", "0", "1", "2"]
+    assert small.layout.yaxis.autorange == "reversed" and len(small.to_json()) < 150_000
