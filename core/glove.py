@@ -110,15 +110,12 @@ def _ragged_line(data: bytes, expected: int) -> tuple[int, int]:
 
 def _rows_in(block: bytes) -> int:
     """How many lines of `block` (whole lines) hold something: pyarrow skips the empty ones, and so does a row count
-    (an empty line of a CRLF file is a lone carriage return)."""
-    data = np.frombuffer(block, np.uint8)
-    ends = np.flatnonzero(data == 10)  # (lines,)
-    if not len(ends) or ends[-1] != len(data) - 1:
-        ends = np.append(ends, len(data))  # the last line without a newline
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    length = ends - starts
-    empty = (length == 0) | ((length == 1) & (data[np.minimum(starts, len(data) - 1)] == 13))
-    return int(len(ends) - empty.sum())
+    (an empty line of a CRLF file is a lone carriage return). Boolean arrays only: a chunk of blank lines is all
+    newlines, and their positions would take eight times the chunk."""
+    data = np.frombuffer(block.replace(b"\r\n", b"\n"), np.uint8)
+    newline = data == 10  # (bytes,)
+    rows = int(np.count_nonzero(newline[1:] & ~newline[:-1]))  # newlines that end some text
+    return rows + int(len(data) > 0 and not newline[-1])  # the last line without a newline
 
 
 def _line_chunks(read_block, start: int, size: int) -> list[tuple[int, int, int, int, int, int]]:
@@ -145,7 +142,7 @@ def _line_chunks(read_block, start: int, size: int) -> list[tuple[int, int, int,
 
 
 def parse_glove_text(
-    data: bytes | Path, name: str = "the file", *, chunk_bytes: int = 1 << 20, workers: int | None = None
+    data: bytes | Path, name: str = "the file", *, chunk_bytes: int | None = None, workers: int | None = None
 ) -> tuple[list[str], np.ndarray]:
     """Parse GloVe text with pyarrow's C++ CSV reader (space-separated, quoting off: `"` and `#` are words).
 
@@ -154,7 +151,8 @@ def parse_glove_text(
     (core.upload_size), before it is allocated once; then `workers` threads (default: the CPU count, at most 4)
     each parse a chunk with the C++ reader (which releases the GIL) straight into its rows. Only a few chunks
     are in memory at a time, so the peak stays near the matrix plus the words. A word2vec-style header line
-    (`count dim`) is skipped.
+    (`count dim`) is skipped. A chunk is `chunk_bytes` long, by default 1 MB, longer for wide rows (up to 8 MB):
+    each call of the reader costs about as much as a row of its width.
 
     Returns:
         (itos, (n, dim) float32 matrix).
@@ -183,6 +181,7 @@ def parse_glove_text(
             raise VectorsError("vectors_no_numbers", name=name, line=skip + 1)
         if dim > MAX_DIM:
             raise VectorsError("vectors_too_many_dims", name=name, dim=dim, most=MAX_DIM)
+        chunk_bytes = chunk_bytes or min(max(1 << 20, 512 * dim), 8 << 20)
         chunks = _line_chunks(read_block, len(lines[0]) + 1 if skip else 0, chunk_bytes)
         n_rows = sum(c[5] for c in chunks)
         if n_rows > MAX_WORDS:
@@ -210,6 +209,8 @@ def parse_glove_text(
 
         def parse(chunk: tuple[int, int, int, int, int, int]) -> list[str]:
             offset, length, first, _, row, rows = chunk
+            if not rows:  # blank lines only
+                return []
             text = read_block(offset, length)
             try:
                 table = pacsv.read_csv(pa.py_buffer(text), **options).combine_chunks()

@@ -3,7 +3,7 @@ anything is allocated, and a file over its budget is refused with a message that
 
 The budget of a file of B bytes is MEMORY_MULTIPLE * B + MEMORY_SLACK, and for an upload never above MAX_MEMORY:
 
-- a text file: its rows (lines holding a word) and its width are counted first; it takes rows * (4 * dim + WORD_BYTES)
+- a text file: its rows (lines holding a word) and its width are counted first; it takes vectors_bytes(rows, dim)
   (core.glove.parse_glove_text);
 - a torchtext `.pt`: its zip directory is read first (every entry stored, none compressed, none larger than the
   file), its pickle is walked opcode by opcode without building anything (scan_pickle: an upper bound on the
@@ -44,8 +44,9 @@ def memory_budget(size: int, *, upload: bool) -> int:
 
 
 def vectors_bytes(rows: int, dim: int) -> int:
-    """What `rows` words of `dim` float32 dimensions take in memory, words included."""
-    return rows * (4 * dim + WORD_BYTES)
+    """What `rows` words of `dim` dimensions take in memory once a page uses them: the float32 matrix, its rows
+    scaled to length 1 (WordVectors.unit, made for the first cosine) and the words."""
+    return rows * (2 * 4 * dim + WORD_BYTES)
 
 
 def check_memory(name: str, need: int, size: int, *, upload: bool, rows: int, dim: int) -> None:
@@ -127,13 +128,16 @@ _FIXED = {
 _BINUNICODE, _SHORT_BINSTRING, _LONG1, _GLOBAL, _STOP = b"X"[0], b"U"[0], 0x8A, b"c"[0], b"."[0]
 
 
-def scan_pickle(data: bytes, name: str) -> int:
+def scan_pickle(data: bytes | memoryview, name: str, *, most: int | None = None) -> int:
     """Walk a protocol-2 pickle without building anything: an upper bound on the bytes torch's weights-only unpickler
-    would allocate for it. Refuses an opcode that unpickler does not read and a global a torchtext cache never names.
+    would allocate for it. Refuses an opcode that unpickler does not read and a global a torchtext cache never names;
+    stops as soon as the bound passes `most` (returning it), so a huge pickle is not walked to its end.
     """
     at, need, end = 0, 0, len(data)
     fixed = _FIXED
     while at < end:
+        if most is not None and need > most:
+            return need
         op = data[at]
         at += 1
         if op in fixed:
@@ -142,7 +146,7 @@ def scan_pickle(data: bytes, name: str) -> int:
             need += cost
         elif op == _BINUNICODE:
             (n,) = struct.unpack_from("<I", data, at)
-            text = data[at + 4 : at + 4 + n]
+            text = bytes(data[at + 4 : at + 4 + n])
             at += 4 + n
             need += SLOT + 80 + (n if text.isascii() else 4 * n)
         elif op in (_SHORT_BINSTRING, _LONG1):
@@ -150,10 +154,12 @@ def scan_pickle(data: bytes, name: str) -> int:
             at += 1 + n
             need += SLOT + 48 + n
         elif op == _GLOBAL:
-            stop = data.find(b"\n", data.find(b"\n", at) + 1)
+            line = bytes(data[at : at + 512])  # a module and a name, each on its line
+            stop = line.find(b"\n", line.find(b"\n") + 1)
             if stop < 0:
                 break
-            module, _, attr = data[at:stop].decode("ascii", "replace").partition("\n")
+            stop += at
+            module, _, attr = bytes(data[at:stop]).decode("ascii", "replace").partition("\n")
             if not _allowed_global(module, attr):
                 raise VectorsError("vectors_pt_global", name=name, what=f"{module}.{attr}"[:120])
             at = stop + 1
@@ -170,9 +176,10 @@ def check_torch_file(source: bytes | Path, name: str, *, upload: bool) -> None:
 
     A torch.save file is a zip archive whose entries are stored as they are, so nothing in it can grow when read:
     an entry that is compressed, or that claims more bytes than the whole file, is refused. The pickle's objects
-    (scan_pickle) and the tensors' bytes together must fit the file's memory_budget.
+    (scan_pickle) and twice the tensors' bytes (the vectors and their unit rows) must fit the file's memory_budget.
     """
     size = len(source) if isinstance(source, bytes) else source.stat().st_size
+    most = memory_budget(size, upload=upload)
     try:
         with zipfile.ZipFile(io.BytesIO(source) if isinstance(source, bytes) else source) as archive:
             entries = archive.infolist()
@@ -189,14 +196,25 @@ def check_torch_file(source: bytes | Path, name: str, *, upload: bool) -> None:
             tensors = sum(e.file_size for e in entries if e is not pickles[0])
             if tensors > size:
                 raise VectorsError("vectors_pt_lying", name=name, entry="*", n=tensors, size=size)
-            need = scan_pickle(archive.read(pickles[0]), name) + tensors
+            need = scan_pickle(_stored(source, archive, pickles[0]), name, most=most - 2 * tensors) + 2 * tensors
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, struct.error, ValueError) as err:
         if isinstance(err, VectorsError):
             raise
         raise VectorsError("vectors_pt_not_zip", name=name, detail=str(err)[:200]) from None
-    most = memory_budget(size, upload=upload)
     if need > most:
         raise VectorsError("vectors_pt_too_much_memory", name=name, mb=_mb(need), most=_mb(most), size=_mb(size))
+
+
+def _stored(source: bytes | Path, archive: zipfile.ZipFile, entry: zipfile.ZipInfo) -> bytes | memoryview:
+    """A stored entry's bytes without copying them out of an upload (its local header says where they start)."""
+    if not isinstance(source, bytes):
+        return archive.read(entry)
+    header = source[entry.header_offset : entry.header_offset + 30]
+    if len(header) < 30 or header[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"no local header for {entry.filename}")
+    name_length, extra_length = struct.unpack("<HH", header[26:30])
+    start = entry.header_offset + 30 + name_length + extra_length
+    return memoryview(source)[start : start + entry.file_size]
 
 
 def overlaps(tensor: Tensor) -> bool:
