@@ -324,9 +324,11 @@ def load_torchtext_cache(source: bytes | Path, name: str, *, device: torch.devic
     """torchtext's `.pt` cache: (itos, stoi, vectors, dim), sized first (core.upload_size.check_torch_file), then
     read with weights_only=True (no code runs); bytes are an upload, a path a file of the vectors folder."""
     upload = isinstance(source, bytes)
+    size = len(source) if isinstance(source, bytes) else source.stat().st_size
     check_torch_file(source, name, upload=upload)
     try:
-        obj = torch.load(io.BytesIO(source) if upload else source, map_location="cpu", weights_only=True)
+        readable = io.BytesIO(source) if isinstance(source, bytes) else source
+        obj = torch.load(readable, map_location="cpu", weights_only=True)
     except Exception as err:  # UnpicklingError for pickles with code, RuntimeError/EOFError for other files
         detail = (str(err).splitlines() or [type(err).__name__])[0][:200]  # an empty file's EOFError says nothing
         raise VectorsError("vectors_refused", name=name, detail=detail) from None
@@ -353,7 +355,7 @@ def load_torchtext_cache(source: bytes | Path, name: str, *, device: torch.devic
         raise VectorsError("vectors_too_many_dims", name=name, dim=vectors.size(1), most=MAX_DIM)
     if len(itos) > MAX_WORDS:
         raise VectorsError("vectors_too_many_words", name=name, n=len(itos), most=MAX_WORDS)
-    check_tensor(vectors, name, len(source) if upload else source.stat().st_size, upload=upload)
+    check_tensor(vectors, name, size, upload=upload)
     # (n, dim) float32 in rows; a float64 value beyond float32's range becomes inf: check_rows says so
     vectors = vectors.detach().float().contiguous()
     check_rows(itos, vectors.numpy(), name)
