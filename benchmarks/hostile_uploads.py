@@ -54,6 +54,8 @@ def cases():
     yield "text: 120 MB of real-looking rows", b"".join(b"w%d " % i + b"0.12345 " * 50 + b"\n" for i in range(300_000))
     yield "pt: a stride-0 float64 view", pt(words, torch.tensor([0.5], dtype=torch.float64).expand(50_000, 16_384))
     yield "pt: compressed zeros", zipped(pt(words[:20_000], torch.zeros(20_000, 2_048)))
+    many = [f"w{i}" for i in range(250_000)]  # 250,000 x 50: near the largest such file accepted
+    yield "pt: 250,000 words x 50, as torchtext saves", pt(many, torch.randn(250_000, 50))
     yield "pt: 190 MB of float32", pt(words[:2_900], torch.ones(2_900, 16_384))
     yield "pt: 190 MB of float16", pt(words[:5_800], torch.ones(5_800, 16_384, dtype=torch.float16))
     sets = io.BytesIO()

@@ -26,7 +26,7 @@ from core.problems import Problem
 
 MEMORY_MULTIPLE = 16  # a file of B bytes may become at most 16 B (+ the slack) in memory
 MEMORY_SLACK = 32 * 2**20  # so that a small file of a few wide rows is not refused for its size
-MAX_MEMORY = 256 * 2**20  # for an upload, whatever its size: a server holds several learners' uploads
+MAX_MEMORY = 200 * 2**20  # for an upload, whatever its size: with what the interpreter keeps of a load, under 300 MB
 # A word in memory: its str (about 56 bytes for a short word), its slot in the word list (8) and its stoi entry
 # (about 100 with the index, an int object); rounded up.
 WORD_BYTES = 200
@@ -176,7 +176,8 @@ def check_torch_file(source: bytes | Path, name: str, *, upload: bool) -> None:
 
     A torch.save file is a zip archive whose entries are stored as they are, so nothing in it can grow when read:
     an entry that is compressed, or that claims more bytes than the whole file, is refused. The pickle's objects
-    (scan_pickle) and twice the tensors' bytes (the vectors and their unit rows) must fit the file's memory_budget.
+    (scan_pickle) with the tensors' bytes (what torch.load holds at once), and twice the tensors' bytes (the vectors
+    and, later, their unit rows; the pickle's stoi and memo are gone by then) must each fit the file's memory_budget.
     """
     size = len(source) if isinstance(source, bytes) else source.stat().st_size
     most = memory_budget(size, upload=upload)
@@ -196,7 +197,8 @@ def check_torch_file(source: bytes | Path, name: str, *, upload: bool) -> None:
             tensors = sum(e.file_size for e in entries if e is not pickles[0])
             if tensors > size:
                 raise VectorsError("vectors_pt_lying", name=name, entry="*", n=tensors, size=size)
-            need = scan_pickle(_stored(source, archive, pickles[0]), name, most=most - 2 * tensors) + 2 * tensors
+            objects = scan_pickle(_stored(source, archive, pickles[0]), name, most=most - tensors)
+            need = max(objects + tensors, 2 * tensors)
     except VectorsError:
         raise
     except Exception as err:  # zipfile on made-up bytes: BadZipFile, NotImplementedError (version), RuntimeError...
