@@ -33,6 +33,18 @@ class Question:
     expected: str
 
 
+# gensim's questions-words.txt is 0.6 MB; a file is read whole and each question becomes an object, so its bytes are
+# checked on the server (decode_questions) whatever the upload widget's own cap said.
+MAX_QUESTIONS_BYTES = 2 * 2**20
+
+
+def decode_questions(data: bytes, name: str, *, max_bytes: int = MAX_QUESTIONS_BYTES) -> str:
+    """An uploaded questions file's text, its size checked before it is decoded. Raises Problem when too big."""
+    if len(data) > max_bytes:
+        raise Problem("questions_too_big", name=name, mb=f"{len(data) / 2**20:.1f}", cap=f"{max_bytes / 2**20:g}")
+    return data.decode("utf-8", errors="replace")
+
+
 def read_questions(text: str) -> list[Question]:
     """questions-words format: `: section` headers, then `a b c expected` per line. Raises ValueError naming a bad line."""
     questions, section = [], ""

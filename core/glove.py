@@ -12,13 +12,12 @@ import os
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 import torch
 from torch import Tensor
 
-from core.problems import Problem
+from core.upload_size import VectorsError, check_memory, check_tensor, check_torch_file, memory_budget, vectors_bytes
 from core.vectors import WordVectors, read_only_tensor
 
 ENV_DIR = "EMBLAB_VECTORS_DIR"
@@ -30,10 +29,6 @@ MAX_UPLOAD_BYTES = 200 * 2**20
 MAX_DIM = 16_384
 MAX_WORDS = 4_000_000  # above word2vec's 3,000,000 (GoogleNews); bounds the word list a small-dimension upload holds
 BUNDLED = "bundled: GloVe 6B 50d"
-
-
-class VectorsError(Problem):
-    """A vectors source that cannot be read, with what to do about it."""
 
 
 def cache_dir() -> Path:
@@ -113,37 +108,51 @@ def _ragged_line(data: bytes, expected: int) -> tuple[int, int]:
     return 0, 0
 
 
-def _line_chunks(read_block, start: int, size: int) -> list[tuple[int, int, int, int]]:
-    """Cut the text from byte `start` into chunks of about `size` bytes that end at a line end.
+def _rows_in(block: bytes) -> int:
+    """How many lines of `block` (whole lines) hold something: pyarrow skips the empty ones, and so does a row count
+    (an empty line of a CRLF file is a lone carriage return). Boolean arrays only: a chunk of blank lines is all
+    newlines, and their positions would take eight times the chunk."""
+    data = np.frombuffer(block.replace(b"\r\n", b"\n"), np.uint8)
+    newline = data == 10  # (bytes,)
+    rows = int(np.count_nonzero(newline[1:] & ~newline[:-1]))  # newlines that end some text
+    return rows + int(len(data) > 0 and not newline[-1])  # the last line without a newline
+
+
+def _line_chunks(read_block, start: int, size: int) -> list[tuple[int, int, int, int, int, int]]:
+    """Cut the text from byte `start` into chunks of about `size` bytes that end at a line end, counting each
+    chunk's lines and rows (lines that hold something) before anything is parsed.
 
     Returns:
-        (byte offset, byte length, first line, lines) per chunk; the first line is counted from `start`.
+        (byte offset, byte length, first line, lines, first row, rows) per chunk, counted from `start`.
     """
     chunks = []
-    offset, line, tail = start, 0, b""
+    offset, line, row, tail = start, 0, 0, b""
     while block := read_block(offset + len(tail), size):
         block = tail + block
         cut = block.rfind(b"\n") + 1
         if cut == 0:  # a line longer than `size`: read on
             tail = block
             continue
-        lines = block.count(b"\n", 0, cut)
-        chunks.append((offset, cut, line, lines))
-        offset, line, tail = offset + cut, line + lines, block[cut:]
+        lines, rows = block.count(b"\n", 0, cut), _rows_in(block[:cut])
+        chunks.append((offset, cut, line, lines, row, rows))
+        offset, line, row, tail = offset + cut, line + lines, row + rows, block[cut:]
     if tail.strip():  # the last line without a newline
-        chunks.append((offset, len(tail), line, 1))
+        chunks.append((offset, len(tail), line, 1, row, 1))
     return chunks
 
 
 def parse_glove_text(
-    data: bytes | Path, name: str = "the file", *, chunk_bytes: int = 1 << 20, workers: int | None = None
+    data: bytes | Path, name: str = "the file", *, chunk_bytes: int | None = None, workers: int | None = None
 ) -> tuple[list[str], np.ndarray]:
     """Parse GloVe text with pyarrow's C++ CSV reader (space-separated, quoting off: `"` and `#` are words).
 
-    A first pass cuts the text into chunks at line ends and counts the lines, so the matrix is allocated
-    once; then `workers` threads (default: the CPU count, at most 4) each parse a chunk with the C++ reader
-    (which releases the GIL) straight into its rows. Only a few chunks are in memory at a time, so the
-    peak stays near the matrix plus the words. A word2vec-style header line (`count dim`) is skipped.
+    A first pass cuts the text into chunks at line ends and counts the rows (lines that hold a word) and the
+    first row's width, so the matrix is sized, and checked against the file's memory budget
+    (core.upload_size), before it is allocated once; then `workers` threads (default: the CPU count, at most 4)
+    each parse a chunk with the C++ reader (which releases the GIL) straight into its rows. Only a few chunks
+    are in memory at a time, so the peak stays near the matrix plus the words. A word2vec-style header line
+    (`count dim`) is skipped. A chunk is `chunk_bytes` long, by default 1 MB, longer for wide rows (up to 8 MB):
+    each call of the reader costs about as much as a row of its width.
 
     Returns:
         (itos, (n, dim) float32 matrix).
@@ -172,11 +181,20 @@ def parse_glove_text(
             raise VectorsError("vectors_no_numbers", name=name, line=skip + 1)
         if dim > MAX_DIM:
             raise VectorsError("vectors_too_many_dims", name=name, dim=dim, most=MAX_DIM)
+        chunk_bytes = chunk_bytes or min(max(1 << 20, 512 * dim), 8 << 20)
         chunks = _line_chunks(read_block, len(lines[0]) + 1 if skip else 0, chunk_bytes)
-        n_lines = sum(c[3] for c in chunks)
-        if n_lines > MAX_WORDS:
-            raise VectorsError("vectors_too_many_words", name=name, n=n_lines, most=MAX_WORDS)
-        matrix = np.empty((n_lines, dim), np.float32)
+        n_rows = sum(c[5] for c in chunks)
+        if n_rows > MAX_WORDS:
+            raise VectorsError("vectors_too_many_words", name=name, n=n_rows, most=MAX_WORDS)
+        size, upload = (data.stat().st_size, False) if isinstance(data, Path) else (len(data), True)
+        if vectors_bytes(n_rows, dim) > memory_budget(size, upload=upload):
+            for chunk in chunks:  # most likely rows shorter than the first: say which, else what it would take
+                line, fields = _ragged_line(read_block(chunk[0], chunk[1]), dim + 1)
+                if line:
+                    line += chunk[2] + skip
+                    raise VectorsError("vectors_ragged", name=name, line=line, numbers=fields - 1, dim=dim)
+            check_memory(name, vectors_bytes(n_rows, dim), size, upload=upload, rows=n_rows, dim=dim)
+        matrix = np.empty((n_rows, dim), np.float32)
         options = dict(
             read_options=pacsv.ReadOptions(
                 column_names=["word", *map(str, range(dim)), *end], use_threads=False, block_size=2 * chunk_bytes
@@ -189,8 +207,10 @@ def parse_glove_text(
             ),
         )
 
-        def parse(chunk: tuple[int, int, int, int]) -> tuple[int, list[str]]:
-            offset, length, first, _ = chunk
+        def parse(chunk: tuple[int, int, int, int, int, int]) -> list[str]:
+            offset, length, first, _, row, rows = chunk
+            if not rows:  # blank lines only
+                return []
             text = read_block(offset, length)
             try:
                 table = pacsv.read_csv(pa.py_buffer(text), **options).combine_chunks()
@@ -200,31 +220,28 @@ def parse_glove_text(
                     line += first + skip
                     raise VectorsError("vectors_ragged", name=name, line=line, numbers=fields - 1, dim=dim) from None
                 raise VectorsError("vectors_not_glove", name=name, detail=str(err).splitlines()[0]) from None
+            if table.num_rows != rows:  # pyarrow also ends a line at a lone carriage return
+                raise VectorsError(
+                    "vectors_not_glove", name=name, detail=f"a carriage return inside a line after line {first + skip}"
+                )
             numbers = table.drop_columns(["word", *end]).to_batches()
             if numbers:
-                rows = np.asarray(numbers[0].to_tensor(row_major=True))
-                matrix[first : first + len(rows)] = rows
-            return first, table.column("word").to_pylist()
+                matrix[row : row + rows] = np.asarray(numbers[0].to_tensor(row_major=True))
+            return table.column("word").to_pylist()
 
         workers = workers or min(os.cpu_count() or 1, 4)
         with ThreadPoolExecutor(workers) as pool:
             parsed = list(pool.map(parse, chunks))
-        itos = [word for _, words in parsed for word in words]
-        if len(itos) < len(matrix):  # blank lines were counted but hold no word: close the gaps
-            row = 0
-            for first, words in parsed:
-                matrix[row : row + len(words)] = matrix[first : first + len(words)]
-                row += len(words)
-            matrix = matrix[: len(itos)]
+        itos = [word for words in parsed for word in words]
 
         def line_of(row: int) -> int:
             """The line number of row `row` (blank lines hold no row)."""
-            for chunk, (first, words) in zip(chunks, parsed, strict=True):
-                if row < len(words):
+            for chunk in chunks:
+                if row < chunk[5]:
                     text = read_block(chunk[0], chunk[1])
-                    filled = (n for n, line in enumerate(text.splitlines(), start=1) if line.strip())
-                    return first + skip + next(n for i, n in enumerate(filled) if i == row)
-                row -= len(words)
+                    filled = (n for n, line in enumerate(text.split(b"\n"), start=1) if line.strip())
+                    return chunk[2] + skip + next(n for i, n in enumerate(filled) if i == row)
+                row -= chunk[5]
             raise IndexError(row)
 
         check_rows(itos, matrix, name, line_of)
@@ -303,10 +320,15 @@ def load_text_file(path: Path, *, device: torch.device | None = None) -> WordVec
     return WordVectors(itos, torch.from_numpy(matrix).to(device), path.name, cache / "unit.npy")
 
 
-def load_torchtext_cache(source: BinaryIO | Path, name: str, *, device: torch.device | None = None) -> WordVectors:
-    """torchtext's `.pt` cache: (itos, stoi, vectors, dim), read with weights_only=True (no code runs)."""
+def load_torchtext_cache(source: bytes | Path, name: str, *, device: torch.device | None = None) -> WordVectors:
+    """torchtext's `.pt` cache: (itos, stoi, vectors, dim), sized first (core.upload_size.check_torch_file), then
+    read with weights_only=True (no code runs); bytes are an upload, a path a file of the vectors folder."""
+    upload = isinstance(source, bytes)
+    size = len(source) if isinstance(source, bytes) else source.stat().st_size
+    check_torch_file(source, name, upload=upload)
     try:
-        obj = torch.load(source, map_location="cpu", weights_only=True)
+        readable = io.BytesIO(source) if isinstance(source, bytes) else source
+        obj = torch.load(readable, map_location="cpu", weights_only=True)
     except Exception as err:  # UnpicklingError for pickles with code, RuntimeError/EOFError for other files
         detail = (str(err).splitlines() or [type(err).__name__])[0][:200]  # an empty file's EOFError says nothing
         raise VectorsError("vectors_refused", name=name, detail=detail) from None
@@ -331,9 +353,11 @@ def load_torchtext_cache(source: BinaryIO | Path, name: str, *, device: torch.de
         raise VectorsError("vectors_no_dims", name=name)
     if vectors.size(1) > MAX_DIM:
         raise VectorsError("vectors_too_many_dims", name=name, dim=vectors.size(1), most=MAX_DIM)
-    vectors = (
-        vectors.detach().float()
-    )  # (n, dim); a float64 value beyond float32's range becomes inf: check_rows says so
+    if len(itos) > MAX_WORDS:
+        raise VectorsError("vectors_too_many_words", name=name, n=len(itos), most=MAX_WORDS)
+    check_tensor(vectors, name, size, upload=upload)
+    # (n, dim) float32 in rows; a float64 value beyond float32's range becomes inf: check_rows says so
+    vectors = vectors.detach().float().contiguous()
     check_rows(itos, vectors.numpy(), name)
     return WordVectors(itos, vectors.to(device), name)
 
@@ -365,7 +389,7 @@ def load_glove(
                 "vectors_too_big", name=name, mb=round(len(source) / 2**20), cap=round(max_bytes / 2**20)
             )
         if name.endswith(".pt"):
-            return load_torchtext_cache(io.BytesIO(source), name, device=device)
+            return load_torchtext_cache(source, name, device=device)
         itos, matrix = parse_glove_text(source, name)
         return WordVectors(itos, torch.from_numpy(matrix).to(device), name)
     path = resolve_in_folder(str(source), cache_dir)

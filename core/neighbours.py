@@ -18,6 +18,7 @@ from core import trustworthiness
 from core.cloud import CloudConfig, Progress, exact_neighbours, project
 from core.problems import Problem
 from core.trustworthiness import OnProgress
+from core.vectors import unit_rows
 
 K = 10  # neighbours per point compared, at first
 MAX_K = 100
@@ -64,7 +65,7 @@ def cosine_neighbours(x: np.ndarray, k: int, *, block: int = 1024) -> np.ndarray
     Returns:
         (n, k) int64 indices, most similar first, the row itself left out.
     """
-    unit = torch.nn.functional.normalize(torch.from_numpy(np.asarray(x, np.float32)), dim=1)  # (n, dim)
+    unit = unit_rows(torch.from_numpy(np.asarray(x, np.float32)))  # (n, dim); subnormal rows too
     n = len(unit)
     out = torch.empty(n, k, dtype=torch.long)
     buffer = torch.empty(min(block, n), n)

@@ -9,7 +9,7 @@ import torch
 from torch import Tensor, nn
 
 from core.problems import Problem
-from core.vectors import WordVectors
+from core.vectors import WordVectors, unit_rows
 
 METRICS = ("cosine", "euclidean")
 
@@ -63,7 +63,7 @@ def nearest(
     if metric == "cosine":
         if not query.any():
             raise Problem("cosine_zero")
-        scores = wv.unit @ nn.functional.normalize(query, dim=0)  # (n,)
+        scores = wv.unit @ unit_rows(query)  # (n,)
     elif metric == "euclidean":
         scores = -torch.cdist(wv.vectors, query[None, :]).squeeze(1)  # (n,) negated: larger is nearer
     else:

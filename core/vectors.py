@@ -56,7 +56,7 @@ class WordVectors:
         memory-mapped read-only, so that server processes side by side share one copy (see shared_unit).
         """
         if self.unit_file is None or self.vectors.device.type != "cpu":
-            return nn.functional.normalize(self.vectors, dim=1)
+            return unit_rows(self.vectors)
         return read_only_tensor(shared_unit(self.unit_file, self.vectors))
 
     def get_vecs_by_tokens(self, tokens: str | list[str], lower_case_backup: bool = False) -> Tensor:
@@ -74,6 +74,27 @@ class WordVectors:
     def embedding(self) -> nn.Embedding:
         """nn.Embedding.from_pretrained(vectors, freeze=True): seed 003's lookup layer."""
         return nn.Embedding.from_pretrained(self.vectors, freeze=True)
+
+
+def unit_rows(x: Tensor, *, block: int = 65_536) -> Tensor:
+    """x's rows (or x, a single vector) scaled to length 1; zero rows stay zero.
+
+    Each row is first divided by its largest absolute value, so its squares neither underflow (a row of
+    subnormal values, ~1e-45, whose float32 squares are 0: normalize would divide by its eps and every cosine
+    would be 0.0) nor overflow. Done `block` rows at a time, so the temporaries stay small.
+
+    Returns:
+        x's shape, x's dtype.
+    """
+    if x.dim() == 1:
+        return unit_rows(x[None], block=block)[0]
+    out = torch.empty_like(x)  # (n, dim)
+    for start in range(0, len(x), block):
+        rows = x[start : start + block]  # (b, dim)
+        top = rows.abs().amax(dim=1, keepdim=True) if rows.shape[1] else rows.new_zeros(len(rows), 1)  # (b, 1)
+        scaled = rows / torch.where(top > 0, top, torch.ones_like(top))  # largest |value| 1
+        out[start : start + block] = nn.functional.normalize(scaled, dim=1)
+    return out
 
 
 def read_only_tensor(array: np.ndarray) -> Tensor:
@@ -104,7 +125,7 @@ def shared_unit(path: Path, vectors: Tensor) -> np.ndarray:
             return unit
     except (OSError, ValueError):
         pass  # no file yet, or a broken one: write it again
-    unit = nn.functional.normalize(vectors, dim=1).numpy()  # (len, dim)
+    unit = unit_rows(vectors).numpy()  # (len, dim)
     unit.flags.writeable = False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core import claims, glove, projection
+from core import claims, evaluate, glove, projection
 from core.problems import Problem
 from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.words import word_scatter_figure
@@ -21,7 +21,7 @@ from ui.vectors import choose_vectors
 from ui.word_results import nearest_words, pca_coords
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
-QUESTIONS_MB = 2
+QUESTIONS_MB = evaluate.MAX_QUESTIONS_BYTES // 2**20  # the widget's cap, for the browser; the server checks it too
 SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
 BACKGROUNDS = (1000, 5000, 10_000, 50_000)  # most frequent words PCA may be fitted on
 NEIGHBOURS_K = (1, 50, 10)  # the neighbours' k: least, most, default
@@ -206,10 +206,9 @@ if which != "ours":
 asked = dict(source=source_key, which=which, restrict=restrict)
 if st.button(t("we.evaluate"), key="we_eval_go"):  # the file is read only now, not on every rerun of the page
     if which == "ours":
-        text = OUR_SET.read_text(encoding="utf-8")
+        start_evaluation(wv, OUR_SET.read_text(encoding="utf-8"), asked)
     else:
-        text = upload.getvalue().decode("utf-8", errors="replace") if upload else None
-    start_evaluation(wv, text, asked)
+        start_evaluation(wv, None, asked, upload=upload)  # sized on the server before it is decoded
 refusal_notice(eval_runner(), REFUSED)
 show_evaluation(wv, asked)  # while the settings it was asked with stay
 st.caption(

@@ -44,11 +44,24 @@ def read_questions_or_say_why(text: str | None) -> list[evaluate.Question] | Non
     return questions
 
 
-def start_evaluation(wv: WordVectors, text: str | None, asked: dict) -> None:
-    """Queue the evaluation of a questions-words text (None: no file yet); this session remembers it in
-    state[ASKED], so the page shows it while it runs and after, across reruns and pages."""
+def uploaded_questions(upload) -> str | None:
+    """An uploaded questions file's text (None: no file yet), its size checked here, on the server: the upload
+    widget's max_upload_size is the browser's alone. Raises Problem for a file over the cap."""
+    return evaluate.decode_questions(upload.getvalue(), upload.name) if upload is not None else None
+
+
+def start_evaluation(wv: WordVectors, text: str | None, asked: dict, *, upload=None) -> None:
+    """Queue the evaluation of a questions-words text, or of an upload's (uploaded_questions; neither: no file
+    yet); this session remembers it in state[ASKED], so the page shows it while it runs and after, across reruns
+    and pages."""
     st.session_state.pop(ASKED, None)
     st.session_state.pop(REFUSED, None)
+    if upload is not None:
+        try:
+            text = uploaded_questions(upload)
+        except ValueError as err:
+            st.error(problem(err))
+            return
     questions = read_questions_or_say_why(text)
     if questions is None or text is None:  # text is None only where questions is (said on the page)
         return

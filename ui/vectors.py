@@ -68,7 +68,12 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
             return bundled_or_stop(), glove.BUNDLED
         if source != UPLOAD:
             return vectors_from_folder(source), f"folder:{source}"
-        upload = st.file_uploader(t("ui.upload_label"), type=["txt", "vec", "pt"], key=f"{prefix}_upload")
+        upload = st.file_uploader(
+            t("ui.upload_label"),
+            type=["txt", "vec", "pt"],
+            key=f"{prefix}_upload",
+            max_upload_size=glove.MAX_UPLOAD_BYTES // 2**20,  # the browser's check; load_glove checks it again
+        )
         if upload is None:
             st.info(t("ui.upload_waiting"))
             return bundled_or_stop(), glove.BUNDLED

@@ -10,6 +10,7 @@ while the rest of the page keeps working. No run may show a traceback.
 import io
 import json
 import time
+import zipfile
 
 import pytest
 import torch
@@ -40,6 +41,38 @@ SIX = {
 }
 BAD = [1.0, 2.0, 3.0]
 
+
+def zipped(data: bytes) -> bytes:
+    """A .pt with its entries deflated: torch.load would unpack them, whatever they grow to."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as old, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
+        for entry in old.infolist():
+            new.writestr(entry.filename, old.read(entry.filename))
+    return out.getvalue()
+
+
+def many_objects(n: int) -> bytes:
+    """A .pt whose pickle pushes n empty sets (220 bytes each in memory for 1 byte of file)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("archive/data.pkl", b"\x80\x02N" + b"\x8f" * n + b".")
+        archive.writestr("archive/version", b"3\n")
+    return out.getvalue()
+
+
+WIDE = 16_384
+# Issue 40's hostile uploads, made small: each is refused, naming the file and what is wrong, before it is believed.
+HOSTILE = [
+    (
+        "same.pt",
+        pt([f"w{i}" for i in range(2_000)], torch.tensor([0.5], dtype=torch.float64).expand(2_000, WIDE)),
+        "same.pt: its vectors tensor (2000 × 16384, strides 0, 0) is a view in which 32,768,000 values share 1 stored",
+    ),
+    ("zipped.pt", zipped(pt([f"w{i}" for i in range(500)], torch.zeros(500, 2_048))), "zipped.pt: its entry"),
+    ("sets.pt", many_objects(1_000_000), "sets.pt: its word list and tensors would take about"),
+    ("wide.txt", b"w " + b"1 " * WIDE + b"\n" + b"x 1\n" * 50_000, "wide.txt: line 2 has 1 numbers"),
+]
+
 REFUSED = [
     ("nan.txt", text({**SIX, "bad": [1, "nan", 2]}), "line 7 ('bad') holds nan, which is not a finite number"),
     ("inf.txt", text({"bad": [1, "-inf", 2], **SIX}), "line 1 ('bad') holds -inf"),
@@ -62,6 +95,7 @@ REFUSED = [
     ("no_columns.pt", pt(list(SIX), torch.zeros(6, 0)), "no dimensions"),
     ("no_words.pt", pt([], torch.zeros(0, 3)), "holds no words"),
     ("repeated.pt", pt(["a", "a"], torch.eye(2)), "the word 'a' appears twice"),
+    *HOSTILE,
 ]
 
 
@@ -101,6 +135,46 @@ def test_a_bad_file_after_a_good_one_keeps_the_good_one(open_page, page, prefix)
     assert charts(at)
     at.run()  # the refused file is not read again, and its message stays
     assert "Still using the file uploaded before, six.txt" in errors(at)
+
+
+@pytest.mark.parametrize(("page", "prefix"), PAGES)
+@pytest.mark.parametrize(("name", "data", "says"), HOSTILE, ids=[r[0] for r in HOSTILE])
+def test_a_hostile_file_after_a_good_one_is_refused_and_the_good_one_kept(open_page, page, prefix, name, data, says):
+    at = upload(open_page, page, prefix, "six.txt", text(SIX))
+    at.file_uploader(key=f"{prefix}_upload").upload(name, data).run()
+    assert not at.exception, at.exception[0].message
+    assert says in errors(at) and "Still using the file uploaded before, six.txt" in errors(at)
+    assert "6 words" in " ".join(c.value for c in at.caption) or charts(at)
+
+
+def test_word_page_one_wide_row_and_a_million_blank_lines_is_one_word(open_page):
+    """Issue 40: the parser sized its array by lines times the first row's width (61 GiB for this 1 MB file)."""
+    at = upload(open_page, WORD_PAGE, "we", "blank.txt", b"w " + b"1 " * WIDE + b"\n" * 1_000_000)
+    assert "blank.txt" not in errors(at)
+    assert "blank.txt" in at.caption[0].value and "1 words × 16384 dimensions" in at.caption[0].value
+
+
+def test_word_page_neighbours_of_subnormal_vectors_have_real_cosines(open_page):
+    """Issue 40: with values near 1e-45 every cosine showed 0.0 and the order was arbitrary."""
+    tiny = 1.401298464324817e-45
+    rows = {"a": [tiny, 0, 0], "b": [0, tiny, 0], "c": [tiny, tiny, 0], "d": [3 * tiny, tiny, 0]}
+    at = upload(open_page, WORD_PAGE, "we", "tiny.txt", text(rows))
+    move(at, "text_input", "we_words", "a b c d")
+    move(at, "text_input", "we_nn_word", "a")
+    neighbours = at.table[0].value
+    assert list(neighbours.index) == ["d", "c", "b"]
+    assert [round(float(c), 3) for c in neighbours["cosine"]] == [0.949, 0.707, 0.0]
+
+
+def test_word_page_questions_over_the_cap_are_refused_by_the_server(open_page):
+    """Issue 40: the 2 MB cap of the questions upload held only in the browser; a 30 MB body was parsed."""
+    at = open_page(WORD_PAGE)
+    at.radio(key="we_eval_set").set_value("upload").run()
+    at.file_uploader(key="we_eval_file").upload("big.txt", b": s\nking man woman queen\n" * 120_000).run()
+    at.button(key="we_eval_go").click().run()
+    assert not at.exception, at.exception[0].message
+    assert "big.txt is 2.9 MB, over the 2 MB cap for a questions file" in errors(at)
+    assert not at.metric and charts(at), "nothing was asked; the page above still draws"
 
 
 def test_word_page_on_a_single_word(open_page):

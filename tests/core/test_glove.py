@@ -247,7 +247,8 @@ def test_zero_rows_and_words_that_differ_by_case_are_kept():
         (torch.ones(3, 2, dtype=torch.bool), "a bool tensor"),
         (torch.eye(3, 2).to_sparse(), "a sparse_coo tensor"),
         (torch.empty(3, 2, device="meta"), "a meta tensor"),  # shapes without values
-        (torch.quantize_per_tensor(torch.rand(3, 2), 0.1, 0, torch.quint8), "a quint8 tensor"),
+        # refused before torch.load: rebuilding one allocates the size its pickle states
+        (torch.quantize_per_tensor(torch.rand(3, 2), 0.1, 0, torch.quint8), "names torch._utils._rebuild_qtensor"),
         (torch.zeros(3, 0), "no dimensions"),
         (torch.zeros(3, 16_385), "16385 dimensions"),
     ],
