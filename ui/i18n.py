@@ -55,8 +55,8 @@ class Message(str):
     and escaped."""
 
 
-def t(key: str, **values) -> Message:
-    """The text for `key` in the reader's language, as Markdown, with {placeholders} filled from `values`.
+def t(key: str, **values) -> str:
+    """The text for `key` in the reader's language, as Markdown (a Message), with {placeholders} filled from `values`.
 
     A str value other than a Message is shown as text (`shown`: cut past SHOWN_MOST characters, Markdown escaped).
     """
@@ -132,7 +132,7 @@ def escaped(text: str) -> Message:
     return Message(_LINE_START.sub(lambda m: m[1] + "\\" + m[2] if not m[2][0].isdigit() else m[0] + "\\", text))
 
 
-def problem(err: Exception) -> Message:
+def problem(err: Exception) -> str:
     """An error from core in the reader's language: core.problems.Problem carries a key and values. Another error's
     text is shown as text, unless t() made it (ui.compare's ValueErrors)."""
     if isinstance(err, Problem):

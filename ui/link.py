@@ -5,8 +5,8 @@ it when it equals the default, seeds the widget from a shared link, and restores
 `persist_state="session"` keeps the value while another page is shown. What is left here is where it falls short:
 - it writes each change over the address (history.replaceState), so Back would leave the page instead of showing
   its earlier view: `keep_history` (tests/browser/test_across_pages.py, Back brings k back);
-- it drops a parameter it cannot use without a word: `check_link` names it
-  (tests/app/test_links.py, notices);
+- it drops a parameter it cannot use without a word: `check_link` names it, on the first run or, for a widget drawn
+  later (another chapter's), on the run that draws it (tests/app/test_links.py, notices; test_link_values.py);
 - links made before the binding named a setting without its page's prefix (?d_model=64): `read_link`
   (tests/app/test_links.py, old links);
 - it seeds a whole-number box with int(float(text)), which raises OverflowError for inf, -Infinity or 1e400: a
