@@ -18,7 +18,7 @@ import functools
 import re
 import string
 import tomllib
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import streamlit as st
 
@@ -65,12 +65,16 @@ def t(key: str, **values) -> str:
 
 
 class _Filler(string.Formatter):
-    """str.format with each value `shown`; a `{value!r}` is the repr of the value as typed, then escaped (the
-    repr of an escaped text would double its backslashes, and Markdown would read the link again)."""
+    """str.format with each value `shown`; a `{value!r}` is the repr of the value as typed, escaped, and cut as
+    `shown` cuts: the repr of an escaped text would double its backslashes, and Markdown would read the link again."""
 
     def convert_field(self, value, conversion):
         if conversion == "r" and isinstance(value, str) and not isinstance(value, Message):
-            return shown(repr(value))
+            if len(value) > SHOWN_MOST:
+                return Message(
+                    catalog(language())["ui.cut"].format(start=escaped(repr(value[:SHOWN_MOST])), n=len(value))
+                )
+            return escaped(repr(value))
         return super().convert_field(value, conversion)
 
     def format_field(self, value, format_spec):
@@ -94,7 +98,9 @@ def shown_all(values, sep: str = ", ") -> Message:
 
 def shown(value):
     """`value` as a Markdown text shows it: a str (not already a Message) cut past SHOWN_MOST characters, its length
-    said, and escaped (`escaped`); any other value as it is."""
+    said, and escaped (`escaped`); a path as its text; any other value (a number) as it is."""
+    if isinstance(value, PurePath):
+        value = str(value)
     if isinstance(value, str) and not isinstance(value, Message):
         cut = _cut(value)
         if cut is not value:  # "start… (n characters in all)": the start is the value's, the rest the lab's
