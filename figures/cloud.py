@@ -10,6 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.basedatatypes import BaseTraceType
 
+from figures.markup import escaped, escaped_all
+
 LEGEND = {"cloud": "cloud ({n:,})", "chosen": "chosen words", "neighbours": "neighbours", "found": "found"}
 GROUP_COLORS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
 
@@ -37,6 +39,7 @@ def cloud_figure(
         revision: plotly's uirevision: zoom and rotation survive reruns while it stays the same.
         legend: legend text per role ("cloud" with {n}, "chosen", "neighbours", "found"); each trace's `meta`
             is its role (a group's is its name), whatever the language.
+    A group's name and the words are the user's: escaped where plotly reads HTML (the legend, the hover).
     """
     legend = {**LEGEND, **(legend or {})}
     role: dict[int, str] = {}
@@ -56,8 +59,8 @@ def cloud_figure(
         return scatter(
             **xyz,
             mode="markers+text" if labelled else "markers",
-            text=text if labelled else None,
-            hovertext=text,
+            text=text if labelled else None,  # drawn by WebGL: not read as HTML
+            hovertext=escaped_all(text),
             hoverinfo="text",
             textposition="top center",
             marker=marker,
@@ -72,7 +75,7 @@ def cloud_figure(
         traces.append(trace(plain, "cloud", legend["cloud"].format(n=len(plain)), grey, False))
         for (name, rows), color in zip((groups or {}).items(), itertools.cycle(GROUP_COLORS)):
             mine = [i for i in rows if role[i] == f"group:{name}"]
-            traces.append(trace(mine, name, name, dict(size=5 if three_d else 8, color=color), True))
+            traces.append(trace(mine, name, escaped(name), dict(size=5 if three_d else 8, color=color), True))
         picked = [i for i in chosen if role[i] == "chosen"]
         black = dict(size=5 if three_d else 9, color="#000000")
         traces.append(trace(picked, "chosen", legend["chosen"], black, True))

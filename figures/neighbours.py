@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from figures.cloud import GROUP_COLORS
 from figures.grid import grid_layout
+from figures.markup import escaped, escaped_all
 
 
 def kept_figure(
@@ -41,7 +42,7 @@ def kept_figure(
             colorscale="Viridis",
             colorbar=dict(title=dict(text=colour_title)),
         ),
-        text=[f"{w}: {c}/{k}" for w, c in zip(words, kept.tolist(), strict=True)],
+        text=[f"{escaped(w)}: {c}/{k}" for w, c in zip(words, kept.tolist(), strict=True)],  # the hover's
         hoverinfo="text",
     )
     layout = dict(title=dict(text=title), margin=dict(l=10, r=10, t=40, b=10), uirevision=revision or None)
@@ -125,9 +126,9 @@ def sweep_figure(
                     y=xy[rows, 1],
                     mode="markers",
                     marker=dict(size=3, color=colour),
-                    text=labels[rows].tolist(),
+                    text=escaped_all(labels[rows].tolist()),  # the hover's
                     hoverinfo="text",
-                    name=name,
+                    name=None if name is None else escaped(name),
                     legendgroup=name,
                     showlegend=name is not None and i == 0,
                     **places[i],
@@ -161,8 +162,10 @@ def frames_figure(
         prefix: the slider's caption before the frame's iteration.
     """
 
+    shown = escaped_all(words)  # the hover's
+
     def points(xy: np.ndarray) -> go.Scatter:
-        return go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers", marker=dict(size=3), text=words, hoverinfo="text")
+        return go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers", marker=dict(size=3), text=shown, hoverinfo="text")
 
     def axes(xy: np.ndarray) -> dict:
         low, high = xy.min(axis=0), xy.max(axis=0)

@@ -7,6 +7,8 @@ import itertools
 import numpy as np
 import plotly.graph_objects as go
 
+from figures.markup import escaped, escaped_all
+
 
 def word_scatter_figure(
     coords: np.ndarray,
@@ -16,7 +18,8 @@ def word_scatter_figure(
     arrows: list[tuple[str, str]] | None = None,
     title: str = "",
 ) -> go.Figure:
-    """Labelled points in 2D or 3D; each arrow (from_word, to_word) is drawn between two plotted words.
+    """Labelled points in 2D or 3D; each arrow (from_word, to_word) is drawn between two plotted words. The words
+    are the user's: escaped wherever plotly reads HTML (figures.markup); `title` is the caller's, escaped already.
 
     Args:
         coords: (n, 2) or (n, 3).
@@ -31,7 +34,9 @@ def word_scatter_figure(
                 y=coords[:, 1],
                 z=coords[:, 2],
                 mode="markers+text",
-                text=words,
+                text=words,  # drawn by WebGL: not read as HTML
+                hovertext=escaped_all(words),
+                hoverinfo="text",
                 textposition="top center",
                 marker=dict(size=4),
                 name="words",
@@ -46,7 +51,7 @@ def word_scatter_figure(
                     z=coords[[i, j], 2],
                     mode="lines",
                     line=dict(width=5),
-                    name=f"{a} → {b}",
+                    name=escaped(f"{a} → {b}"),
                 )
             )
         scene = dict(xaxis_title=axis_titles[0], yaxis_title=axis_titles[1], zaxis_title=axis_titles[2])
@@ -58,7 +63,7 @@ def word_scatter_figure(
         x=coords[:, 0],
         y=coords[:, 1],
         mode="markers+text",
-        text=words,
+        text=escaped_all(words),  # SVG text: read as HTML
         textposition="top center",
         marker=dict(size=9),
         name="words",

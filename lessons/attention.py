@@ -12,7 +12,7 @@ from ui.attention_views import MINILM, TRAINED, curves, learned_tables, t5_reach
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
-from ui.i18n import problem, shown, t
+from ui.i18n import figure_text, problem, shown_all, t
 from ui.link import IN_LINK, translated_choice
 from ui.pages import page_link
 from ui.vectors import bundled_or_stop
@@ -111,7 +111,7 @@ def lesson(settings: dict) -> None:
         wv = bundled_or_stop() if cfg.content == "glove" else None
         result = view(cfg, wv, tables, names, trained_cfg, where)
         if result.head.unknown:
-            st.warning(t("at.unknown", words=", ".join(shown(w) for w in dict.fromkeys(result.head.unknown))))
+            st.warning(t("at.unknown", words=shown_all(dict.fromkeys(result.head.unknown))))
         if MINILM not in tables:
             st.info(t("at.no_minilm"))
     if chapter == "exercises":
@@ -252,7 +252,7 @@ def lesson(settings: dict) -> None:
             pos = c3.slider(t("at.query_pos"), 0, QUERY_POS_MAX, 8, key="at_query_pos", **IN_LINK)
             far = c4.slider(t("at.max_distance"), 2, 64, 16, key="at_max_distance", **IN_LINK)
             distances, lines = curves(cfg, wv, tables, names, trained_cfg, where, query, key, pos, far)
-            title = t("at.distance_title", query=shown(tokens[query]), other=shown(tokens[key]), pos=pos)
+            title = figure_text("at.distance_title", query=tokens[query], other=tokens[key], pos=pos)
             live_chart.cached_chart(
                 "at_distance_chart",
                 lambda: distance_figure(distances, lines, title, t("at.ax_distance"), t("at.ax_logit"), revision="at"),

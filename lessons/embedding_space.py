@@ -32,6 +32,7 @@ LEARNING_RATES = (0, 10, 50, 100, 200, 500, 1000, 2000)  # 0: openTSNE's auto
 ITERATIONS = (300, 500, 750, 1000, 1500, 2000)  # each above cloud.EXAGGERATION_ITERS
 N_NEIGHBORS = (2, 5000)
 MIN_DISTS = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.8, 0.99)
+CLOUD_MOST = SIZES[-1]  # the most words a cloud holds: the frequent ones and the grouped ones outside them together
 SWEEP_DATA = ("sizes", "gaps", "cloud")  # core.neighbours.DEMOS, then the page's own cloud
 
 st.title(t("es.title"))
@@ -64,6 +65,16 @@ if groups.malformed:
     c2.warning(t("es.malformed", words=" ".join(groups.malformed)))
 if groups.unknown:
     c2.info(t("es.group_unknown", words=", ".join(groups.unknown)))
+frequent = min(size, len(wv))  # GloVe lists words by frequency: these are the first rows (cloud.cloud_rows)
+chosen = set(look.found)  # few, and kept: the words box has its own bound
+chosen_outside = sum(wv.stoi[w] >= frequent for w in chosen)
+grouped = dict.fromkeys(w for ws in groups.words.values() for w in ws)
+grouped_outside = [w for w in grouped if wv.stoi[w] >= frequent and w not in chosen]
+if len(grouped_outside) > (room := max(CLOUD_MOST - frequent - chosen_outside, 0)):
+    past = grouped_outside[room:]
+    c2.warning(t("es.groups_over_cap", most=CLOUD_MOST, frequent=frequent, n=len(past), words=", ".join(past)))
+    dropped = set(past)
+    groups = replace(groups, words={name: [w for w in ws if w not in dropped] for name, ws in groups.words.items()})
 
 # --- 2. Projection --------------------------------------------------------------------------------------
 st.header(t("es.h_projection"))

@@ -14,7 +14,7 @@ from figures.minilm import attention_figure, head_grid_figure, lines_figure, mov
 from ui import live_chart
 from ui.exercises import try_this
 from ui.explain import explain, show_code
-from ui.i18n import problem, shown, t
+from ui.i18n import figure_text, problem, shown, shown_all, t
 from ui.link import IN_LINK, translated_choice
 from ui.minilm import (
     context_view,
@@ -141,7 +141,7 @@ elif chapter == "positions" and encoded is not None:
     )
     view = positions_view(sentence, pair, seed)
     labels = {v: t(f"tf.variant_{v}") for v in ("learned", *VARIANTS)}
-    shuffled = " ".join(shown(view["tokens"][i]) for i in view["order"])
+    shuffled = shown_all((view["tokens"][i] for i in view["order"]), " ")
     st.markdown(t("tf.shuffled", tokens=shuffled, order=", ".join(map(str, view["order"]))))
     key, moved = (sentence, pair, seed), {labels[v]: view["moved"][v] for v in VARIANTS}
     texts = (t("tf.moved_title"), (t("tf.ax_head"), t("tf.ax_layer")))
@@ -220,7 +220,7 @@ elif chapter == "context":
         curves = {f"{names[a]} · {names[b]}": c for (a, b), c in view["cosines"].items()}
         stages = [stage_name(s) for s in STAGES]
         live_chart.chart(
-            lines_figure(stages, curves, t("tf.uses_title", word=shown(word.strip())), t("tf.ax_cosine")),
+            lines_figure(stages, curves, figure_text("tf.uses_title", word=word.strip()), t("tf.ax_cosine")),
             "tf_uses_chart",
         )
         explain(

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import streamlit as st
 
-from ui.i18n import Message, problem, t
+from ui.i18n import Message, problem, shown, t
 from ui.link import from_link, to_link
 
 if TYPE_CHECKING:
@@ -158,4 +158,6 @@ def _parse(text: str, kind: type):
 
 
 def _readable(settings) -> str:
-    return Message(", ".join(f"{f.name} {_text(getattr(settings, f.name))}" for f in dataclasses.fields(settings)))
+    return Message(
+        ", ".join(f"{f.name} {shown(_text(getattr(settings, f.name)))}" for f in dataclasses.fields(settings))
+    )

@@ -3,17 +3,27 @@
 Keys are "section.name" (a section per page, plus "app", "ui" and "problems" for core's messages). A text with
 {placeholders} is formatted with the values given to `t`; tests/app/test_i18n.py fails when a key or a
 placeholder is missing in either language.
+
+A text is Markdown (Streamlit renders every notice, caption and label as Markdown), and a value put into it is
+shown as text: `t` escapes each value that is not already a Message (a word, a link's value, a file's name), so
+that `[x](http://host)`, `![x](http://host/t.png)`, a bare `https://host`, `$x$`, `<b>` or `*x*` from a link or
+a box never becomes a link, an image, a formula or markup (tests/app/test_markup.py; tests/browser/
+test_across_pages.py, in Chromium). Figures render a subset of HTML instead: `figure_text` fills a text for a
+figure, whose builders escape their words themselves (figures/markup.py).
 """
 
 from __future__ import annotations
 
 import functools
+import re
+import string
 import tomllib
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import streamlit as st
 
 from core.problems import Problem
+from figures.markup import escaped as html_escaped
 
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 LANGUAGES = {"en": "English", "zh": "中文"}
@@ -41,25 +51,97 @@ SHOWN_MOST = 200  # characters of one value in a text: a pasted page of words is
 
 
 class Message(str):
-    """A text made by t() or problem(): a later t() inserts it whole, as its own values are already cut."""
+    """Markdown made by t(), shown() or problem(): a later t() inserts it whole, as its own values are already cut
+    and escaped."""
 
 
 def t(key: str, **values) -> str:
-    """The text for `key` in the reader's language, with {placeholders} filled from `values`.
+    """The text for `key` in the reader's language, as Markdown (a Message), with {placeholders} filled from `values`.
 
-    A value longer than SHOWN_MOST characters (other than a Message) is cut there, and its length is said.
+    A str value other than a Message is shown as text (`shown`: cut past SHOWN_MOST characters, Markdown escaped).
     """
     text = catalog(language())[key]
-    return Message(text.format(**{name: shown(value) for name, value in values.items()}) if values else text)
+    return Message(_FILLER.vformat(text, (), values) if values else text)
+
+
+class _Filler(string.Formatter):
+    """str.format with each value `shown`; a `{value!r}` is the repr of the value as typed, escaped, and cut as
+    `shown` cuts: the repr of an escaped text would double its backslashes, and Markdown would read the link again."""
+
+    def convert_field(self, value, conversion):
+        if conversion == "r" and isinstance(value, str) and not isinstance(value, Message):
+            if len(value) > SHOWN_MOST:
+                return Message(
+                    catalog(language())["ui.cut"].format(start=escaped(repr(value[:SHOWN_MOST])), n=len(value))
+                )
+            return escaped(repr(value))
+        return super().convert_field(value, conversion)
+
+    def format_field(self, value, format_spec):
+        return super().format_field(shown(value), format_spec)
+
+
+_FILLER = _Filler()
+
+
+def figure_text(key: str, **values) -> str:
+    """The text for `key` for a figure's title or label, which plotly renders as a subset of HTML, not Markdown:
+    each str value cut past SHOWN_MOST characters and escaped for HTML (figures.markup)."""
+    text = catalog(language())[key]
+    return text.format(**{name: html_escaped(_cut(v)) if isinstance(v, str) else v for name, v in values.items()})
+
+
+def shown_all(values, sep: str = ", ") -> Message:
+    """Values in one Markdown text, each `shown` on its own (cut and escaped)."""
+    return Message(sep.join(shown(value) for value in values))
 
 
 def shown(value):
-    """`value` as a text shows it: a str longer than SHOWN_MOST characters is cut, and its length said."""
+    """`value` as a Markdown text shows it: a str (not already a Message) cut past SHOWN_MOST characters, its length
+    said, and escaped (`escaped`); a path as its text; any other value (a number) as it is."""
+    if isinstance(value, PurePath):
+        value = str(value)
+    if isinstance(value, str) and not isinstance(value, Message):
+        cut = _cut(value)
+        if cut is not value:  # "start… (n characters in all)": the start is the value's, the rest the lab's
+            return Message(catalog(language())["ui.cut"].format(start=escaped(value[:SHOWN_MOST]), n=len(value)))
+        return escaped(value)
+    return value
+
+
+def _cut(value):
     if isinstance(value, str) and not isinstance(value, Message) and len(value) > SHOWN_MOST:
         return catalog(language())["ui.cut"].format(start=value[:SHOWN_MOST], n=len(value))
     return value
 
 
+# CommonMark lets a backslash escape any ASCII punctuation; these are the ones that start a link or an image, code,
+# emphasis, strikethrough, raw HTML, an entity, a table cell, a heading or a quote, or LaTeX (Streamlit's $...$)
+_MARKUP = re.compile(r"[\\`*\[\]()!<>#|~$&]")
+_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")  # "_" unless between letters or digits (es_size stays)
+# at a line's start: a list's item ("- x", "1. x"), a setext heading's underline or a rule ("===", "---"); "-1" and
+# "+inf" stay as they are
+_LINE_START = re.compile(r"(?m)^([ \t]*)([-+=](?=[ \t]|[-+= \t]*$)|\d{1,9}(?=\.(?:[ \t]|$)))")
+# GFM makes a link of a bare https://host, www.host or user@host even without brackets, and backslashes do not stop
+# it (remark-gfm finds them in the text once escapes are read): a word joiner inside breaks the pattern unseen
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z])(?=:/)|(?<=www)(?=\.)|(?=@)")
+JOINER = "\u2060"
+
+
+def escaped(text: str) -> Message:
+    """`text` as Markdown that shows it as it is: no link, image, formula, emphasis or HTML comes out of it."""
+    if isinstance(text, Message):
+        return text
+    text = _AUTOLINK.sub(JOINER, text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _MARKUP.sub(lambda m: "\\" + m[0], text)
+    text = _UNDERSCORE.sub(r"\\_", text)
+    return Message(_LINE_START.sub(lambda m: m[1] + "\\" + m[2] if not m[2][0].isdigit() else m[0] + "\\", text))
+
+
 def problem(err: Exception) -> str:
-    """An error from core in the reader's language: core.problems.Problem carries a key and values."""
-    return t(f"problems.{err.key}", **err.values) if isinstance(err, Problem) else Message(err)
+    """An error from core in the reader's language: core.problems.Problem carries a key and values. Another error's
+    text is shown as text, unless t() made it (ui.compare's ValueErrors)."""
+    if isinstance(err, Problem):
+        return t(f"problems.{err.key}", **err.values)
+    made = err.args[0] if len(err.args) == 1 else None
+    return made if isinstance(made, Message) else escaped(str(err))

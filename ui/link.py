@@ -5,8 +5,8 @@ it when it equals the default, seeds the widget from a shared link, and restores
 `persist_state="session"` keeps the value while another page is shown. What is left here is where it falls short:
 - it writes each change over the address (history.replaceState), so Back would leave the page instead of showing
   its earlier view: `keep_history` (tests/browser/test_across_pages.py, Back brings k back);
-- it drops a parameter it cannot use without a word: `check_link` names it
-  (tests/app/test_links.py, notices);
+- it drops a parameter it cannot use without a word: `check_link` names it, on the first run or, for a widget drawn
+  later (another chapter's), on the run that draws it (tests/app/test_links.py, notices; test_link_values.py);
 - links made before the binding named a setting without its page's prefix (?d_model=64): `read_link`
   (tests/app/test_links.py, old links);
 - it seeds a whole-number box with int(float(text)), which raises OverflowError for inf, -Infinity or 1e400: a
@@ -47,6 +47,7 @@ ASKED = "_link_asked"  # the first run's parameters, {name: [values]}, until che
 SEEN = "_link_seen"  # the session's first link was read
 OLD = "_link_old"  # an old link's names, {new name: old name}, until check_link has read them
 REFUSED = "_link_refused"  # the parameters read_link took out of the link, until check_link has named them
+WAITING = "_link_waiting"  # (page script, {name: (as the link said it, [values])}): values for widgets not drawn yet
 NUMBERS = ("number_input", "slider")  # the widgets whose link value is a number (a range slider, two numbers,
 # would be "multi" in widget_kinds: no page has one, and tests/app/test_links.py's round trip would fail if one did)
 SEVERAL = ("multiselect",)  # the widgets whose link value may be given more than once (as may a "multi" choice)
@@ -136,29 +137,55 @@ def read_link(prefix: str, script: str) -> None:
 
 
 def check_link(where, script: str) -> None:
-    """After a session's first run: a notice naming each parameter of the link that was not used, and why.
+    """After each run: a notice naming each parameter of the link that was not used, and why.
 
-    A parameter that is no widget's key in the page's script is unknown (and taken out of the address); one whose
-    widget did not take its value, or that read_link took out, was malformed, outside the widget's range or
-    choices, or given more than once.
-    A widget the run did not draw (another chapter, another method's settings) takes its value when it is drawn.
+    On a session's first run: a parameter that is no widget's key in the page's script is unknown (and taken out
+    of the address); one whose widget did not take its value, or that read_link took out, was malformed, outside the
+    widget's range or choices, or given more than once.
+    A widget the first run did not draw (another chapter, another method's settings) takes its value when it is
+    drawn: its value waits (WAITING), and the run that first draws the widget names it if the widget did not take it
+    (its range, its choices: which Streamlit would drop without a word, tests/app/test_link_values.py). Leaving the
+    page forgets what waits.
     """
     asked = st.session_state.pop(ASKED, None)
     old = st.session_state.pop(OLD, {})
     refused = st.session_state.pop(REFUSED, set())
-    if not asked:
-        return
-    ignored = []
-    for name, values in asked.items():
-        said = f"{shown(old.get(name, name))}={shown(values[-1])}"
-        if name not in st.session_state and f'"{name}"' not in _text(script):
-            ignored.append(f"{said} ({t('ui.link_unknown')})")
-            st.query_params.pop(name, None)
-        elif name in refused or (name in st.session_state and not _takes(values, st.session_state[name])):
-            why = t("ui.link_repeated", n=len(values)) if len(values) > 1 else t("ui.link_not_taken")
-            ignored.append(f"{said} ({why})")
+    ignored = _not_drawn_then_refused(script)
+    if asked:
+        kinds = widget_kinds(script)
+        waiting: dict[str, tuple[str, list[str]]] = {}
+        for name, values in asked.items():
+            said = f"{shown(old.get(name, name))}={shown(values[-1])}"
+            if name not in st.session_state and f'"{name}"' not in _text(script):
+                ignored.append(f"{said} ({t('ui.link_unknown')})")
+                st.query_params.pop(name, None)
+            elif name in refused or (name in st.session_state and not _takes(values, st.session_state[name])):
+                why = t("ui.link_repeated", n=len(values)) if len(values) > 1 else t("ui.link_not_taken")
+                ignored.append(f"{said} ({why})")
+            elif name not in st.session_state and name in kinds:
+                waiting[name] = (said, values)
+        if waiting:
+            st.session_state[WAITING] = (script, waiting)
     if ignored:
         where.warning(t("ui.link_ignored", items=Message("; ".join(ignored))))  # each item cut on its own
+
+
+def _not_drawn_then_refused(script: str) -> list[str]:
+    """The waiting values whose widgets this run drew and did not take them, as the notice names them; each value
+    is checked once, by the first run that draws its widget."""
+    page, waiting = st.session_state.get(WAITING, (None, {}))
+    if page != script:  # another page: the link's values for this one are gone from the address
+        st.session_state.pop(WAITING, None)
+        return []
+    drawn = [name for name in waiting if name in st.session_state]
+    refused = [
+        f"{waiting[n][0]} ({t('ui.link_not_taken')})" for n in drawn if not _takes(waiting[n][1], st.session_state[n])
+    ]
+    for name in drawn:
+        del waiting[name]
+    if not waiting:
+        st.session_state.pop(WAITING, None)
+    return refused
 
 
 @functools.cache
