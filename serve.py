@@ -1,4 +1,5 @@
-"""The lab as the Docker image serves it: app.py, with Streamlit's static files gzipped.
+"""The lab as it is served (scripts/run.sh, the Docker image): app.py, with Streamlit's static files gzipped and
+any address below a page answered.
 
     streamlit run serve.py        # what `streamlit run app.py` serves, its JavaScript compressed
 
@@ -9,11 +10,18 @@ hook for it, st.App's `middleware=`: each file under /static/ is gzipped once pe
 (they are named by their content's hash and never change), then sent to every browser that accepts gzip. A proxy
 in front (deploy/haproxy.cfg) leaves a response that is compressed already as it is. docs/deploy.md, "Bytes a
 learner pays"; tests/deploy/test_serve.py checks it.
+
+An address below a page (/positional_encoding/extra, a link cut or pasted wrong) drew a blank page: Streamlit's
+index.html names its files relatively (./static/...), which such an address resolves below the page
+(/positional_encoding/static/...), and the server answers those with index.html, not the file, so the browser
+refuses them as scripts and app.py never runs. `BelowAPage` sends those requests to the file itself, so the lab
+opens and says the page asked for does not exist (ui.pages.asked_path).
 """
 
 from __future__ import annotations
 
 import gzip
+import re
 
 import anyio
 import streamlit as st
@@ -21,6 +29,26 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 COMPRESSIBLE = (b"text/", b"application/javascript", b"application/json", b"image/svg+xml")
+# What index.html asks for relatively (its static files, the websocket and health under _stcore/, its icons),
+# asked from below a page: /<page>[/<more>]/static/js/x.js -> /static/js/x.js (after server.baseUrlPath, if set)
+BELOW_A_PAGE = re.compile(r"^/[^/]+(?:/[^/]+)*?(?P<own>/(?:static|_stcore)/.*|/favicon\.png|/manifest\.json)$")
+
+
+class BelowAPage:
+    """ASGI middleware: a request for one of index.html's own files from below a page goes to that file."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            base = "/" + (st.get_option("server.baseUrlPath") or "").strip("/")
+            base = "" if base == "/" else base
+            path: str = scope.get("path", "")
+            rest = path[len(base) :] if path.startswith(base + "/") else None
+            if rest and not rest.startswith(("/static/", "/_stcore/")) and (m := BELOW_A_PAGE.match(rest)):
+                scope = {**scope, "path": base + m["own"], "raw_path": (base + m["own"]).encode()}
+        await self.app(scope, receive, send)
 
 
 class GzipStatic:
@@ -84,4 +112,4 @@ class GzipStatic:
         await send({"type": "http.response.body", "body": kept[1]})
 
 
-app = st.App("app.py", middleware=[Middleware(GzipStatic)])
+app = st.App("app.py", middleware=[Middleware(BelowAPage), Middleware(GzipStatic)])

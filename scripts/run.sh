@@ -11,4 +11,4 @@ export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 # One CPU thread per torch op, not one per core: the pages' tensors are small, and waiting for a second thread
 # while the browser or other learners use the cores made a PE slider move slower (README, Deploy with Docker).
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
-exec .venv/bin/python -m streamlit run app.py "$@"
+exec .venv/bin/python -m streamlit run serve.py "$@"  # app.py, its JavaScript gzipped (serve.py)

@@ -65,3 +65,34 @@ def test_the_image_serves_serve_py():
     entrypoint = (ROOT / "scripts" / "docker_entrypoint.sh").read_text()
     assert entrypoint.count("streamlit run serve.py") == 2 and "run app.py" not in entrypoint
     assert "COPY app.py serve.py /app/" in (ROOT / "Dockerfile").read_text()
+
+
+@pytest.mark.parametrize("below", ["positional_encoding", "positional_encoding/extra", "no_such_page/a/b"])
+def test_index_htmls_own_files_asked_from_below_a_page_are_those_files(url, below):
+    file = next(STATIC.glob("js/index.*.js"))  # what index.html loads first
+    status, headers, body = get(f"{url}/{below}/static/{file.relative_to(STATIC)}")
+    assert status == 200 and "javascript" in headers["content-type"] and body == file.read_bytes()
+    assert get(f"{url}/{below}/_stcore/health")[0] == 200
+
+
+def test_the_script_that_serves_the_lab_on_a_laptop_serves_serve_py():
+    assert (ROOT / "scripts" / "run.sh").read_text().count("streamlit run serve.py") == 1
+
+
+def test_an_address_below_a_page_opens_the_lab_and_names_what_it_asked_for(url, tmp_path):
+    """Before serve.py sent them their files, /positional_encoding/extra drew a blank page (issue 40)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.harness import EXCEPTION, launch_chromium
+
+    with sync_playwright() as p:
+        browser = launch_chromium(p, str(tmp_path))
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(90_000)
+            page.goto(f"{url}/positional_encoding/extra?pe_d_model=64")
+            notice = page.locator('[data-testid="stAlert"]', has_text="positional_encoding/extra")
+            notice.wait_for()
+            assert "does not have" in notice.inner_text() and page.locator(EXCEPTION).count() == 0
+        finally:
+            browser.close()
