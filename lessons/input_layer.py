@@ -22,6 +22,7 @@ from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.link import IN_LINK
+from ui.minilm import unknown_notice
 from ui.resources import minilm_input
 from ui.tables import downloads, table
 from ui.vectors import bundled_vectors
@@ -123,7 +124,9 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
         except pretrained.PretrainedMissing as err:
             st.info(t("il.minilm_missing", problem=problem(err)))
             return
+        st.info(t("il.minilm_dim", dim=real.word.size(1)))
         tokens, ids, types = real.encode(sentence, pair or None)
+        unknown_notice(real.tokenizer, sentence, pair)
         if len(ids) > max_len:
             warn_cut("il.cut_wordpiece", tokens, max_len)
             tokens, ids, types = tokens[:max_len], ids[:max_len], types[:max_len]

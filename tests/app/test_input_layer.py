@@ -56,6 +56,7 @@ def test_every_control_moves(at):
 
 def test_real_model_mode_uses_wordpiece_and_four_stages(at):
     at.radio(key="il_mode").set_value("minilm").run()
+    assert "vectors have 384 dimensions, so d_model is 384" in at.info[0].value  # issue 41, 4f: the slider said 64
     at.text_input(key="il_pair").input("I am fine.").run()
     assert not at.exception
     tokens = list(at.dataframe[0].value["token"])
@@ -77,6 +78,24 @@ def test_empty_sentence_and_unknown_words(at):
     assert "every token is <unk>" in at.warning[0].value and not at.exception
     at.text_input(key="il_sentence").input("the zzqxv cat").run()
     assert "zzqxv" in at.warning[0].value
+
+
+def test_a_sentence_minilm_reads_in_part_as_unk_says_how_much(at):
+    """Issue 41, 4d: a Chinese sentence read half its characters as [UNK] with no notice."""
+    at.radio(key="il_mode").set_value("minilm").run()
+    at.text_input(key="il_sentence").input("我喜欢吃苹果和香蕉").run()
+    assert list(at.dataframe[0].value["token"]).count("[UNK]") == 6
+    assert "vocabulary is English" in at.warning[0].value and "6 of 9" in at.warning[0].value
+    at.text_input(key="il_sentence").input("Are you OK?").run()
+    assert not at.warning
+
+
+def test_a_repeated_word_has_one_id_with_either_table(at):
+    """Issue 41, item 3: with the random table "the cat and the dog" gave the = 5, cat = 3, ..., id 2 unused."""
+    at.text_input(key="il_sentence").input("the cat and the dog").run()
+    assert list(at.dataframe[0].value["id"]) == [2, 3, 4, 2, 5]  # GloVe
+    at.radio(key="il_mode").set_value("random").run()
+    assert list(at.dataframe[0].value["id"]) == [2, 3, 4, 2, 5]
 
 
 def test_missing_pretrained_package_keeps_glove_mode(at, uninstall):
