@@ -1,5 +1,6 @@
 """Positional encoding: the sinusoidal table, its wavelengths, and why it encodes relative position."""
 
+import dataclasses
 import functools
 
 import numpy as np
@@ -30,7 +31,7 @@ TABLE_WINDOW = WindowConfig(
     spans=((10, 20, 50, 100, 200, 500, 1000), (8, 16, 32, 64, 128, 256, 512, 1024)),
     defaults=(100, 512),
     max_cells=fig.HEATMAP_MAX_CELLS,
-)
+)  # its choices of dimensions shown, cut at the table's width: table_window_on(d_model)
 CURVES_WINDOW = WindowConfig(
     keys=("pe_curve_span", "pe_curve_start"),
     spans=((20, 50, 100, 200, 500, 1000, 2000),),
@@ -42,6 +43,35 @@ SIMILARITY_WINDOW = WindowConfig(
 )
 METRICS = ("dot", "cosine")
 SHIFT_K = 5
+
+
+def table_window_on(d_model: int) -> WindowConfig:
+    """TABLE_WINDOW on a table d_model wide: its choices of dimensions shown stop at d_model (the whole width, when
+    it is no more than the largest choice), and its default is the whole width up to 512."""
+    most = TABLE_WINDOW.spans[1]
+    columns = tuple(s for s in most if s < d_model) + ((d_model,) if d_model <= most[-1] else ())
+    default = min(TABLE_WINDOW.defaults[1], columns[-1])
+    return dataclasses.replace(
+        TABLE_WINDOW, spans=(TABLE_WINDOW.spans[0], columns), defaults=(TABLE_WINDOW.defaults[0], default)
+    )
+
+
+def fit_dim_span(window: WindowConfig, d_model: int) -> None:
+    """Keep the dimensions shown among the choices d_model leaves: a window that showed the whole of the last table
+    shows this one's default; one wider than this table shows all of it, with a notice."""
+    key, whole = window.keys[2], window.spans[1][-1]
+    asked, last_whole = st.session_state.get(key), st.session_state.get("pe_dim_whole")
+    st.session_state["pe_dim_whole"] = whole
+    if asked is None:
+        return
+    if asked == last_whole != whole:  # "all of it" follows d_model
+        st.session_state[key] = window.default(key)
+        return
+    if asked in window.spans[1]:
+        return
+    st.session_state[key] = max((s for s in window.spans[1] if s <= asked), default=whole)
+    st.info(t("pe.dim_span_fitted", label=t("pe.dim_span"), asked=asked, d_model=d_model, now=st.session_state[key]))
+
 
 st.title(t("pe.title"))
 st.markdown(t("pe.intro"))
@@ -64,7 +94,9 @@ def lesson() -> None:
     # The windows' sliders are the chart's own (ui.window.window_chart moves them in the browser), not widgets that
     # Streamlit binds to the link: their values go into the link by hand, read when the session opens the page and on
     # Back or Forward.
-    for window in (TABLE_WINDOW, CURVES_WINDOW, SIMILARITY_WINDOW):
+    table = table_window_on(cfg.d_model)
+    fit_dim_span(table, cfg.d_model)
+    for window in (table, CURVES_WINDOW, SIMILARITY_WINDOW):
         window_link(window)
 
     # The chapters' names are translated, so the chapter is kept in the link by ui.link.translated_choice
@@ -82,7 +114,7 @@ def lesson() -> None:
     # --- 1. The table -----------------------------------------------------------------------------------
     if chapter == "table":
         st.header(t("pe.h_table"))
-        table_section(cfg, a)
+        table_section(cfg, a, table)
         explain(
             r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
             r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
@@ -151,7 +183,7 @@ def lesson() -> None:
 # when small): their sliders redraw the chart as the thumb is dragged, and the fragment's rerun that follows brings
 # the caption, download, offset chart and link up to date (benchmarks/rerun.py compares it with st.plotly_chart).
 @st.fragment
-def table_section(cfg: PEConfig, a: PEConfig | None) -> None:
+def table_section(cfg: PEConfig, a: PEConfig | None, window_config: WindowConfig) -> None:
     labels = (t("pe.pos_span"), t("pe.pos_start"), t("pe.dim_span"), t("pe.dim_start"))
     axes = (t("pe.ax_dimension"), t("pe.ax_position"))
 
@@ -160,7 +192,7 @@ def table_section(cfg: PEConfig, a: PEConfig | None) -> None:
 
     table = (cfg.max_len, cfg.d_model)
     cells = functools.partial(table_window, cfg)
-    p0, p1, d0, d1 = window_chart(TABLE_WINDOW, labels, table, heatmap, "pe_table_chart", cells=cells, inputs=axes)
+    p0, p1, d0, d1 = window_chart(window_config, labels, table, heatmap, "pe_table_chart", cells=cells, inputs=axes)
     capped = p1 < min(p0 + st.session_state.pe_pos_span, cfg.max_len)  # a wide window shows fewer rows
     cells = (p1 - p0) * (d1 - d0)
     caption = t(
