@@ -10,7 +10,7 @@ from core import cloud, neighbours, trustworthiness
 from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
 from core.problems import Problem
 from core.vectors import lookup_words
-from figures.cloud import cloud_figure
+from figures.cloud import cloud_figure, labels_figure
 from figures.neighbours import frames_figure, kept_figure, sweep_figure
 from ui import found as finding
 from ui import honesty, projections
@@ -169,17 +169,30 @@ def find_section() -> None:
         legend=roles["legend"],
     )
     left, right = st.columns([3, 1]) if found else (st.container(), None)
+    colour_kept = by_kept and kept is not None
+    if isolate and found is not None and not spot.words and not colour_kept:  # t-SNE, UMAP: none of them in the cloud
+        left.info(t("es.isolate_none", word=found, method=cfg.method))
+    isolated = isolate and bool(spot.words) and not colour_kept
     with left:
-        if by_kept and kept is not None:
+        if colour_kept:
             title = (t("es.kept_title", k=kept_k), t("es.kept_colour"))
             fig = functools.partial(kept_figure, coords, words, kept, kept_k, *title, revision=revision)
             cached_chart("es_plot", fig, (*inputs, kept_k, title))
-        elif isolate and found is not None:
+        elif isolated:
             cached_chart("es_plot", highlight, (*inputs, tuple(spot.words), "isolated"))
-        else:
-            whole = functools.partial(cloud_figure, coords, words, **roles, axis_titles=axis_titles, revision=revision)
-            cached_chart("es_plot", whole, inputs, (highlight, (*inputs, tuple(spot.words))) if found else None)
-    drawn = len(spot.words) if isolate and found is not None and not (by_kept and kept is not None) else len(coords)
+        else:  # over the cloud, the groups' labels, or a find instead of them (they would cover it)
+            whole = functools.partial(
+                cloud_figure, coords, words, **roles, labels=False, axis_titles=axis_titles, revision=revision
+            )
+            if spot.words:
+                overlay = (highlight, (*inputs, tuple(spot.words)))
+            else:
+                overlay = (
+                    functools.partial(labels_figure, coords, words, chosen=roles["chosen"], groups=roles["groups"]),
+                    (*inputs, "labels"),
+                )
+            cached_chart("es_plot", whole, inputs, overlay)
+    drawn = len(spot.words) if isolated else len(coords)
     left.caption(
         t("es.drawn", n=drawn)
         + (t("es.drawn_isolated", word=found, k=len(near)) if drawn < len(rows) else "")
