@@ -18,10 +18,10 @@ from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import job_progress, refusal_notice
-from ui.link import IN_LINK, translated_choice
+from ui.link import IN_LINK, translated_choice, translated_choices
 from ui.live_chart import cached_chart
 from ui.tables import downloads, table
-from ui.vectors import choose_vectors
+from ui.vectors import choose_vectors, source_name
 
 SIZE = 5000  # the cloud's words at first: enough to show clusters, drawn at once by PCA
 GROUPS_SHOWN = ["animals", "countries", "capitals", "numbers"]  # the ready-made groups coloured at first
@@ -48,15 +48,16 @@ if look.unknown:
 if look.left_out:
     c2.warning(t("we.left_out", most=len(look.found), n=len(look.left_out), words=", ".join(look.left_out)))
 if size > len(wv):
-    st.warning(t("es.too_big", name=wv.name, n=len(wv), size=size))
+    st.warning(t("es.too_big", name=source_name(wv), n=len(wv), size=size))
 
 st.subheader(t("es.h_colour"))
 c1, c2 = st.columns(2)
-# The boxes show the groups' names as core has them (like the words they hold): a bound multiselect puts its
-# options' texts into the link, which must open in either language. The legend names them in the reader's.
-picked = c1.multiselect(
-    t("es.groups"), list(GROUPS), GROUPS_SHOWN, key="es_groups", placeholder=t("es.groups_placeholder"), **IN_LINK
-)
+# The groups are named in the reader's language, in the box and the legend; the link keeps core's names
+# (ui.link.translated_choices: a bound multiselect would write the translated names, and a link open in one language).
+picked = translated_choices(
+    c1.multiselect, t("es.groups"), list(GROUPS), key="es_groups", default=GROUPS_SHOWN,
+    format_func=lambda name: t(f"es.group_{name.replace(' ', '_')}"), placeholder=t("es.groups_placeholder"),
+)  # fmt: skip
 own = c2.text_area(t("es.own_groups"), "", key="es_own_groups", placeholder=t("es.own_placeholder"), **IN_LINK)
 named = {t(f"es.group_{name.replace(' ', '_')}"): list(GROUPS[name]) for name in picked}
 groups = cloud.resolve_groups(wv, named | cloud.parse_groups(own))
@@ -113,7 +114,7 @@ roles = dict(
     legend={role: t(f"es.legend_{role}") for role in ("cloud", "chosen", "neighbours", "found")},
 )
 st.markdown(
-    t("es.count", n=len(rows), frequent=n_frequent, name=wv.name)
+    t("es.count", n=len(rows), frequent=n_frequent, name=source_name(wv))
     + (t("es.count_added", added=added) if added else "")
     + t("es.no_sampling")
 )

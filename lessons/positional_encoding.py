@@ -264,9 +264,12 @@ def wavelength_section(cfg: PEConfig, a: PEConfig | None) -> None:
 @st.fragment
 def similarity_section(cfg: PEConfig) -> None:
     c1, _ = st.columns([1, 2])
-    metric = c1.radio(t("pe.similarity"), METRICS, key="pe_sim_metric", horizontal=True, **IN_LINK)
+    metric = translated_choice(
+        c1.radio, t("pe.similarity"), METRICS, key="pe_sim_metric", format_func=lambda m: t(f"pe.metric_{m}"),
+        horizontal=True,
+    )  # fmt: skip
     position = t("pe.ax_position")
-    titles = (t("pe.sim_title", metric=metric), position + " m", position + " n")
+    titles = (t("pe.sim_title", metric=t(f"pe.metric_{metric}")), position + " m", position + " n")
 
     def square(values: np.ndarray, p0: int, _c0: int):
         return fig.similarity_figure(values, p0, metric, titles)

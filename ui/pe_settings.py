@@ -7,8 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 from core.positional import LAYOUTS, PEConfig
-from ui.i18n import language, problem, t
-from ui.link import IN_LINK
+from ui.i18n import problem, t
+from ui.link import IN_LINK, translated_choice
 from ui.parse import parse_number
 from ui.presets import take_pick
 from ui.window import WindowConfig
@@ -77,17 +77,17 @@ def pe_settings_ui(windows: tuple[WindowConfig, ...]) -> PEConfig:
         on_change=pick_base,
         label_visibility="collapsed",
     )
-    # Streamlit writes a bound radio's label into the link, so the options are shown as core's names of the layouts,
-    # the same in every language (?pe_layout=concatenated, as old links say); other languages add theirs under them.
-    layout = c4.radio(
+    # Streamlit would write a bound radio's label, in the reader's language, into the link: the layouts are shown
+    # translated and kept in the link by hand, as core names them (?pe_layout=concatenated, as old links say).
+    assert LAYOUTS[0] == PEConfig.layout  # translated_choice's default is the first option
+    layout = translated_choice(
+        c4.radio,
         t("pe.layout"),
         LAYOUTS,
-        index=LAYOUTS.index(PEConfig.layout),
-        captions=None if language() == "en" else [t(f"pe.layout_{v}") for v in LAYOUTS],
         key="pe_layout",
+        format_func=lambda v: t(f"pe.layout_{v}"),
         on_change=mark_custom,
         help=t("pe.layout_help"),
-        **IN_LINK,
     )
     try:
         cfg = PEConfig(int(d_model), int(max_len), parse_number(base_text, "base", BASE), layout)

@@ -131,6 +131,16 @@ def test_an_old_form_link_opens_the_same_view():
 
 
 def test_the_tables_are_codes_in_the_link_and_named_in_the_readers_language(at):
-    mode = at.radio(key="il_mode").proto  # a bound radio's label goes into the link: the same in every language
+    mode = at.radio(key="il_mode").proto
     assert list(mode.options) == ["glove", "random", "minilm"]
     assert list(mode.captions) == ["GloVe 6B 50d", "random table", "all-MiniLM-L6-v2 (real)"]
+    # issue 41, 4e: in 中文 the options were the English codes; the link keeps the codes in either language
+    zh = open_link(lang="zh", il_mode="random", il_position="learned", il_init="xavier")
+    assert not zh.warning
+    assert [list(zh.radio(key=k).proto.options) for k in ("il_mode", "il_position")] == [
+        ["GloVe", "随机", "MiniLM"],
+        ["正弦", "可学习"],
+    ]
+    assert (zh.radio(key="il_mode").value, zh.radio(key="il_position").value) == ("random", "learned")
+    assert zh.radio(key="il_init").value == "xavier" and list(zh.radio(key="il_init").proto.options)[0] == "正态分布"
+    assert dict(zh.query_params) == dict(lang="zh", il_mode="random", il_position="learned", il_init="xavier")
