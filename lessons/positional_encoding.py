@@ -1,6 +1,5 @@
 """Positional encoding: the sinusoidal table, its wavelengths, and why it encodes relative position."""
 
-import dataclasses
 import functools
 
 import numpy as np
@@ -17,7 +16,7 @@ from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.link import IN_LINK, translated_choice
 from ui.parse import parse_indices
-from ui.pe_settings import pe_settings_ui
+from ui.pe_settings import fit_dim_span, pe_settings_ui, table_window_on
 from ui.pe_tables import CHECKED_ROWS, checks, difference, offset_curves, similarity, table_columns, table_window
 from ui.tables import downloads, npy_bytes
 from ui.window import WindowConfig, window_chart, window_link
@@ -31,7 +30,7 @@ TABLE_WINDOW = WindowConfig(
     spans=((10, 20, 50, 100, 200, 500, 1000), (8, 16, 32, 64, 128, 256, 512, 1024)),
     defaults=(100, 512),
     max_cells=fig.HEATMAP_MAX_CELLS,
-)  # its choices of dimensions shown, cut at the table's width: table_window_on(d_model)
+)  # its choices of dimensions shown, cut at the table's width: ui.pe_settings.table_window_on
 CURVES_WINDOW = WindowConfig(
     keys=("pe_curve_span", "pe_curve_start"),
     spans=((20, 50, 100, 200, 500, 1000, 2000),),
@@ -43,34 +42,6 @@ SIMILARITY_WINDOW = WindowConfig(
 )
 METRICS = ("dot", "cosine")
 SHIFT_K = 5
-
-
-def table_window_on(d_model: int) -> WindowConfig:
-    """TABLE_WINDOW on a table d_model wide: its choices of dimensions shown stop at d_model (the whole width, when
-    it is no more than the largest choice), and its default is the whole width up to 512."""
-    most = TABLE_WINDOW.spans[1]
-    columns = tuple(s for s in most if s < d_model) + ((d_model,) if d_model <= most[-1] else ())
-    default = min(TABLE_WINDOW.defaults[1], columns[-1])
-    return dataclasses.replace(
-        TABLE_WINDOW, spans=(TABLE_WINDOW.spans[0], columns), defaults=(TABLE_WINDOW.defaults[0], default)
-    )
-
-
-def fit_dim_span(window: WindowConfig, d_model: int) -> None:
-    """Keep the dimensions shown among the choices d_model leaves: a window that showed the whole of the last table
-    shows this one's default; one wider than this table shows all of it, with a notice."""
-    key, whole = window.keys[2], window.spans[1][-1]
-    asked, last_whole = st.session_state.get(key), st.session_state.get("pe_dim_whole")
-    st.session_state["pe_dim_whole"] = whole
-    if asked is None:
-        return
-    if asked == last_whole != whole:  # "all of it" follows d_model
-        st.session_state[key] = window.default(key)
-        return
-    if asked in window.spans[1]:
-        return
-    st.session_state[key] = max((s for s in window.spans[1] if s <= asked), default=whole)
-    st.info(t("pe.dim_span_fitted", label=t("pe.dim_span"), asked=asked, d_model=d_model, now=st.session_state[key]))
 
 
 st.title(t("pe.title"))
@@ -94,7 +65,7 @@ def lesson() -> None:
     # The windows' sliders are the chart's own (ui.window.window_chart moves them in the browser), not widgets that
     # Streamlit binds to the link: their values go into the link by hand, read when the session opens the page and on
     # Back or Forward.
-    table = table_window_on(cfg.d_model)
+    table = table_window_on(TABLE_WINDOW, cfg.d_model)
     fit_dim_span(table, cfg.d_model)
     for window in (table, CURVES_WINDOW, SIMILARITY_WINDOW):
         window_link(window)
