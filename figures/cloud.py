@@ -97,15 +97,19 @@ def cloud_figure(
 def labels_figure(
     coords: np.ndarray, words: list[str], *, chosen: Sequence[int] = (), groups: dict[str, list[int]] | None = None
 ) -> go.Figure:
-    """The groups' and chosen words' labels alone: text, no marker, no hover, no legend entry. Drawn over cloud_figure(labels=False) while no word is found (ui.live_chart.cached_chart's overlay), so
-    that the cloud's figure stays the same when a find replaces them with the found word's and its neighbours'.
+    """The groups' and chosen words' labels alone: text, no marker, no hover, no legend entry.
+
+    Drawn over cloud_figure(labels=False) while no word is found (ui.live_chart.cached_chart's overlay), so that the
+    cloud's figure stays the same when a find replaces them with the found word's and its neighbours'.
 
     Args:
         coords: (n, 2) or (n, 3) float32; chosen, groups: row indices into coords, as cloud_figure takes them.
     """
     role = _roles(chosen, groups)
     scatter = go.Scatter3d if coords.shape[1] == 3 else go.Scattergl
-    shown = [(rows, name, f"group:{name}") for name, rows in (groups or {}).items()]
+    shown: list[tuple[Sequence[int], str, str]] = [
+        (rows, name, f"group:{name}") for name, rows in (groups or {}).items()
+    ]
     shown.append((chosen, "chosen", "chosen"))
     traces = []
     for rows, meta, mine in shown:
