@@ -109,7 +109,9 @@ else:
 if proj is not None:
     titles = tuple(t("we.pc_title", i=i + 1, share=f"{r:.0%}") for i, r in enumerate(proj.explained_variance_ratio))
     arrows = [(a, b), (c, answer)] if answer else []
-    st.plotly_chart(word_scatter_figure(proj.coords, plotted, axis_titles=titles, arrows=arrows))
+    st.plotly_chart(
+        word_scatter_figure(proj.coords, plotted, axis_titles=titles, arrows=arrows, points_name=t("we.legend_words"))
+    )
     downloads(
         "pca_coordinates",
         frame=pd.DataFrame(
@@ -181,7 +183,12 @@ else:
             st.error(problem(err))
 if coords is not None:
     st.plotly_chart(
-        word_scatter_figure(coords, words, axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"))
+        word_scatter_figure(
+            coords,
+            words,
+            axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"),
+            points_name=t("we.legend_words"),
+        )  # fmt: skip
     )
 explain(r"x(w) = v_w \cdot \frac{v_{to} - v_{from}}{\lVert v_{to} - v_{from} \rVert}", t("we.axes_notice"))
 

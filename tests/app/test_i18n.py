@@ -134,7 +134,6 @@ STILL_ENGLISH = {
     "content-position": "at terms",
     "position-content": "at terms",
     "position-position": "at terms",
-    "words": "we legend",  # lessons/word_embeddings.py
     "linear": "rp_method",
     "dynamic": "rp_method",
     "yarn": "rp_method",
