@@ -122,8 +122,6 @@ TECHNICAL |= {"Language", "English"}
 # The English left (issue 41, 4e, not done in this round): each code with where it is shown.
 STILL_ENGLISH = {
     # lessons/attention.py: the schemes' codes in its radios and subplot titles; figures/attention.py's terms
-    "glove": "at_content",
-    "random": "at_content",
     "none": "at schemes",
     "sinusoidal": "at schemes",
     "learned": "at schemes",
