@@ -108,25 +108,37 @@ def split_words(sentence: str) -> list[str]:
     return re.findall(r"\w+|[^\w\s]", sentence.lower())
 
 
-def glove_vocabulary(wv: WordVectors, sentences: list[str]) -> tuple[list[str], Tensor, list[Tokens]]:
-    """A small vocabulary for the sentences: <pad> (id 0, zeros), <unk> (id 1, zeros), then each known word once,
-    with its GloVe vector.
+def vocabulary(sentences: list[str], known=None) -> tuple[list[str], list[Tokens]]:
+    """A small vocabulary for the sentences: <pad> (id 0), <unk> (id 1), then each distinct word once, in the order
+    it first appears (within a sentence too), ids consecutive from 2. With `known` (a set of words), a word outside
+    it is <unk> and gets no id of its own.
 
     Returns:
-        (itos, (len(itos), wv.dim) vectors, one Tokens per sentence)
+        (itos, one Tokens per sentence)
     """
     itos = [PAD, UNK]
     stoi = {PAD: 0, UNK: 1}
-    rows = [wv.vectors.new_zeros(wv.dim), wv.vectors.new_zeros(wv.dim)]
     out = []
     for sentence in sentences:
         words = split_words(sentence)
         for w in words:
-            if w in wv.stoi and w not in stoi:
+            if (known is None or w in known) and w not in stoi:
                 stoi[w] = len(itos)
                 itos.append(w)
-                rows.append(wv.vectors[wv.stoi[w]])
-        out.append(Tokens(words, [stoi.get(w, 1) for w in words], [w for w in words if w not in wv.stoi]))
+        unknown = [] if known is None else [w for w in words if w not in known]
+        out.append(Tokens(words, [stoi.get(w, 1) for w in words], unknown))
+    return itos, out
+
+
+def glove_vocabulary(wv: WordVectors, sentences: list[str]) -> tuple[list[str], Tensor, list[Tokens]]:
+    """`vocabulary` over GloVe's words, with each known word's GloVe vector (<pad> and <unk>: zeros).
+
+    Returns:
+        (itos, (len(itos), wv.dim) vectors, one Tokens per sentence)
+    """
+    itos, out = vocabulary(sentences, wv.stoi)
+    zeros = wv.vectors.new_zeros(wv.dim)
+    rows = [zeros, zeros, *(wv.vectors[wv.stoi[w]] for w in itos[2:])]
     return itos, torch.stack(rows), out
 
 
@@ -215,11 +227,7 @@ def build_input_layer(
     """
     torch.manual_seed(seed)
     if wv is None:
-        itos = [PAD, UNK]
-        for sentence in sentences:
-            itos += [w for w in split_words(sentence) if w not in itos]
-        stoi = {w: i for i, w in enumerate(itos)}
-        tokens = [Tokens(split_words(s), [stoi[w] for w in split_words(s)], []) for s in sentences]
+        itos, tokens = vocabulary(sentences)
         layer = InputLayer(len(itos), d_model, max_len, position=position, scale=scale, dropout=dropout)
         return layer.to(device), itos, tokens
     itos, vectors, tokens = glove_vocabulary(wv, sentences)

@@ -8,7 +8,8 @@ import plotly.graph_objects as go
 
 
 def rotation_figure(angles: np.ndarray, title: str, colour_title: str = "position m") -> go.Figure:
-    """The point (cos m*theta, sin m*theta) of one dimension pair for positions m = 0, 1, ..., coloured by m."""
+    """The point (cos m*theta, sin m*theta) of one dimension pair for positions m = 0, 1, ..., coloured by m, on the
+    unit circle drawn as a guide (a shape under the points: a slow pair's points lie on one dot and draw no arc)."""
     m = np.arange(len(angles))
     points = go.Scatter(
         x=np.cos(angles),
@@ -24,6 +25,7 @@ def rotation_figure(angles: np.ndarray, title: str, colour_title: str = "positio
         xaxis=dict(range=[-1.2, 1.2], title=dict(text="cos")),
         yaxis=dict(range=[-1.2, 1.2], scaleanchor="x", title=dict(text="sin")),
         margin=dict(l=10, r=10, t=40, b=10),
+        shapes=[dict(type="circle", x0=-1, y0=-1, x1=1, y1=1, layer="below", line=dict(color="lightgray", dash="dot"))],
     )
     return go.Figure(data=[points], layout=layout)
 

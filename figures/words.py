@@ -17,12 +17,14 @@ def word_scatter_figure(
     axis_titles: tuple[str, ...] = ("PC 1", "PC 2", "PC 3"),
     arrows: list[tuple[str, str]] | None = None,
     title: str = "",
+    points_name: str = "words",
 ) -> go.Figure:
     """Labelled points in 2D or 3D; each arrow (from_word, to_word) is drawn between two plotted words. The words
     are the user's: escaped wherever plotly reads HTML (figures.markup); `title` is the caller's, escaped already.
 
     Args:
         coords: (n, 2) or (n, 3).
+        points_name: the points' name in the legend.
     """
     coords = np.asarray(coords, np.float64)
     three_d = coords.shape[1] == 3
@@ -39,7 +41,7 @@ def word_scatter_figure(
                 hoverinfo="text",
                 textposition="top center",
                 marker=dict(size=4),
-                name="words",
+                name=points_name,
             )
         ]
         for a, b in arrows or []:
@@ -66,7 +68,7 @@ def word_scatter_figure(
         text=escaped_all(words),  # SVG text: read as HTML
         textposition="top center",
         marker=dict(size=9),
-        name="words",
+        name=points_name,
         hovertemplate="%{text}<br>(%{x:.3f}, %{y:.3f})<extra></extra>",
     )
     annotations = [

@@ -26,13 +26,16 @@ st.markdown(t("at.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
 # Defaults from AttentionConfig; no bounds on the boxes: a value core refuses gets its message (what to change).
-# The content's options are core's codes, the same in every language (a bound radio writes its text into the link).
+# The content's options are shown translated and kept in the link as core's codes (ui.link.translated_choice).
 # The settings a learner moves most (the sentence, d_model, head_dim, the seed, the mask) and the chapters are one
 # fragment, `lesson`, so that a move reruns them alone; it draws those settings into the columns below. The others,
 # moved far less, are outside it: a move there reruns the whole page, which passes their values to the fragment.
 default = AttentionConfig()
 c1, c2, c3, c4 = st.columns(4)
-content = c1.radio(t("at.content"), CONTENTS, CONTENTS.index(default.content), key="at_content", **IN_LINK)
+assert CONTENTS[0] == default.content  # translated_choice's default is the first option
+content = translated_choice(
+    c1.radio, t("at.content"), CONTENTS, key="at_content", format_func=lambda c: t(f"at.content_{c}")
+)
 shift = c4.number_input(t("at.shift"), value=default.shift, step=1, key="at_shift", help=t("at.shift_help"), **IN_LINK)
 trained_len = c4.number_input(
     t("at.trained_len"), value=default.trained_len, step=1, key="at_trained_len", help=t("at.trained_help"), **IN_LINK

@@ -10,7 +10,7 @@ from core import cloud, neighbours, trustworthiness
 from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
 from core.problems import Problem
 from core.vectors import lookup_words
-from figures.cloud import cloud_figure
+from figures.cloud import cloud_figure, labels_figure
 from figures.neighbours import frames_figure, kept_figure, sweep_figure
 from ui import found as finding
 from ui import honesty, projections
@@ -18,10 +18,10 @@ from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import job_progress, refusal_notice
-from ui.link import IN_LINK, translated_choice
+from ui.link import IN_LINK, translated_choice, translated_choices
 from ui.live_chart import cached_chart
 from ui.tables import downloads, table
-from ui.vectors import choose_vectors
+from ui.vectors import choose_vectors, source_name
 
 SIZE = 5000  # the cloud's words at first: enough to show clusters, drawn at once by PCA
 GROUPS_SHOWN = ["animals", "countries", "capitals", "numbers"]  # the ready-made groups coloured at first
@@ -49,15 +49,16 @@ if look.unknown:
 if look.left_out:
     c2.warning(t("we.left_out", most=len(look.found), n=len(look.left_out), words=", ".join(look.left_out)))
 if size > len(wv):
-    st.warning(t("es.too_big", name=wv.name, n=len(wv), size=size))
+    st.warning(t("es.too_big", name=source_name(wv), n=len(wv), size=size))
 
 st.subheader(t("es.h_colour"))
 c1, c2 = st.columns(2)
-# The boxes show the groups' names as core has them (like the words they hold): a bound multiselect puts its
-# options' texts into the link, which must open in either language. The legend names them in the reader's.
-picked = c1.multiselect(
-    t("es.groups"), list(GROUPS), GROUPS_SHOWN, key="es_groups", placeholder=t("es.groups_placeholder"), **IN_LINK
-)
+# The groups are named in the reader's language, in the box and the legend; the link keeps core's names
+# (ui.link.translated_choices: a bound multiselect would write the translated names, and a link open in one language).
+picked = translated_choices(
+    c1.multiselect, t("es.groups"), list(GROUPS), key="es_groups", default=GROUPS_SHOWN,
+    format_func=lambda name: t(f"es.group_{name.replace(' ', '_')}"), placeholder=t("es.groups_placeholder"),
+)  # fmt: skip
 own = c2.text_area(t("es.own_groups"), "", key="es_own_groups", placeholder=t("es.own_placeholder"), **IN_LINK)
 named = {t(f"es.group_{name.replace(' ', '_')}"): list(GROUPS[name]) for name in picked}
 groups = cloud.resolve_groups(wv, named | cloud.parse_groups(own))
@@ -124,7 +125,7 @@ roles = dict(
     legend={role: t(f"es.legend_{role}") for role in ("cloud", "chosen", "neighbours", "found")},
 )
 st.markdown(
-    t("es.count", n=len(rows), frequent=n_frequent, name=wv.name)
+    t("es.count", n=len(rows), frequent=n_frequent, name=source_name(wv))
     + (t("es.count_added", added=added) if added else "")
     + t("es.no_sampling")
 )
@@ -180,17 +181,30 @@ def find_section() -> None:
         legend=roles["legend"],
     )
     left, right = st.columns([3, 1]) if found else (st.container(), None)
+    colour_kept = by_kept and kept is not None
+    if isolate and found is not None and not spot.words and not colour_kept:  # t-SNE, UMAP: none of them in the cloud
+        left.info(t("es.isolate_none", word=found, method=cfg.method))
+    isolated = isolate and bool(spot.words) and not colour_kept
     with left:
-        if by_kept and kept is not None:
+        if colour_kept:
             title = (t("es.kept_title", k=kept_k), t("es.kept_colour"))
             fig = functools.partial(kept_figure, coords, words, kept, kept_k, *title, revision=revision)
             cached_chart("es_plot", fig, (*inputs, kept_k, title))
-        elif isolate and found is not None:
+        elif isolated:
             cached_chart("es_plot", highlight, (*inputs, tuple(spot.words), "isolated"))
-        else:
-            whole = functools.partial(cloud_figure, coords, words, **roles, axis_titles=axis_titles, revision=revision)
-            cached_chart("es_plot", whole, inputs, (highlight, (*inputs, tuple(spot.words))) if found else None)
-    drawn = len(spot.words) if isolate and found is not None and not (by_kept and kept is not None) else len(coords)
+        else:  # over the cloud, the groups' labels, or a find instead of them (they would cover it)
+            whole = functools.partial(
+                cloud_figure, coords, words, **roles, labels=False, axis_titles=axis_titles, revision=revision
+            )
+            if spot.words:
+                overlay = (highlight, (*inputs, tuple(spot.words)))
+            else:
+                overlay = (
+                    functools.partial(labels_figure, coords, words, chosen=roles["chosen"], groups=roles["groups"]),
+                    (*inputs, "labels"),
+                )
+            cached_chart("es_plot", whole, inputs, overlay)
+    drawn = len(spot.words) if isolated else len(coords)
     left.caption(
         t("es.drawn", n=drawn)
         + (t("es.drawn_isolated", word=found, k=len(near)) if drawn < len(rows) else "")

@@ -21,7 +21,8 @@ from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.link import IN_LINK
+from ui.link import IN_LINK, translated_choice
+from ui.minilm import unknown_notice
 from ui.resources import minilm_input
 from ui.tables import downloads, table
 from ui.vectors import bundled_vectors
@@ -85,19 +86,27 @@ st.title(t("il.title"))
 st.markdown(t("il.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
-# A bound radio puts its option's label in the link, so the labels are the codes, the same in every language; the
-# tables' names in the reader's language are the captions under them. The sentences are typed into `typed` by section
+# A bound radio would put its option's label, in the reader's language, into the link, so the choices shown
+# translated are kept in the link by hand (ui.link.translated_choice: ?il_mode=random in every language); English
+# shows the codes, with the tables' names under them. The sentences are typed into `typed` by section
 # 1's fragment below, so that a sentence reruns that section alone (the browser writes the URL); the table and the
 # layer's settings, moved far less, rerun the page, which hands them to the fragment. Sections 2 and 5 have their own
 # controls and are fragments too; sections 3 and 4 have none.
 captions = [t(f"il.mode_{m}") for m in MODES]
-mode = st.radio(t("il.table"), MODES, key="il_mode", captions=captions, horizontal=True, **IN_LINK)
+mode = translated_choice(
+    st.radio, t("il.table"), MODES, key="il_mode", format_func=lambda m: t(f"il.option_{m}"), captions=captions,
+    horizontal=True,
+)  # fmt: skip
 typed = st.container()
 c1, c2, c3, c4 = st.columns([1.25, 1, 1, 1.25])  # toggles cut their labels rather than wrap them
 own = dict(disabled=mode == "minilm", **IN_LINK)  # the real model has its own scale, positions and dropout
 scale = c1.toggle("× √d_model", LAYER["scale"], key="il_scale", help=t("il.scale_help"), **own)
 positions = ("sinusoidal", "learned")
-position = c1.radio(t("il.positions"), positions, positions.index(LAYER["position"]), key="il_position", **own)
+assert positions[0] == LAYER["position"]  # translated_choice's default is the first option
+position = translated_choice(
+    c1.radio, t("il.positions"), positions, key="il_position", format_func=lambda p: t(f"il.option_{p}"),
+    disabled=mode == "minilm",
+)  # fmt: skip
 random_only = dict(disabled=mode != "random", **IN_LINK)  # GloVe's width is its own, the real model's too
 d_model = c2.select_slider("d_model", [2**k for k in range(2, 10)], LAYER["d_model"], key="il_d_model", **random_only)
 max_len = int(c2.number_input("max_len", 1, 512, LAYER["max_len"], step=1, key="il_max_len", **IN_LINK))
@@ -124,7 +133,9 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
         except pretrained.PretrainedMissing as err:
             st.info(t("il.minilm_missing", problem=problem(err)))
             return
+        st.info(t("il.minilm_dim", dim=real.word.size(1)))
         tokens, ids, types = real.encode(sentence, pair or None)
+        unknown_notice(real.tokenizer, sentence, pair)
         if len(ids) > max_len:
             warn_cut("il.cut_wordpiece", tokens, max_len)
             tokens, ids, types = tokens[:max_len], ids[:max_len], types[:max_len]
@@ -189,9 +200,10 @@ st.header(t("il.h_sqrt"))
 
 @st.fragment
 def sqrt_section() -> None:
-    init = st.radio(
-        t("il.init"), ("normal", "xavier"), key="il_init", horizontal=True, help=t("il.init_help"), **IN_LINK
-    )
+    init = translated_choice(
+        st.radio, t("il.init"), ("normal", "xavier"), key="il_init", format_func=lambda i: t(f"il.option_{i}"),
+        horizontal=True, help=t("il.init_help"),
+    )  # fmt: skip
     measured = norms(init)
     shown = {key_text(name): values for name, values in measured.items()}
     st.plotly_chart(lines_figure(shown, t("il.norms_title"), "d_model", "‖v‖", x=SIZES, log_x=True, log_y=True))
@@ -199,7 +211,7 @@ def sqrt_section() -> None:
     token, scaled, position = at["token"], at["token x sqrt(d_model)"], at["PE row"]
     explain(
         r"\lVert PE_{pos} \rVert = \sqrt{d/2},\qquad \lVert e \rVert \approx \sigma\sqrt{d}",
-        t("il.sqrt_measured", d=SQRT_AT, init=init, token=f"{token:.3g}", scaled=f"{scaled:.3g}",
+        t("il.sqrt_measured", d=SQRT_AT, init=t(f"il.option_{init}"), token=f"{token:.3g}", scaled=f"{scaled:.3g}",
           position=f"{position:.3g}", unscaled_ratio=f"{token / position:.2g}", scaled_ratio=f"{scaled / position:.2g}")
         + t("il.sqrt_notice"),
     )  # fmt: skip

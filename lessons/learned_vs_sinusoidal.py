@@ -108,7 +108,7 @@ def live_progress(cfgs: dict[str, TrainConfig]) -> None:
 
 
 axes = (t("pe.ax_dimension"), t("pe.ax_position"))
-sim_titles = (t("pe.sim_title", metric="cosine"), t("pe.ax_position") + " m", t("pe.ax_position") + " n")
+sim_titles = (t("pe.sim_title", metric=t("pe.metric_cosine")), t("pe.ax_position") + " m", t("pe.ax_position") + " n")
 st.title(t("lv.title"))
 st.markdown(t("lv.intro"))
 
@@ -230,7 +230,7 @@ else:
     sinus = pe.sinusoidal_encoding(*real.shape, device=device()).cpu().numpy()
     largest = np.abs(real).max(axis=1)  # per position
     st.caption(
-        t("lv.real_caption", model=pretrained.MODEL_NAME, n=real.shape[0], d=real.shape[1], license=pretrained.LICENSE)
+        t("lv.real_caption", model=pretrained.MODEL_NAME, n=real.shape[0], d=real.shape[1], license=t("lv.license"))
         + " "
         + t("lv.real_colours", limit=f"{colour_limit(real):.3f}", largest=f"{largest.max():.2f}", row=largest.argmax())
     )

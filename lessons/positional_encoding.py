@@ -17,7 +17,7 @@ from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.link import IN_LINK, translated_choice
 from ui.parse import parse_indices
-from ui.pe_settings import pe_settings_ui
+from ui.pe_settings import fit_dim_span, pe_settings_ui, table_window_on
 from ui.pe_tables import CHECKED_ROWS, checks, difference, offset_curves, similarity, table_columns, table_window
 from ui.tables import downloads, npy_bytes
 from ui.window import WindowConfig, window_chart, window_link
@@ -31,7 +31,7 @@ TABLE_WINDOW = WindowConfig(
     spans=((10, 20, 50, 100, 200, 500, 1000), (8, 16, 32, 64, 128, 256, 512, 1024)),
     defaults=(100, 512),
     max_cells=fig.HEATMAP_MAX_CELLS,
-)
+)  # its choices of dimensions shown, cut at the table's width: ui.pe_settings.table_window_on
 CURVES_WINDOW = WindowConfig(
     keys=("pe_curve_span", "pe_curve_start"),
     spans=((20, 50, 100, 200, 500, 1000, 2000),),
@@ -43,6 +43,7 @@ SIMILARITY_WINDOW = WindowConfig(
 )
 METRICS = ("dot", "cosine")
 SHIFT_K = 5
+
 
 st.title(t("pe.title"))
 st.markdown(t("pe.intro"))
@@ -65,7 +66,9 @@ def lesson() -> None:
     # The windows' sliders are the chart's own (ui.window.window_chart moves them in the browser), not widgets that
     # Streamlit binds to the link: their values go into the link by hand, read when the session opens the page and on
     # Back or Forward.
-    for window in (TABLE_WINDOW, CURVES_WINDOW, SIMILARITY_WINDOW):
+    table = table_window_on(TABLE_WINDOW, cfg.d_model)
+    fit_dim_span(table, cfg.d_model)
+    for window in (table, CURVES_WINDOW, SIMILARITY_WINDOW):
         window_link(window)
 
     # The chapters' names are translated, so the chapter is kept in the link by ui.link.translated_choice
@@ -83,7 +86,7 @@ def lesson() -> None:
     # --- 1. The table -----------------------------------------------------------------------------------
     if chapter == "table":
         st.header(t("pe.h_table"))
-        table_section(cfg, a)
+        table_section(cfg, a, table)
         explain(
             r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{base^{2i/d_{model}}}\right),\quad "
             r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{base^{2i/d_{model}}}\right)",
@@ -155,7 +158,7 @@ def lesson() -> None:
 # when small): their sliders redraw the chart as the thumb is dragged, and the fragment's rerun that follows brings
 # the caption, download, offset chart and link up to date (benchmarks/rerun.py compares it with st.plotly_chart).
 @st.fragment
-def table_section(cfg: PEConfig, a: PEConfig | None) -> None:
+def table_section(cfg: PEConfig, a: PEConfig | None, window_config: WindowConfig) -> None:
     labels = (t("pe.pos_span"), t("pe.pos_start"), t("pe.dim_span"), t("pe.dim_start"))
     axes = (t("pe.ax_dimension"), t("pe.ax_position"))
 
@@ -164,7 +167,7 @@ def table_section(cfg: PEConfig, a: PEConfig | None) -> None:
 
     table = (cfg.max_len, cfg.d_model)
     cells = functools.partial(table_window, cfg)
-    p0, p1, d0, d1 = window_chart(TABLE_WINDOW, labels, table, heatmap, "pe_table_chart", cells=cells, inputs=axes)
+    p0, p1, d0, d1 = window_chart(window_config, labels, table, heatmap, "pe_table_chart", cells=cells, inputs=axes)
     capped = p1 < min(p0 + st.session_state.pe_pos_span, cfg.max_len)  # a wide window shows fewer rows
     cells = (p1 - p0) * (d1 - d0)
     caption = t(
@@ -241,9 +244,12 @@ def wavelength_section(cfg: PEConfig, a: PEConfig | None) -> None:
 @st.fragment
 def similarity_section(cfg: PEConfig) -> None:
     c1, _ = st.columns([1, 2])
-    metric = c1.radio(t("pe.similarity"), METRICS, key="pe_sim_metric", horizontal=True, **IN_LINK)
+    metric = translated_choice(
+        c1.radio, t("pe.similarity"), METRICS, key="pe_sim_metric", format_func=lambda m: t(f"pe.metric_{m}"),
+        horizontal=True,
+    )  # fmt: skip
     position = t("pe.ax_position")
-    titles = (t("pe.sim_title", metric=metric), position + " m", position + " n")
+    titles = (t("pe.sim_title", metric=t(f"pe.metric_{metric}")), position + " m", position + " n")
 
     def square(values: np.ndarray, p0: int, _c0: int):
         return fig.similarity_figure(values, p0, metric, titles)

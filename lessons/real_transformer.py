@@ -28,6 +28,7 @@ from ui.minilm import (
     paths_claim,
     positions_view,
     profile_view,
+    unknown_notice,
     uses_claims,
     variant_heads,
 )
@@ -63,6 +64,7 @@ pair = c2.text_input(t("tf.pair"), default.pair, key="tf_pair", help=t("tf.pair_
 encoded = None
 try:
     encoded = learned_run(sentence, pair)[0]
+    unknown_notice(minilm_model().tokenizer, sentence, pair)
 except Problem as err:
     st.error(t("tf.sentence_refused", problem=problem(err)))
 
@@ -211,6 +213,10 @@ elif chapter == "context":
         st.warning(t("tf.too_many_uses", most=probes.MAX_FOUND, n=view["found"]))
     for s, key, values in view["refused"]:
         st.warning(t("tf.use_refused", n=s + 1, problem=t(f"problems.{key}", **values)))
+    refused = {s for s, *_ in view["refused"]}
+    for s, line in enumerate(lines[: probes.MAX_USES]):
+        if s not in refused:
+            unknown_notice(minilm_model().tokenizer, line, line=s + 1)
     if view["missing"]:
         st.warning(t("tf.missing", word=shown(word.strip()), lines=", ".join(str(s + 1) for s in view["missing"])))
     names = [t("tf.use_name", n=s + 1, at=i) for s, i in view["uses"]]

@@ -115,6 +115,8 @@ def rope_sections(head_box, base_box) -> None:
     turn = 2 * math.pi / theta  # finite: RopeConfig refuses wavelengths past rotary.MAX_WAVELENGTH
     turns = f"{turn:,.1f}" if turn < 1e9 else f"{turn:.3g}"
     st.caption(t("rp.theta_caption", pair=pair, theta=f"{theta:.3g}", turn=turns))
+    if (turned := math.degrees((count - 1) * theta)) < 1:  # the points overlap on one dot
+        st.info(t("rp.pair_still", pair=pair, degrees=f"{turned:.2g}", count=count))
     explain(
         r"\begin{pmatrix} q'_i \\ q'_{i+d/2} \end{pmatrix} = \begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ "
         r"\sin m\theta_i & \cos m\theta_i\end{pmatrix} \begin{pmatrix} q_i \\ q_{i+d/2} \end{pmatrix},\quad "

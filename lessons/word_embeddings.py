@@ -15,9 +15,9 @@ from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import QUEUES, refusal_notice
-from ui.link import IN_LINK
+from ui.link import IN_LINK, translated_choice
 from ui.tables import downloads, table
-from ui.vectors import choose_vectors
+from ui.vectors import choose_vectors, source_name
 from ui.word_results import nearest_words, pca_coords
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
@@ -32,7 +32,7 @@ st.title(t("we.title"))
 st.markdown(t("we.intro"))
 
 wv, source_key = choose_vectors("we")
-st.caption(t("we.source_caption", name=wv.name, n=len(wv), dim=wv.dim, device=wv.vectors.device.type))
+st.caption(t("we.source_caption", name=source_name(wv), n=len(wv), dim=wv.dim, device=wv.vectors.device.type))
 
 # --- 1. Words -> ids -> vectors -----------------------------------------------------------------------
 st.header(t("we.h_lookup"))
@@ -109,7 +109,9 @@ else:
 if proj is not None:
     titles = tuple(t("we.pc_title", i=i + 1, share=f"{r:.0%}") for i, r in enumerate(proj.explained_variance_ratio))
     arrows = [(a, b), (c, answer)] if answer else []
-    st.plotly_chart(word_scatter_figure(proj.coords, plotted, axis_titles=titles, arrows=arrows))
+    st.plotly_chart(
+        word_scatter_figure(proj.coords, plotted, axis_titles=titles, arrows=arrows, points_name=t("we.legend_words"))
+    )
     downloads(
         "pca_coordinates",
         frame=pd.DataFrame(
@@ -132,7 +134,10 @@ def neighbours_section(wv: WordVectors, source_key: str) -> None:
     c1, c2, c3 = st.columns(3)
     typed_word = c1.text_input(t("we.word"), "frog", key="we_nn_word", **IN_LINK)
     k = c2.slider("k", *NEIGHBOURS_K, key="we_nn_k", **IN_LINK)
-    metric = c3.radio(t("we.metric"), projection.METRICS, key="we_nn_metric", horizontal=True, **IN_LINK)
+    metric = translated_choice(  # kept in the link as core names it, shown in the reader's language
+        c3.radio, t("we.metric"), projection.METRICS, key="we_nn_metric", format_func=lambda m: t(f"we.metric_{m}"),
+        horizontal=True,
+    )  # fmt: skip
     word = resolve_word(wv, typed_word)
     if word is None:
         st.warning(t("we.not_in_vocabulary", word=repr(typed_word.strip())))
@@ -179,7 +184,12 @@ else:
             st.error(problem(err))
 if coords is not None:
     st.plotly_chart(
-        word_scatter_figure(coords, words, axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"))
+        word_scatter_figure(
+            coords,
+            words,
+            axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"),
+            points_name=t("we.legend_words"),
+        )  # fmt: skip
     )
 if coords is not None:  # which end of each axis is which word, as the plot has them (core.claims.axis_ends)
     (left, right), (bottom, top) = claims.axis_ends(*x_pair), claims.axis_ends(*y_pair)

@@ -1,7 +1,9 @@
 """The embedding-space page's "find a word": the word's neighbours over the whole vocabulary, and where it and they
 sit in the cloud drawn. A find does not change the cloud: the cloud is fitted on the most frequent, chosen and
 grouped words alone, and the found words are drawn over it (ui.live_chart.cached_chart's overlay), so that a find
-neither refits the projection nor rebuilds and resends the figure of thousands of points (issue 34)."""
+neither refits the projection nor rebuilds and resends the figure of thousands of points (issue 34). The cloud's
+labels are an overlay too (figures.cloud.labels_figure), which a find replaces: drawn after the found words, they
+covered them (issue 41)."""
 
 from __future__ import annotations
 

@@ -50,7 +50,10 @@ REFUSED = "_link_refused"  # the parameters read_link took out of the link, unti
 WAITING = "_link_waiting"  # (page script, {name: (as the link said it, [values])}): values for widgets not drawn yet
 NUMBERS = ("number_input", "slider")  # the widgets whose link value is a number (a range slider, two numbers,
 # would be "multi" in widget_kinds: no page has one, and tests/app/test_links.py's round trip would fail if one did)
-SEVERAL = ("multiselect",)  # the widgets whose link value may be given more than once (as may a "multi" choice)
+SEVERAL = (
+    "multiselect",
+    "translated_choices",
+)  # the widgets whose link value may be given more than once (as may a "multi" choice)
 
 _history = st.components.v2.component("view_history", js=Path(__file__).with_name("history.js").read_text())
 
@@ -94,6 +97,23 @@ def translated_choice(widget, label: str, options, *, key: str, format_func, **k
     from_link(key, lambda asked: asked if asked in options else options[0])
     value = widget(label, options, format_func=format_func, key=key, persist_state="session", **kwargs)
     to_link(key, None if value == options[0] else value)
+    return value
+
+
+def translated_choices(widget, label: str, options, *, key: str, format_func, default, **kwargs) -> list:
+    """translated_choice for a choice of several (st.multiselect): `?<key>=<option>&<key>=<option>`, kept in the
+    link by hand (`?<key>=` for none), so that a link opens its choice in either language. Options the link names
+    that are not options are left out (check_link names them).
+    """
+    if key not in st.session_state or back_or_forward():
+        asked = st.query_params.get_all(key)
+        st.session_state[key] = [o for o in asked if o in options] if asked else list(default)
+    value = widget(label, options, format_func=format_func, key=key, persist_state="session", **kwargs)
+    written = [str(v) for v in value] or [""]
+    if list(value) == list(default):
+        st.query_params.pop(key, None)
+    elif st.query_params.get_all(key) != written:
+        st.query_params[key] = written
     return value
 
 
@@ -215,6 +235,8 @@ def _text(script: str) -> str:
 def _takes(values: list[str], value) -> bool:
     """Whether the widget's value is what the link's text says (so the link was used)."""
     if isinstance(value, list | tuple):
+        if not value:  # none chosen: `?key=` (translated_choices)
+            return values in ([], [""])
         return len(values) == len(value) and all(_takes([v], x) for v, x in zip(values, value, strict=True))
     if len(values) != 1:
         return False

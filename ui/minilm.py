@@ -39,6 +39,27 @@ def token_count(sentence: str, pair: str) -> int:
     return len((tokenizer.encode(sentence, pair) if pair else tokenizer.encode(sentence)).ids)
 
 
+def unknown_notice(tokenizer, sentence: str, pair: str = "", *, where=st, line: int | None = None) -> None:
+    """A warning when MiniLM's tokenizer reads part of the text as [UNK]: that its vocabulary is English, how many of
+    the text's pieces were unknown, and which characters they were (the tokenizer's offsets into the text typed).
+
+    Args:
+        tokenizer: the model's tokenizers.Tokenizer; line: the text's number in a list of sentences, if any.
+    """
+    enc = tokenizer.encode(sentence, pair) if pair else tokenizer.encode(sentence)
+    texts = (sentence, pair)
+    inner = [
+        (tok, at, seq)
+        for tok, at, seq in zip(enc.tokens, enc.offsets, enc.sequence_ids, strict=True)
+        if seq is not None
+    ]
+    unknown = [texts[seq][a:b] for tok, (a, b), seq in inner if tok == minilm.UNKNOWN]
+    if unknown:
+        text = ", ".join(f"“{piece}”" for piece in unknown)
+        where_ = t("tf.unknown_use", n=line) if line is not None else ""
+        where.warning(t("tf.unknown_pieces", where=where_, n=len(unknown), total=len(inner), text=text))
+
+
 def learned_run(sentence: str, pair: str) -> tuple[minilm.Encoded, minilm.Forward]:
     """The sentence (and its pair, "" for none) through MiniLM with its learned positions. Raises Problem."""
     return (_long_run if token_count(sentence, pair) > LONG else _short_run)(sentence, pair)

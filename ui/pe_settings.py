@@ -1,14 +1,16 @@
 """The positional-encoding page's settings: a preset from a well-known explanation, d_model, max_len, the base and
 the layout, each bound to the link, and the PEConfig they make. A value PEConfig refuses gets its message, and the
-page keeps the last valid settings."""
+page keeps the last valid settings. The table window's choices of columns follow d_model (table_window_on)."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import streamlit as st
 
 from core.positional import LAYOUTS, PEConfig
-from ui.i18n import language, problem, t
-from ui.link import IN_LINK
+from ui.i18n import problem, t
+from ui.link import IN_LINK, translated_choice
 from ui.parse import parse_number
 from ui.presets import take_pick
 from ui.window import WindowConfig
@@ -77,17 +79,17 @@ def pe_settings_ui(windows: tuple[WindowConfig, ...]) -> PEConfig:
         on_change=pick_base,
         label_visibility="collapsed",
     )
-    # Streamlit writes a bound radio's label into the link, so the options are shown as core's names of the layouts,
-    # the same in every language (?pe_layout=concatenated, as old links say); other languages add theirs under them.
-    layout = c4.radio(
+    # Streamlit would write a bound radio's label, in the reader's language, into the link: the layouts are shown
+    # translated and kept in the link by hand, as core names them (?pe_layout=concatenated, as old links say).
+    assert LAYOUTS[0] == PEConfig.layout  # translated_choice's default is the first option
+    layout = translated_choice(
+        c4.radio,
         t("pe.layout"),
         LAYOUTS,
-        index=LAYOUTS.index(PEConfig.layout),
-        captions=None if language() == "en" else [t(f"pe.layout_{v}") for v in LAYOUTS],
         key="pe_layout",
+        format_func=lambda v: t(f"pe.layout_{v}"),
         on_change=mark_custom,
         help=t("pe.layout_help"),
-        **IN_LINK,
     )
     try:
         cfg = PEConfig(int(d_model), int(max_len), parse_number(base_text, "base", BASE), layout)
@@ -100,3 +102,30 @@ def pe_settings_ui(windows: tuple[WindowConfig, ...]) -> PEConfig:
     elif cfg.d_model % 2:
         st.info(t("pe.d_model_odd", d_model=cfg.d_model, n_sin=cfg.n_sin, n_cos=cfg.d_model // 2))
     return cfg
+
+
+def table_window_on(window: WindowConfig, d_model: int) -> WindowConfig:
+    """The table's window (rows, first row, columns, first column) on a table d_model wide: its choices of columns
+    shown stop at d_model (the whole width, when it is no more than the largest choice), and its default is the
+    whole width up to the window's own default."""
+    most = window.spans[1]
+    columns = tuple(s for s in most if s < d_model) + ((d_model,) if d_model <= most[-1] else ())
+    default = min(window.defaults[1], columns[-1])
+    return dataclasses.replace(window, spans=(window.spans[0], columns), defaults=(window.defaults[0], default))
+
+
+def fit_dim_span(window: WindowConfig, d_model: int) -> None:
+    """Keep the dimensions shown among the choices d_model leaves (table_window_on): a window that showed the whole
+    of the last table shows this one's default; one wider than this table shows all of it, with a notice."""
+    key, whole = window.keys[2], window.spans[1][-1]
+    asked, last_whole = st.session_state.get(key), st.session_state.get("pe_dim_whole")
+    st.session_state["pe_dim_whole"] = whole
+    if asked is None:
+        return
+    if asked == last_whole != whole:  # "all of it" follows d_model
+        st.session_state[key] = window.default(key)
+        return
+    if asked in window.spans[1]:
+        return
+    st.session_state[key] = max((s for s in window.spans[1] if s <= asked), default=whole)
+    st.info(t("pe.dim_span_fitted", label=t("pe.dim_span"), asked=asked, d_model=d_model, now=st.session_state[key]))

@@ -48,6 +48,11 @@ def vectors_from_folder(name: str) -> WordVectors:
         return _vectors_from_folder(name)
 
 
+def source_name(wv: WordVectors) -> str:
+    """The vectors' name as the picker shows it: the bundled GloVe's in the reader's language, a file's as it is."""
+    return t("ui.bundled") if wv.name == glove.BUNDLED else wv.name
+
+
 def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
     """The vectors picker (bundled, the folder's files, an upload) and a cache key for the choice.
 
@@ -58,7 +63,7 @@ def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
     source = st.selectbox(
         t("ui.vectors"),
         options,
-        format_func=lambda o: t("ui.upload") if o == UPLOAD else o,
+        format_func=lambda o: t("ui.upload") if o == UPLOAD else t("ui.bundled") if o == glove.BUNDLED else o,
         key=f"{prefix}_source",
         persist_state="session",
         help=t("ui.vectors_help", folder=glove.vectors_dir().resolve(), env=glove.ENV_DIR),

@@ -73,6 +73,40 @@ def test_find_queen_highlights_it_lists_its_neighbours_and_isolates_them(at):
     assert len(drawn(at)) == 6
 
 
+def test_a_found_word_and_its_neighbours_are_drawn_after_every_label(open_page):
+    """Issue 41, 4b: at 20,000 words the groups' labels covered the found word and its neighbours (WebGL draws a
+    trace's labels over the points of every trace before it) until Isolate was on."""
+    at = open_page(PAGE)
+    at.select_slider(key="es_size").set_value(20_000).run()
+    cloud = sent(at)["figure"]
+    assert not any("text" in t for t in chart(at)["data"])  # the cloud's labels are the overlay's, drawn last
+    labels = {t["meta"]: t["text"] for t in overlay(at)}
+    assert labels["labels:animals"][:2] == ["cat", "dog"] and "labels:chosen" in labels
+    at.text_input(key="es_find").set_value("france").run()
+    assert [t["meta"] for t in overlay(at)] == ["neighbours", "found"]  # no label drawn after (over) them
+    assert sent(at)["figure"] == cloud  # a find still leaves the cloud's figure as it was
+    at.text_input(key="es_find").set_value("").run()
+    assert {t["meta"] for t in overlay(at)} == set(labels)
+
+
+def test_isolating_a_word_with_nothing_in_the_cloud_says_so_and_draws_the_cloud(at, monkeypatch):
+    """Issue 41, 4b: Isolate with "parsi" (t-SNE: neither it nor its neighbours in the cloud) drew 0 points and kept
+    the previous axis ranges."""
+    place = finding.place
+
+    def tsne_place(wv, rows, cloud_id, cfg, coords, asked):  # as t-SNE places words outside its cloud: nowhere
+        return place(wv, rows, cloud_id, CloudConfig("t-SNE", cfg.dims), coords, asked)
+
+    monkeypatch.setattr(finding, "place", tsne_place)
+    at.select_slider(key="es_size").set_value(500).run()
+    at.text_input(key="es_find").set_value("parsi").run()
+    at.toggle(key="es_isolate").set_value(True).run()
+    assert not at.exception
+    notices = [i.value for i in at.info]
+    assert any("Nothing to isolate: neither parsi nor its neighbours are among the cloud's words" in n for n in notices)
+    assert len(drawn(at)) == stated(at) > 500  # the whole cloud, its axes fitted to it, not 0 points
+
+
 def test_found_words_outside_the_cloud_are_placed_by_its_pca():
     at = open_link(PAGE, {"es_size": "500", "es_words": "", "es_groups": "", "es_find": "queen"})
     wv = bundled_vectors()

@@ -56,6 +56,7 @@ def test_every_control_moves(at):
 
 def test_real_model_mode_uses_wordpiece_and_four_stages(at):
     at.radio(key="il_mode").set_value("minilm").run()
+    assert "vectors have 384 dimensions, so d_model is 384" in at.info[0].value  # issue 41, 4f: the slider said 64
     at.text_input(key="il_pair").input("I am fine.").run()
     assert not at.exception
     tokens = list(at.dataframe[0].value["token"])
@@ -77,6 +78,24 @@ def test_empty_sentence_and_unknown_words(at):
     assert "every token is <unk>" in at.warning[0].value and not at.exception
     at.text_input(key="il_sentence").input("the zzqxv cat").run()
     assert "zzqxv" in at.warning[0].value
+
+
+def test_a_sentence_minilm_reads_in_part_as_unk_says_how_much(at):
+    """Issue 41, 4d: a Chinese sentence read half its characters as [UNK] with no notice."""
+    at.radio(key="il_mode").set_value("minilm").run()
+    at.text_input(key="il_sentence").input("我喜欢吃苹果和香蕉").run()
+    assert list(at.dataframe[0].value["token"]).count("[UNK]") == 6
+    assert "vocabulary is English" in at.warning[0].value and "6 of 9" in at.warning[0].value
+    at.text_input(key="il_sentence").input("Are you OK?").run()
+    assert not at.warning
+
+
+def test_a_repeated_word_has_one_id_with_either_table(at):
+    """Issue 41, item 3: with the random table "the cat and the dog" gave the = 5, cat = 3, ..., id 2 unused."""
+    at.text_input(key="il_sentence").input("the cat and the dog").run()
+    assert list(at.dataframe[0].value["id"]) == [2, 3, 4, 2, 5]  # GloVe
+    at.radio(key="il_mode").set_value("random").run()
+    assert list(at.dataframe[0].value["id"]) == [2, 3, 4, 2, 5]
 
 
 def test_missing_pretrained_package_keeps_glove_mode(at, uninstall):
@@ -112,6 +131,16 @@ def test_an_old_form_link_opens_the_same_view():
 
 
 def test_the_tables_are_codes_in_the_link_and_named_in_the_readers_language(at):
-    mode = at.radio(key="il_mode").proto  # a bound radio's label goes into the link: the same in every language
+    mode = at.radio(key="il_mode").proto
     assert list(mode.options) == ["glove", "random", "minilm"]
     assert list(mode.captions) == ["GloVe 6B 50d", "random table", "all-MiniLM-L6-v2 (real)"]
+    # issue 41, 4e: in 中文 the options were the English codes; the link keeps the codes in either language
+    zh = open_link(lang="zh", il_mode="random", il_position="learned", il_init="xavier")
+    assert not zh.warning
+    assert [list(zh.radio(key=k).proto.options) for k in ("il_mode", "il_position")] == [
+        ["GloVe", "随机", "MiniLM"],
+        ["正弦", "可学习"],
+    ]
+    assert (zh.radio(key="il_mode").value, zh.radio(key="il_position").value) == ("random", "learned")
+    assert zh.radio(key="il_init").value == "xavier" and list(zh.radio(key="il_init").proto.options)[0] == "正态分布"
+    assert dict(zh.query_params) == dict(lang="zh", il_mode="random", il_position="learned", il_init="xavier")

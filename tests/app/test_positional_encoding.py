@@ -236,10 +236,39 @@ def test_the_first_position_reaches_where_the_window_fits(at):
     at.number_input(key="pe_max_len").set_value(2000).run()
     move_window(at, pos_span=50)
     window = windows(at)[0]["window"]
-    assert window["extents"][window["spans"][0].index(50)][window["spans"][1].index(512)] == [50, 128, 1950, 0]
+    assert window["extents"][window["spans"][0].index(50)][window["spans"][1].index(128)] == [50, 128, 1950, 0]
     move_window(at, pos_start=1950)
     assert (heatmap(at)["y0"], heatmap(at)["z"].shape) == (1950, (50, 128)) and not at.warning
     assert "Positions 1950–1999 × dimensions 0–127" in at.caption[0].value
+
+
+def columns_offered(at) -> tuple[list[int], int]:
+    """The table window's choices of dimensions shown, and the one shown (the slider's value in the browser)."""
+    window = windows(at)[0]["window"]
+    return window["spans"][1], window["span"][1]
+
+
+def test_the_dimensions_shown_follow_d_model(at):
+    """Issue 41, 4a: "Dimensions shown" read 512 (range 8-1024) on a 128-wide table, and moving it changed nothing."""
+    assert columns_offered(at) == ([8, 16, 32, 64, 128], 128) and heatmap(at)["z"].shape == (100, 128)
+    at.number_input(key="pe_d_model").set_value(100).run()
+    assert columns_offered(at) == ([8, 16, 32, 64, 100], 100) and not at.info  # all of it, as before
+    move_window(at, dim_span=32)
+    assert heatmap(at)["z"].shape == (100, 32) and at.query_params["pe_dim_span"] == "32"
+    at.number_input(key="pe_d_model").set_value(20).run()
+    assert columns_offered(at) == ([8, 16, 20], 20) and heatmap(at)["z"].shape == (100, 20)
+    assert "Dimensions shown was 32, more than this table's 20 dimensions: now 20." in at.info[0].value
+    at.number_input(key="pe_d_model").set_value(2048).run()
+    assert columns_offered(at) == ([8, 16, 32, 64, 128, 256, 512, 1024], 512)  # the whole of 20: the default
+    assert heatmap(at)["z"].shape[1] == 512 and "pe_dim_span" not in at.query_params
+
+
+def test_a_link_asking_more_dimensions_than_d_model_is_named():
+    at = open_link(PAGE, pe_d_model="64", pe_dim_span="512")
+    assert "pe_dim_span=512" in at.warning[0].value
+    assert columns_offered(at) == ([8, 16, 32, 64], 64) and heatmap(at)["z"].shape == (100, 64)
+    at = open_link(PAGE, pe_d_model="512", pe_dim_span="256")
+    assert not at.warning and columns_offered(at) == ([8, 16, 32, 64, 128, 256, 512], 256)
 
 
 def test_a_window_the_link_gives_wrongly_is_named_and_not_taken():

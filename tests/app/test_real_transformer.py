@@ -127,7 +127,8 @@ def test_your_sentence_as_the_source_names_its_own_heads(tf):
     [
         ("   ", "has no words"),
         ("the " * 511, "513 WordPiece tokens"),
-        ("😀 🚀 ☃", "knows none of the 3 pieces"),
+        ("😀 🚀 ☃", "reads this text as 3 × [UNK]"),
+        ("😀😀😀", "reads this text as 1 × [UNK]"),  # issue 41, 4c: "knows none of the 1 pieces"
     ],
 )
 def test_a_sentence_minilm_cannot_read_is_named_and_the_other_chapters_work(tf, text, says):
@@ -140,6 +141,24 @@ def test_a_sentence_minilm_cannot_read_is_named_and_the_other_chapters_work(tf, 
     assert not tf.exception and len(charts(tf)) == 2
     tf.text_input(key="tf_sentence").set_value(DEFAULT.sentence).run()
     assert not tf.error  # nothing else was lost
+
+
+def test_unknown_pieces_are_counted_and_named_on_every_chapter_that_reads_a_sentence(tf):
+    """Issue 41, 4d: a Chinese sentence read half its characters as [UNK] with no notice."""
+    tf.text_input(key="tf_sentence").set_value("我喜欢吃苹果和香蕉").run()
+    tf.text_input(key="tf_pair").set_value("I like bananas.").run()
+    assert not tf.exception and not tf.error
+    (notice,) = [w.value for w in tf.warning]
+    assert "vocabulary is English" in notice and "6 of 13" in notice  # 9 + 4 pieces; 喜欢吃苹果 and 蕉 unknown
+    assert "“喜”, “欢”, “吃”, “苹”, “果”, “蕉”" in notice
+    chapter(tf, "positions")
+    assert any("6 of 13" in w.value for w in tf.warning)
+    chapter(tf, "context")
+    tf.text_area(key="tf_uses").set_value("The bank was closed.\n我们在 bank 旁边\nWe sat on the bank.").run()
+    assert any(w.value.startswith("Sentence 2: MiniLM's vocabulary is English") for w in tf.warning)
+    tf.text_input(key="tf_sentence").set_value(DEFAULT.sentence).run()
+    tf.text_area(key="tf_uses").set_value(DEFAULT.uses).run()
+    assert not tf.warning  # English text: no notice
 
 
 def test_a_pair_is_read_with_its_segment_and_a_pair_alone_is_refused(tf):

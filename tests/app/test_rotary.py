@@ -203,6 +203,16 @@ def test_a_bad_base_keeps_alibi_shown(at):
     assert len(charts(at)) == 5
 
 
+def test_a_pair_that_barely_turns_says_so_and_keeps_its_circle():
+    """Issue 41, 4g: all 64 points on one dot, the guide circle gone, and nothing said."""
+    at = open_link(rp_base="500000", rp_head_dim="64", rp_pair="28")
+    note = next(i.value for i in at.info if "less than a degree" in i.value)
+    assert "Pair 28 turns less than a degree over the 64 positions shown" in note
+    assert charts(at)[0]["layout"]["shapes"][0]["type"] == "circle"
+    at.slider(key="rp_pair").set_value(3).run()
+    assert not any("less than a degree" in i.value for i in at.info)
+
+
 def test_a_smaller_head_dim_moves_the_pair_back_inside(at):
     at.slider(key="rp_pair").set_value(20).run()
     at.number_input(key="rp_head_dim").set_value(8).run()

@@ -51,7 +51,9 @@ def test_the_cloud_download_holds_every_point_drawn(page, server_url):
     with page.expect_download() as csv:
         page.get_by_role("button", name="Download (CSV)").click()
     frame = pd.read_csv(csv.value.path())
-    drawn = page.evaluate("document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + t.hovertext.length, 0)")
+    drawn = page.evaluate(
+        "document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + (t.hovertext || []).length, 0)"
+    )
     assert csv.value.suggested_filename == f"cloud_pca_{len(frame)}.csv" and len(frame) == drawn == 5010
     assert list(frame.columns) == ["word", "PCA_1", "PCA_2"] and frame.word[0] == "the"
     assert page.locator(EXCEPTION).count() == 0
@@ -88,7 +90,9 @@ def test_a_link_opens_its_view(page, server_url):
     expect(listed.nth(1)).to_have_text("lady")
     wait_until_idle(page)
     assert listed.all_inner_texts()[:2] == ["princess", "lady"]
-    drawn = page.evaluate("document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + t.hovertext.length, 0)")
+    drawn = page.evaluate(
+        "document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + (t.hovertext || []).length, 0)"
+    )
     assert drawn == 6 and page.locator('[data-testid="stTable"] tbody tr').count() == 5
     wait_until_idle(page)
     assert page.locator(EXCEPTION).count() == 0 and page.locator('[data-testid="stAlert"]').count() == 0
@@ -145,6 +149,8 @@ def test_the_page_measures_a_20000_word_cloud_in_the_background(page, server_url
     assert 0 < float(trust.locator('[data-testid="stMetricValue"]').inner_text()) < 1
     kept = page.locator('[data-testid="stMetric"]', has_text="Neighbours kept (k = 10)")
     assert kept.locator('[data-testid="stMetricValue"]').inner_text().endswith("%")
-    drawn = page.evaluate("document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + t.hovertext.length, 0)")
+    drawn = page.evaluate(
+        "document.querySelector('.js-plotly-plot').data.reduce((n, t) => n + (t.hovertext || []).length, 0)"
+    )
     assert drawn >= 20_000 and page.locator('[data-testid="stProgress"]').count() == 0
     assert page.locator(EXCEPTION).count() == 0

@@ -288,8 +288,8 @@ def test_in_chinese_the_preset_box_layout_and_chapters_work_and_stay_in_the_link
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '20, 512'")
     page.wait_for_url(lambda url: "pe_layout=concatenated" in url and "pe_d_model=512" in url)
     wait_until_idle(page)
-    expect(page.get_by_text("拼接", exact=True)).to_be_visible()  # the layouts' names in Chinese, under core's
-    page.get_by_text("interleaved", exact=True).click()  # the layout radio: the preset box goes back to custom
+    expect(page.get_by_text("拼接", exact=True)).to_be_visible()  # the layouts' names in Chinese (issue 41, 4e)
+    page.get_by_text("交错", exact=True).click()  # the layout radio: the preset box goes back to custom
     page.wait_for_url(lambda url: "pe_layout=" not in url)
     wait_until_idle(page)
     expect(page.get_by_role("combobox", name="预设")).to_have_value("自定义")

@@ -5,12 +5,15 @@ import math
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from torch.testing import assert_close
 
 from core.embeddings import (
     ARE_YOU_OK,
     InputLayer,
     TokenEmbedding,
+    build_input_layer,
     glove_vocabulary,
     norms_against_d_model,
     pad_batch,
@@ -87,6 +90,43 @@ def test_glove_vocabulary_maps_unknown_words_to_unk():
     assert itos[:2] == ["<pad>", "<unk>"] and first.unknown == [",", "and", "a", "unicorn"]
     assert first.ids == [2, 3, 1, 2, 4, 1, 1, 1]
     assert_close(vectors[3], wv.get_vecs_by_tokens("king")) and vectors[:2].abs().sum() == 0
+
+
+TINY = load_glove((FIXTURES / "tiny_glove.4d.txt").read_bytes(), name="tiny")
+KNOWN = ["the", "man", "woman", "king", "queen", "cat", "dog"]  # in the tiny GloVe fixture
+sentence_words = st.lists(st.sampled_from([*KNOWN, "and", "unicorn", "?", ","]), min_size=1, max_size=12)
+
+
+def first_seen(words: list[str]) -> list[str]:
+    """The distinct words in the order they first appear (the rule a vocabulary's ids follow)."""
+    return list(dict.fromkeys(words))
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=sentence_words, second=st.one_of(st.none(), sentence_words))
+def test_every_distinct_word_gets_one_id_consecutive_in_order_of_first_use(first, second):
+    """Issue 41, item 3: with the random table, a word repeated within a sentence got a second id ("the cat and the
+    dog": the = 5, id 2 unused); GloVe's table gave the = 2. Both now give each word one id, in order of first use."""
+    sentences = [" ".join(first)] + ([] if second is None else [" ".join(second)])
+    words = [w for s in sentences for w in split_words(s)]
+    _, random_itos, random_toks = build_input_layer(sentences, None, d_model=4)
+    glove_itos, vectors, glove_toks = glove_vocabulary(TINY, sentences)
+    for itos, toks, known in ((random_itos, random_toks, None), (glove_itos, glove_toks, TINY.stoi)):
+        order = [w for w in first_seen(words) if known is None or w in known]
+        assert itos == ["<pad>", "<unk>", *order]  # each distinct word once: ids 2, 3, ... with no gap
+        for sentence, tok in zip(sentences, toks, strict=True):
+            expected = [itos.index(w) if w in itos else 1 for w in split_words(sentence)]
+            assert tok.ids == expected  # a repeated word, in one sentence or across the pair, has one id
+        assert set(i for tok in toks for i in tok.ids) - {1} == set(range(2, len(itos)))
+    assert vectors.shape == (len(glove_itos), TINY.dim)
+    known_only = [w for w in first_seen(words) if w in TINY.stoi]
+    assert glove_itos[2:] == known_only == [w for w in random_itos[2:] if w in TINY.stoi]  # the same order rule
+
+
+def test_the_cat_and_the_dog_has_one_id_per_word():
+    _, itos, (tok,) = build_input_layer(["the cat and the dog"], None, d_model=4)
+    assert itos == ["<pad>", "<unk>", "the", "cat", "and", "dog"] and tok.ids == [2, 3, 4, 2, 5]
+    assert glove_vocabulary(TINY, ["the cat and the dog"])[2][0].ids == [2, 3, 1, 2, 4]
 
 
 def test_tied_weights_count_one_table():

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from figures.cloud import GROUP_COLORS, LEGEND, cloud_figure
+from figures.cloud import GROUP_COLORS, LEGEND, cloud_figure, labels_figure
 from tests.figures.plotly_json import array
 
 N = 40
@@ -100,6 +100,26 @@ def test_three_columns_draw_a_3d_scene_with_z_and_its_axis_titles():
 def test_isolate_draws_only_the_found_word_and_its_neighbours():
     fig = cloud_figure(coords(2), WORDS, **ROLES, isolate=True).to_dict()
     assert [(t["meta"], t["hovertext"]) for t in fig["data"]] == [("neighbours", ["w5", "w6"]), ("found", ["w2"])]
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_without_labels_the_cloud_leaves_them_to_a_figure_of_labels_alone(dims):
+    """Issue 41, 4b: WebGL draws a trace's labels over every point of the traces before it, so the groups' labels
+    covered the found word and its neighbours drawn over them: the cloud is drawn without them, and its labels are
+    a figure of their own, drawn over it only while no word is found."""
+    xy = coords(dims)
+    bare = by_role(cloud_figure(xy, WORDS, chosen=[1, 2, 3], groups=ROLES["groups"], labels=False).to_dict())
+    assert all(t["mode"] == "markers" and "text" not in t for t in bare.values())
+    assert bare["g"]["hovertext"] == ["w4", "w5"]  # the words stay in the hover
+    labels = labels_figure(xy, WORDS, chosen=[1, 2, 3], groups=ROLES["groups"]).to_dict()["data"]
+    assert [t["meta"] for t in labels] == ["labels:g", "labels:h", "labels:chosen"]
+    assert [t["text"] for t in labels] == [["w4", "w5"], ["w7"], ["w1", "w2", "w3"]]  # each word once, its role's
+    for trace, role in zip(labels, ["g", "h", "chosen"], strict=True):
+        assert trace["mode"] == "text" and trace["hoverinfo"] == "skip" and trace["showlegend"] is False
+        for axis in "xyz"[:dims]:
+            np.testing.assert_array_equal(array(trace[axis]), array(bare[role][axis]))  # on the points they name
+    found = cloud_figure(xy[[2, 5]], ["w2", "w5"], found=0, neighbours=[1], isolate=True).to_dict()["data"]
+    assert [t["mode"] for t in found] == ["markers+text", "markers+text"]  # a find keeps its labels
 
 
 def test_no_search_draws_no_neighbours_or_found_trace():

@@ -36,6 +36,15 @@ def test_the_rotation_is_drawn_in_a_square_around_the_circle():
     assert (layout["xaxis"]["title"]["text"], layout["yaxis"]["title"]["text"]) == ("cos", "sin")
 
 
+def test_the_guide_circle_is_drawn_even_when_every_point_is_on_one_dot():
+    """Issue 41, 4g: head_dim 64, base 500000, pair 28: the points' connecting line was the only circle."""
+    theta = rope_inv_freq(64, 500000.0)[28].item()
+    layout = rotation_figure(np.arange(64) * theta, "Pair 28").to_dict()["layout"]
+    (circle,) = layout["shapes"]
+    assert circle["type"] == "circle" and circle["layer"] == "below"
+    assert (circle["x0"], circle["y0"], circle["x1"], circle["y1"]) == (-1, -1, 1, 1)  # the unit circle
+
+
 def test_alibi_shows_minus_slope_times_distance_below_the_diagonal_and_blank_above():
     slope, length = 0.25, 6
     fig = alibi_figure(alibi_bias(slope, length).numpy(), "ALiBi", ("key", "query")).to_dict()
