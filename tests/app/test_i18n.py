@@ -201,7 +201,9 @@ def shown_texts(at: AppTest) -> list[str]:
 
 def english_words(text: str, data: set[str]) -> set[str]:
     """The ASCII words of a shown text that are neither technical names nor data: code (`...`), quoted or emphasised
-    text (a learner's words, a sentence's tokens), formulas, paths and numbers are left out."""
+    text (a learner's words, a sentence's tokens), formulas, paths and numbers are left out. Read as the learner
+    reads it: without the backslashes that keep a value from rendering as Markdown (ui.i18n escapes values)."""
+    text = re.sub(r"\\(.)", r"\1", text)
     text = re.sub(r"`[^`]*`|“[^”]*”|\*\*[^*]*\*\*|\*[^*]*\*|\$[^$]*\$|<[^>]*>|\[[A-Z]+\]|\S*/\S*", " ", text)
     words = {w.strip(".-'") for w in re.findall(r"[A-Za-z][\w.\-']*", text)}
     names = (w for w in words if len(w) > 1 and w not in TECHNICAL and w not in data)
