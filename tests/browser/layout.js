@@ -8,8 +8,8 @@
 //    title wider than a phone is cut at its right edge);
 //  - nothing is drawn over anything else: no two of the column's elements (Streamlit's element containers and
 //    expander headers) overlap, a chart counted with everything it draws;
-//  - every control (a button, a box, a slider, an option, a link) lies within the screen's width, where a finger
-//    reaches it;
+//  - every control (a button, a box, a slider, an option, a link) has its middle within the screen's width, where
+//    a finger reaches it;
 //  - each chart's axes are labelled: an x and a y axis with tick labels (a cloud of points may hide them: its axes
 //    have no units), tick text on every axis that shows ticks, and no two tick labels of an axis on top of each other;
 //  - two expanders with one label ("Show the code") have a figure or a heading between them: in a row, nothing
@@ -62,8 +62,11 @@
   const controls = 'button, input:not([type="hidden"]), textarea, a[href], summary, [role="slider"], [role="radio"], [role="switch"], [role="combobox"]';
   for (const e of main.querySelectorAll(controls)) {
     if (!shown(e) || e.closest(".modebar")) continue; // plotly's toolbar shows on hover, inside its chart
+    // where a finger lands: the middle of the control (of the label a radio or a toggle hides its input in); a
+    // slider's thumb at its end stands out of the slider by half its width
     const r = e.closest("label") ? rect(e.closest("label").getBoundingClientRect()) : rect(e.getBoundingClientRect());
-    if (r.right - r.left > 0 && (r.left < screen.left - SLACK || r.right > screen.right + SLACK))
+    const middle = (r.left + r.right) / 2;
+    if (r.right - r.left > 0 && (middle < screen.left || middle > screen.right))
       problems.push(`the control ${e.getAttribute("aria-label") || text(e) || e.tagName.toLowerCase()} in ${name(e)} ${px(r)} is not within the screen, ${screen.right} px wide`);
   }
 
