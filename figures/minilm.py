@@ -3,50 +3,15 @@
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import plotly.graph_objects as go
 
 from figures.attention import heatmaps_figure
 from figures.grid import grid_layout
+from figures.titles import LINE_PX, LINE_UNITS, NARROW_UNITS, WIDE, title_lines, titled  # noqa: F401 (tests)
 
 PREVIOUS, NEXT = "#1f77b4", "#d62728"  # the named heads' colours: previous-token blue, next-token red
-
-# A chart's title is one line of plotly's, which never wraps: one longer than the chart is cut at its right edge (a
-# window 1000 px wide, presenter mode). Titles are broken into lines of at most LINE_UNITS, a Latin character one
-# unit and a CJK one WIDE (measured in Chromium: 7.4 px and 18.7 px at plotly's title size), about 470 px.
-LINE_UNITS, WIDE = 64, 2.5
-LINE_PX = 24  # a title line's height
-_CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
-_WIDE = re.compile(f"[{_CJK}]")
-_PIECES = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+\\s*|\\s+")  # a CJK character, or a word and its spaces
-_NO_BREAK_BEFORE = set("，。、：；）》」！？,.:;)")
-
-
-def _units(text: str) -> float:
-    return sum(WIDE if _WIDE.match(c) else 1 for c in text)
-
-
-def title_lines(text: str, units: float = LINE_UNITS) -> list[str]:
-    """`text` broken into lines of at most `units` (a longer word alone on its line), at spaces or between CJK
-    characters, never before a closing punctuation mark."""
-    lines, line = [], ""
-    for piece in _PIECES.findall(text):
-        if line.strip() and _units(line + piece.rstrip()) > units and piece[0] not in _NO_BREAK_BEFORE:
-            lines.append(line.rstrip())
-            line = ""
-        if line or piece.strip():
-            line += piece
-    return [*lines, line.rstrip()] if line.strip() or not lines else lines
-
-
-def titled(title: str, above: int = 0) -> tuple[dict, int]:
-    """Plotly's title for `title`, its lines broken to fit a narrow chart, and the top margin it needs (with
-    `above` px more for the panels' own titles, under it)."""
-    lines = title_lines(title)
-    spec = dict(text="<br>".join(lines), yref="container", y=1, yanchor="top", pad=dict(t=14))
-    return spec, 26 + LINE_PX * len(lines) + above
 
 
 def head_grid_figure(
@@ -113,7 +78,7 @@ def head_grid_figure(
     shapes.append(dict(cell(*selected), line=dict(width=3, color="black")))
     axis = dict(showgrid=False, zeroline=False, fixedrange=True)
     ticks = lambda n: dict(tickvals=np.arange(n) + 0.5, ticktext=[str(i + 1) for i in range(n)])  # noqa: E731
-    heading, top = titled(title)
+    heading, top = titled(title, units=NARROW_UNITS)  # st.plotly_chart's: sent as it is to a phone too
     layout = dict(
         title=heading,
         xaxis=dict(axis, range=[0, heads], title=dict(text=axis_titles[0]), **ticks(heads)),

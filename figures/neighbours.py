@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from figures.cloud import GROUP_COLORS
 from figures.grid import grid_layout
 from figures.markup import escaped, escaped_all
+from figures.titles import narrow_title
 
 
 def kept_figure(
@@ -45,7 +46,8 @@ def kept_figure(
         text=[f"{escaped(w)}: {c}/{k}" for w, c in zip(words, kept.tolist(), strict=True)],  # the hover's
         hoverinfo="text",
     )
-    layout = dict(title=dict(text=title), margin=dict(l=10, r=10, t=40, b=10), uirevision=revision or None)
+    heading, top = narrow_title(title, 40)
+    layout = dict(title=heading, margin=dict(l=10, r=10, t=top, b=10), uirevision=revision or None)
     return go.Figure(data=[points], layout=layout)
 
 
@@ -82,11 +84,12 @@ def curves_figure(panels: dict[str, dict[str, dict[int, float]]], title: str, ax
             axis.update(type="log", tickvals=ks, ticktext=[str(k) for k in ks])
         elif key.startswith("yaxis"):
             axis.update(range=[0, 1.02])
+    heading, top = narrow_title(title, 70)
     layout.update(
-        title=dict(text=title),
+        title=heading,
         legend=dict(orientation="h", x=0, y=-0.25, yanchor="top"),
         height=320,
-        margin=dict(l=10, r=10, t=70, b=10),
+        margin=dict(l=10, r=10, t=top, b=10),
     )
     return go.Figure(data=traces, layout=layout)
 
@@ -137,12 +140,13 @@ def sweep_figure(
     for key, axis in layout.items():
         if key.startswith(("xaxis", "yaxis")):
             axis.update(showticklabels=False, zeroline=False)
+    heading, top = narrow_title(title, 70)
     layout.update(
-        title=dict(text=title),
+        title=heading,
         showlegend=groups is not None,
         legend=dict(orientation="h", x=0, y=-0.02, yanchor="top", itemsizing="constant"),
         height=380 if groups is not None else 360,
-        margin=dict(l=10, r=10, t=70, b=10),
+        margin=dict(l=10, r=10, t=top, b=10),
     )
     return go.Figure(data=traces, layout=layout)
 
@@ -186,11 +190,12 @@ def frames_figure(
         steps=[dict(label=str(i), method="animate", args=[[str(i)], step]) for i, _ in arrays],
     )
     button = dict(label=play, method="animate", args=[None, {**step, "fromcurrent": True}])
+    heading, top = narrow_title(title, 40)
     layout = dict(
-        title=dict(text=title),
+        title=heading,
         **axes(arrays[0][1]),
         updatemenus=[dict(type="buttons", buttons=[button], x=0, y=0, xanchor="left", yanchor="top")],
         sliders=[slider],
-        margin=dict(l=10, r=10, t=40, b=10),
+        margin=dict(l=10, r=10, t=top, b=10),
     )
     return go.Figure(data=[points(arrays[0][1])], layout=layout, frames=frames)

@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from figures.titles import narrow_title
+
 HEATMAP_MAX_CELLS = 131_072  # 0.5 MiB of float32, ~0.7 MB of base64: small enough to redraw as a slider moves
 
 
@@ -22,7 +24,8 @@ def _figure(traces: list, title: str, x: str, y: str, **layout) -> go.Figure:
     """A figure from traces and a plain layout dict (update_layout parses its magic names again for every chart)."""
     xaxis = dict(title=dict(text=x), **OVERFLOW, **layout.pop("xaxis", {}))
     yaxis = dict(title=dict(text=y), **OVERFLOW, **layout.pop("yaxis", {}))
-    layout = dict(title=dict(text=title), margin=dict(l=10, r=10, t=40, b=10)) | layout
+    heading, top = narrow_title(title, 40)
+    layout = dict(title=heading, margin=dict(l=10, r=10, t=top, b=10)) | layout
     return go.Figure(data=traces, layout=dict(layout, xaxis=xaxis, yaxis=yaxis))
 
 

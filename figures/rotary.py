@@ -6,6 +6,8 @@ import numpy as np
 import plotly.colors
 import plotly.graph_objects as go
 
+from figures.titles import narrow_title
+
 
 def rotation_figure(angles: np.ndarray, title: str, colour_title: str = "position m") -> go.Figure:
     """The point (cos m*theta, sin m*theta) of one dimension pair for positions m = 0, 1, ..., coloured by m, on the
@@ -67,10 +69,11 @@ def ab_figure(
                     line=dict(dash=dash, color=palette[i % len(palette)]),
                 )
             )
+    heading, top = narrow_title(title, 40)
     layout = dict(
-        title=dict(text=title),
+        title=heading,
         xaxis=dict(title=dict(text=x_title)),
         yaxis=dict(title=dict(text=y_title), type="log" if log_y else "linear"),
-        margin=dict(l=10, r=10, t=40, b=10),
+        margin=dict(l=10, r=10, t=top, b=10),
     )
     return go.Figure(data=lines, layout=layout)

@@ -7,6 +7,8 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from figures.titles import narrow_title
+
 
 def lines_figure(
     curves: dict[str, np.ndarray],
@@ -34,13 +36,14 @@ def lines_figure(
         shapes.append(dict(type="line", x0=0, x1=1, xref="paper", y0=level, y1=level, line=dict(dash="dot")))
         at = math.log10(level) if log_y else level  # annotations, unlike shapes, sit in log10 units on a log axis
         annotations.append(dict(x=0, xref="paper", y=at, text=label, showarrow=False, xanchor="left", yanchor="bottom"))
+    heading, top = narrow_title(title, 40)
     layout = dict(
-        title=dict(text=title),
+        title=heading,
         xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"),
         yaxis=dict(title=dict(text=y_title), type="log" if log_y else "linear"),
         shapes=shapes,
         annotations=annotations,
-        margin=dict(l=10, r=10, t=40, b=10),
+        margin=dict(l=10, r=10, t=top, b=10),
     )
     return go.Figure(data=lines, layout=layout)
 
@@ -62,11 +65,12 @@ def positions_pca_figure(coords: np.ndarray, title: str, colour_title: str = "po
         ),
         hovertemplate="position %{marker.color}<extra></extra>",  # the colour is the position: no text per point
     )
+    heading, top = narrow_title(title, 40)
     layout = dict(
-        title=dict(text=title),
+        title=heading,
         xaxis=dict(title=dict(text="PC 1")),
         yaxis=dict(title=dict(text="PC 2")),
-        margin=dict(l=10, r=10, t=40, b=10),
+        margin=dict(l=10, r=10, t=top, b=10),
     )
     return go.Figure(data=[trace], layout=layout)
 

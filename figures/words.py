@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from figures.markup import escaped, escaped_all
+from figures.titles import narrow_title
 
 
 def word_scatter_figure(
@@ -57,9 +58,8 @@ def word_scatter_figure(
                 )
             )
         scene = dict(xaxis_title=axis_titles[0], yaxis_title=axis_titles[1], zaxis_title=axis_titles[2])
-        return go.Figure(
-            data=traces, layout=dict(title=dict(text=title), scene=scene, margin=dict(l=0, r=0, t=40, b=0))
-        )
+        heading, top = narrow_title(title, 40)
+        return go.Figure(data=traces, layout=dict(title=heading, scene=scene, margin=dict(l=0, r=0, t=top, b=0)))
 
     points = go.Scatter(
         x=coords[:, 0],
@@ -88,12 +88,13 @@ def word_scatter_figure(
         )
         for (a, b), color in zip(arrows or [], itertools.cycle(["#d62728", "#1f77b4", "#2ca02c", "#9467bd"]))
     ]
+    heading, top = narrow_title(title, 40)
     layout = dict(
-        title=dict(text=title),
+        title=heading,
         xaxis=dict(title=dict(text=axis_titles[0])),
         yaxis=dict(title=dict(text=axis_titles[1]), scaleanchor="x"),
         annotations=annotations,
-        margin=dict(l=10, r=10, t=40, b=10),
+        margin=dict(l=10, r=10, t=top, b=10),
         showlegend=False,
     )
     return go.Figure(data=[points], layout=layout)

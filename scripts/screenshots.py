@@ -2,12 +2,14 @@
 
     .venv/bin/python scripts/screenshots.py            # every page, both languages, into docs/img/
     .venv/bin/python scripts/screenshots.py --pages pe at --langs zh
+    .venv/bin/python scripts/screenshots.py --phone --pages pe --langs en   # docs/img/pe-en-phone.webp
 
 It starts the real server and Debian's Chromium as the browser tests do (tests/browser/harness.py), opens each page
 (and each chapter, ?<key>_chapter=<chapter>) in a 1280 px wide window, waits until the page has run and its charts
 are drawn, and keeps the main column from the title (a chapter: from the chapter control) down, at most --height
 px (from the section of its first chart, when the title is too far above it), as WebP (one tenth of a PNG's size: the README's pictures stay under 3 MB together). Names are stable:
-<page key>[-<chapter>]-<lang>.webp, e.g. pe-similarity-zh.webp. A layout problem that tests/browser/layout.js finds
+<page key>[-<chapter>]-<lang>.webp, e.g. pe-similarity-zh.webp. --phone takes them on a phone instead (390 px wide,
+touch, Chromium's device emulation: tests/browser/harness.py's SCREENS), named <...>-<lang>-phone.webp. A layout problem that tests/browser/layout.js finds
 on the way is printed, and the run ends with status 1.
 
 Needs: Chromium at /usr/bin/chromium (Debian's `chromium`), Pillow (Streamlit's own), and a CJK font, without which
@@ -32,8 +34,10 @@ from PIL import Image  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.browser.harness import (  # noqa: E402
+    SCREENS,
     assert_layout,
     free_port,
+    launch_browser,
     launch_chromium,
     start_server,
     wait_until_idle,
@@ -155,6 +159,7 @@ def main() -> int:
     parser.add_argument("--langs", nargs="*", default=list(LANGS), choices=LANGS)
     parser.add_argument("--height", type=int, default=900, help="the most CSS px kept below the crop's top")
     parser.add_argument("--quality", type=int, default=72, help="WebP quality, 0 to 100")
+    parser.add_argument("--phone", action="store_true", help="on a phone (390 px, touch): <...>-<lang>-phone.webp")
     args = parser.parse_args()
     if "zh" in args.langs and not has_cjk_font():
         print(f"No CJK font: Chromium would draw 中文 as boxes. Install one: {CJK_FONT}", file=sys.stderr)
@@ -165,14 +170,23 @@ def main() -> int:
     failed = []
     try:
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-            browser = launch_chromium(p, profile)
-            page = browser.new_page()
-            page.set_viewport_size({"width": WIDTH, "height": 2 * args.height + 600})
+            # the window as tall as twice the crop: the crop's top is scrolled to the window's top
+            if args.phone:
+                phone = SCREENS["phone"]["context"]
+                context = launch_browser(p).new_context(
+                    **{**phone, "viewport": {"width": 390, "height": 2 * args.height + 600}}
+                )
+            else:
+                context = launch_chromium(p, profile)
+            browser = context.browser or context
+            page = context.new_page()
+            if not args.phone:
+                page.set_viewport_size({"width": WIDTH, "height": 2 * args.height + 600})
             page.set_default_timeout(120_000)
             for stem, address, top in views(args.pages):
                 for lang in args.langs:
                     url = f"http://127.0.0.1:{port}{address}" + ("lang=zh" if lang == "zh" else "")
-                    name = f"{stem}-{lang}.webp"
+                    name = f"{stem}-{lang}{'-phone' if args.phone else ''}.webp"
                     try:
                         png = shoot(page, url.rstrip("?&"), top, args.height)
                     except AssertionError as problem:  # the layout check's message

@@ -22,8 +22,9 @@ README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 MAX_README_LINES = 150
 IMAGES = "docs/img"  # where scripts/screenshots.py writes its pictures
-# A screenshot's name: <page key>[-<chapter>]-<lang>.<png|webp>, e.g. pe-similarity-zh.webp (scripts/screenshots.py)
-SHOT = re.compile(r"(?P<key>[a-z]+)(?:-(?P<chapter>[a-z]+))?-(?P<lang>[a-z]+)\.(?:png|webp)")
+# A screenshot's name: <page key>[-<chapter>]-<lang>[-phone].<png|webp>, e.g. pe-similarity-zh.webp, pe-en-phone.webp
+# (scripts/screenshots.py, --phone)
+SHOT = re.compile(r"(?P<key>[a-z]+)(?:-(?P<chapter>[a-z]+))?-(?P<lang>[a-z]{2})(?:-phone)?\.(?:png|webp)")
 
 FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.M | re.S)
 CODE = re.compile(r"`[^`\n]*`")

@@ -105,8 +105,54 @@ async function draw(gd, { data, layout }, chunk) {
   // <div>) the drawing had its own height, but every Plotly.react that lays the chart out again (a new figure, and
   // react sets the config anew) made it 100% of a <div> whose only content it is: 0 px, and the heatmap drawn
   // over what follows it. Full screen, the browser's :fullscreen style (height: 100% !important) wins over this.
-  gd.style.height = `${layout.height || DEFAULT_HEIGHT}px`;
-  await window.Plotly.react(gd, data, themed, CONFIG);
+  const fitted = fitTitle(gd, themed);
+  gd.style.height = `${fitted.height || DEFAULT_HEIGHT}px`;
+  await window.Plotly.react(gd, data, fitted, CONFIG);
+}
+
+// Plotly never wraps a title: one wider than the chart (a phone's, 360 px) is cut off at its right edge. It is broken
+// into lines that fit, at spaces or between CJK characters (never before a closing mark), and the chart is made
+// taller by the lines added, so that its plot keeps its height.
+const PIECES = /<[^>]*>|[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]|[^\s<\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+\s*|\s+/g;
+const NO_BREAK_BEFORE = "，。、：；）》」！？,.:;)";
+const TITLE_PAD = 48; // px of the chart's width kept free of the title: its margins, the gap to the edge
+let ruler; // a canvas whose context measures text
+
+function fitTitle(gd, layout) {
+  const title = typeof layout.title === "string" ? { text: layout.title } : layout.title;
+  const width = gd.clientWidth - TITLE_PAD;
+  if (!title || !title.text || width <= 0) return layout;
+  const font = { ...layout.font, ...title.font };
+  const size = (title.font && title.font.size) || 1.4 * (layout.font.size || 12); // plotly's default title size
+  ruler = ruler || document.createElement("canvas").getContext("2d");
+  ruler.font = `${font.weight || "normal"} ${size}px ${font.family}`;
+  const wide = (line) => ruler.measureText(line.replace(/<[^>]*>/g, "")).width > width;
+  const given = String(title.text).split(/<br\s*\/?>/i);
+  const lines = [];
+  for (const line of given) {
+    if (!wide(line)) {
+      lines.push(line);
+      continue;
+    }
+    let now = "";
+    for (const piece of line.match(PIECES) || []) {
+      if (now.trim() && wide((now + piece).trimEnd()) && !NO_BREAK_BEFORE.includes(piece[0])) {
+        lines.push(now.trimEnd());
+        now = "";
+      }
+      if (now || piece.trim()) now += piece;
+    }
+    if (now.trim()) lines.push(now.trimEnd());
+  }
+  const added = (lines.length - given.length) * size * 1.3; // plotly's line spacing
+  if (added <= 0) return layout;
+  const margin = layout.margin || {};
+  return {
+    ...layout,
+    title: { ...title, text: lines.join("<br>") },
+    margin: { ...margin, t: (margin.t ?? 100) + added }, // plotly's default top margin
+    height: (layout.height || DEFAULT_HEIGHT) + added,
+  };
 }
 
 // --- A window on a table, moved in the browser ----------------------------------------------------------------

@@ -30,6 +30,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("EMBLAB_CHROMIUM", "/usr/bin/chromium")
@@ -103,6 +104,50 @@ def launch_chromium(playwright, profile_dir: str, **kwargs):
     )
 
 
+# --- Screens ----------------------------------------------------------------------------------------------------
+# Where the lab is opened besides a laptop's window (launch_chromium's 1400 x 1000): a projector in presenter mode
+# (?present=true), at the two sizes projectors take; a phone and a tablet, emulated as Chromium's device mode does
+# (a touch screen, a mobile viewport, its pixel density): tests/browser/test_screens.py.
+SCREENS = {
+    "presenter-1024": dict(context=dict(viewport={"width": 1024, "height": 768}), link={"present": "true"}),
+    "presenter-1920": dict(context=dict(viewport={"width": 1920, "height": 1080}), link={"present": "true"}),
+    "phone": dict(
+        context=dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=3),
+        link={},
+    ),
+    "tablet": dict(
+        context=dict(viewport={"width": 768, "height": 1024}, is_mobile=True, has_touch=True, device_scale_factor=2),
+        link={},
+    ),
+}
+
+
+def launch_browser(playwright):
+    """Debian's Chromium without a persistent profile, for screen_page's contexts (a phone's is its own context)."""
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: install Debian's chromium (the README's test command does).")
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+@contextlib.contextmanager
+def screen_page(browser, screen: str):
+    """A page on the screen `screen` (a key of SCREENS) in a context of its own, closed afterwards; browser:
+    launch_browser's. Open a link with screen_link, which adds the screen's settings (presenter mode)."""
+    context = browser.new_context(**SCREENS[screen]["context"])
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        yield page
+    finally:
+        context.close()
+
+
+def screen_link(url: str, screen: str, params: dict | None = None) -> str:
+    """`url` with `params` and the screen's own settings (presenter mode) in its query."""
+    query = {**(params or {}), **SCREENS[screen]["link"]}
+    return f"{url}?{urlencode(query)}" if query else url
+
+
 EXCEPTION = '[data-testid="stException"]'  # a traceback drawn on the page
 # the PE table's window: the first chart's z as plotly decoded it (the figure carries it in base64)
 HEATMAP_SHAPE = "(z => z.length + ', ' + z[0].length)(document.querySelector('.js-plotly-plot')._fullData[0].z)"
@@ -146,19 +191,25 @@ def layout_problems(page) -> list[str]:
     return page.evaluate(LAYOUT)
 
 
-def assert_layout(page, timeout: float = 20_000) -> None:
-    """Fail unless, once the run has finished and the charts are drawn, the main column's layout holds: every chart
-    drawn, taller than 100 px, everything it draws inside its box; no element drawn over another; every chart's
-    axes labelled, no two tick labels of an axis overlapping (tests/browser/layout.js).
+def assert_layout(page, timeout: float = 20_000, steady: bool = False) -> None:
+    """Fail unless, once the run has finished and the charts are drawn, the main column's layout holds: no sideways
+    scroll; every chart drawn, at least 150 px tall, within the screen, everything it draws inside its box; every
+    control within the screen; no element drawn over another; every chart's axes labelled, no two tick labels of an
+    axis overlapping (tests/browser/layout.js).
 
     A chart is drawn after the run that sent it: the check is repeated until it holds or `timeout` (ms) passes,
-    and the problems seen last are the failure's message.
+    and the problems seen last are the failure's message. steady: the check must hold on three polls in a row
+    (half a second), not once: a page just opened may hold while a chart it will draw is not in it yet.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # the harness serves benchmarks too
 
     wait_until_idle(page)
     try:
-        page.wait_for_function(f"({LAYOUT})().length === 0", timeout=timeout, polling=250)
+        held = f"({LAYOUT})().length === 0"
+        if steady:  # a count of the polls in a row on which the check held, kept on the page
+            page.evaluate("window.__layoutHeld = 0")
+            held = f"(window.__layoutHeld = {held} ? (window.__layoutHeld || 0) + 1 : 0) >= 3"
+        page.wait_for_function(held, timeout=timeout, polling=250)
     except PlaywrightTimeoutError:
         problems = layout_problems(page)
         if problems:

@@ -1,15 +1,21 @@
 // What a learner sees in the main column, as a list of problems (none: the layout holds). harness.assert_layout
-// runs it after every change a test makes. Four invariants:
-//  - every chart shown (st.plotly_chart, ui.live_chart's plotly <div>) is drawn, has a real height, and its plot
-//    areas and plotly's own <svg>s lie inside its box (a chart whose box collapsed draws over what follows);
+// runs it after every change a test makes, at any size of screen (tests/browser/test_screens.py: a projector in
+// presenter mode, a phone, a tablet). Five invariants:
+//  - the page does not scroll sideways: nothing is wider than the screen;
+//  - every chart shown (st.plotly_chart, ui.live_chart's plotly <div>) is drawn, at least 150 px tall, within the
+//    screen's width, and its plot areas, plotly's own <svg>s and its texts lie inside its box (a chart whose box
+//    collapsed draws over what follows; one drawn larger than its box, as presenter mode's zoom did, is cut off; a
+//    title wider than a phone is cut at its right edge);
 //  - nothing is drawn over anything else: no two of the column's elements (Streamlit's element containers and
 //    expander headers) overlap, a chart counted with everything it draws;
+//  - every control (a button, a box, a slider, an option, a link) has its middle within the screen's width, where
+//    a finger reaches it;
 //  - each chart's axes are labelled: an x and a y axis with tick labels (a cloud of points may hide them: its axes
 //    have no units), tick text on every axis that shows ticks, and no two tick labels of an axis on top of each other;
 //  - two expanders with one label ("Show the code") have a figure or a heading between them: in a row, nothing
 //    says which figure each one belongs to.
 () => {
-  const MIN_HEIGHT = 100; // px: a chart lower than this has collapsed
+  const MIN_HEIGHT = 150; // px: a chart lower than this has collapsed, or cannot be read on a phone
   const SLACK = 2; // px of overlap or overhang let through (rounding, borders)
   const main = document.querySelector('[data-testid="stMain"]');
   if (!main) return ["no main column"];
@@ -44,7 +50,25 @@
   const overlap = (a, b) =>
     Math.min(a.right, b.right) - Math.max(a.left, b.left) > SLACK &&
     Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > SLACK;
+  const screen = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
   const px = (r) => `${Math.round(r.right - r.left)}×${Math.round(r.bottom - r.top)} at (${Math.round(r.left)}, ${Math.round(r.top)})`;
+
+  // --- The page does not scroll sideways ----------------------------------------------------------------------
+  // Streamlit scrolls its main column itself (stMain), the document around it only if something is wider still.
+  for (const [what, e] of [["the page", document.scrollingElement || document.documentElement], ["the main column", main]])
+    if (e.scrollWidth > e.clientWidth + SLACK) problems.push(`${what} scrolls sideways: ${e.scrollWidth} px wide in a screen of ${e.clientWidth}`);
+
+  // --- Controls within reach -----------------------------------------------------------------------------------
+  const controls = 'button, input:not([type="hidden"]), textarea, a[href], summary, [role="slider"], [role="radio"], [role="switch"], [role="combobox"]';
+  for (const e of main.querySelectorAll(controls)) {
+    if (!shown(e) || e.closest(".modebar")) continue; // plotly's toolbar shows on hover, inside its chart
+    // where a finger lands: the middle of the control (of the label a radio or a toggle hides its input in); a
+    // slider's thumb at its end stands out of the slider by half its width
+    const r = e.closest("label") ? rect(e.closest("label").getBoundingClientRect()) : rect(e.getBoundingClientRect());
+    const middle = (r.left + r.right) / 2;
+    if (r.right - r.left > 0 && (middle < screen.left || middle > screen.right))
+      problems.push(`the control ${e.getAttribute("aria-label") || text(e) || e.tagName.toLowerCase()} in ${name(e)} ${px(r)} is not within the screen, ${screen.right} px wide`);
+  }
 
   // --- Charts ---------------------------------------------------------------------------------------------
   // A chart not drawn yet counts too (ui.live_chart's <div> before plotly.js has loaded, st.plotly_chart's element
@@ -63,10 +87,22 @@
     const full = gd._fullLayout;
     const svgs = [...gd.querySelectorAll(":scope > .plot-container .main-svg")];
     const box = rect(gd.getBoundingClientRect());
-    if (box.bottom - box.top <= MIN_HEIGHT) problems.push(`${chartName(gd)} is ${px(box)}: its box has collapsed`);
+    if (box.bottom - box.top < MIN_HEIGHT) problems.push(`${chartName(gd)} is ${px(box)}: lower than ${MIN_HEIGHT} px`);
+    if (box.left < screen.left - SLACK || box.right > screen.right + SLACK)
+      problems.push(`${chartName(gd)} ${px(box)} is not within the screen, ${screen.right} px wide`);
     for (const svg of svgs) {
       const drawn = rect(svg.getBoundingClientRect());
       if (!inside(drawn, box)) problems.push(`${chartName(gd)} draws ${px(drawn)}, outside its box ${px(box)}`);
+    }
+    // Its texts (title, axis titles, tick labels, legend, notes) inside its box: a <svg> cuts off what is outside
+    // it. Across the text, its middle is enough (a line's leading may stand out above or below).
+    for (const t of gd.querySelectorAll(":scope > .plot-container .main-svg text")) {
+      const r = rect(t.getBoundingClientRect());
+      const middle = (r.top + r.bottom) / 2;
+      if (t.textContent.trim() && r.right > r.left && (r.left < box.left - SLACK || r.right > box.right + SLACK || middle < box.top || middle > box.bottom)) {
+        problems.push(`${chartName(gd)}: its text "${t.textContent.trim().slice(0, 40)}" ${px(r)} is cut off by its box ${px(box)}`);
+        break; // one report per chart
+      }
     }
     for (const area of gd.querySelectorAll(".draglayer .nsewdrag")) {
       const r = rect(area.getBoundingClientRect());

@@ -1,0 +1,145 @@
+"""Every page and chapter on the screens a laptop's window is not: a projector in presenter mode (1024 x 768) and a
+phone in the hand (390 x 844, touch). After each chapter is opened, and after a move or two, the layout check holds
+(harness.assert_layout: no sideways scroll, every chart whole, within the screen, at least 150 px tall, its tick
+labels apart, every control within reach). On a phone the sidebar opens and its language switch and share link take
+a tap; in presenter mode a click on the MiniLM grid's last head picks that head.
+
+One browser and the session's one server serve every test of the file; each page is opened on both screens in one
+test (the second screen finds the first one's results in the server's caches). The 1920 x 1080 projector and the
+tablet are in harness.SCREENS for a run by hand (EMBLAB_SCREENS=presenter-1920,tablet)."""
+
+import ast
+import os
+import re
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.browser.harness import (
+    EXCEPTION,
+    ROOT,
+    assert_layout,
+    click_button,
+    launch_browser,
+    screen_link,
+    screen_page,
+    wait_until_idle,
+)
+from ui.i18n import catalog
+from ui.pages import LESSONS, OVERVIEW
+
+SCREENS = os.environ.get("EMBLAB_SCREENS", "presenter-1024,phone").split(",")
+EN = catalog("en")
+
+
+def chapters(key: str) -> list[dict]:
+    """A link's settings for each chapter of the page `key` (one view for a page without chapters), read from its
+    CHAPTERS without running the page, as scripts/screenshots.py reads them."""
+    script = OVERVIEW.script if key == OVERVIEW.key else LESSONS[key].script
+    for node in ast.parse((ROOT / script).read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CHAPTERS" for t in node.targets):
+            return [{f"{key}_chapter": chapter} for chapter in ast.literal_eval(node.value)]
+    return [{}]
+
+
+def run_sweep(page) -> None:
+    """The embedding space's perplexity sweep (the link made it small), and its small multiples; on the second screen
+    the server has them already, and shows them without the button."""
+    button = page.get_by_role("button", name=re.compile(r"^Run t-SNE \d+ times"))
+    plot = page.locator(".st-key-es_sweep_plot .js-plotly-plot")
+    button.or_(plot).first.wait_for()
+    if button.count():
+        button.click()
+    plot.wait_for(timeout=180_000)
+
+
+def train(page) -> None:
+    click_button(page, EN["lv.train"])
+    page.wait_for_selector('[data-testid="stMetric"]', timeout=120_000)
+
+
+# page: (path, a link's extra settings, the moves after its last chapter, each followed by the layout check)
+PAGES = {
+    "ov": ("", {}, []),
+    "il": ("input_layer", {"il_sentence": "the cat sat on the mat and the dog ran to the park"}, []),
+    "we": ("word_embeddings", {}, [lambda page: click_button(page, EN["we.evaluate"])]),
+    "es": (
+        "embedding_space",
+        {"es_size": 500, "es_method": "t-SNE", "es_iterations": 300, "es_sweep": "5, 30"},
+        [run_sweep],
+    ),
+    "pe": ("positional_encoding", {}, []),
+    "rp": ("rotary", {}, []),
+    "at": ("attention", {}, []),
+    "tf": ("real_transformer", {}, []),
+    "lv": ("learned_vs_sinusoidal", {"lv_steps": 30, "lv_train_len": 8, "lv_test_len": 16, "lv_seed": 5}, [train]),
+}
+
+
+@pytest.fixture(scope="module")
+def screens():
+    with sync_playwright() as p:
+        browser = launch_browser(p)
+        yield browser
+        browser.close()
+
+
+def open_view(page, url: str) -> None:
+    """Open `url` and wait for its run to end (the layout check then waits for the charts it sent)."""
+    page.goto(url)
+    page.wait_for_selector('[data-testid="stMain"] h1')
+    page.wait_for_function("document.querySelector('[data-testid=\"stApp\"]').dataset.testScriptState === 'notRunning'")
+    wait_until_idle(page)
+
+
+@pytest.mark.parametrize("key", list(PAGES))
+def test_every_chapter_fits_the_projector_and_the_phone(screens, server_url, key):
+    path, settings, moves = PAGES[key]
+    for screen in SCREENS:
+        with screen_page(screens, screen) as page:
+            for chapter in chapters(key):
+                open_view(page, screen_link(f"{server_url}/{path}", screen, {**settings, **chapter}))
+                assert_layout(page, steady=True)
+            for move in moves:
+                move(page)
+                assert_layout(page, steady=True)
+            assert page.locator(EXCEPTION).count() == 0, screen
+
+
+def test_on_a_phone_the_sidebar_opens_and_its_controls_take_a_tap(screens, server_url):
+    """Issue 42: a phone shows the sidebar collapsed; a tap opens it, the language switch and the share link work."""
+    with screen_page(screens, "phone") as page:
+        open_view(page, f"{server_url}/positional_encoding")
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        expect(sidebar).to_have_attribute("data-collapsed", "true")
+        page.locator('[data-testid="stExpandSidebarButton"]').tap()
+        expect(sidebar).to_have_attribute("data-collapsed", "false")
+        switch = sidebar.get_by_text("中文", exact=True)
+        switch.tap()
+        page.wait_for_url(re.compile(r"lang=zh"))
+        wait_until_idle(page)
+        share = sidebar.get_by_role("button", name=re.compile(catalog("zh")["ui.share"]))
+        share.tap()
+        link = page.locator(".share-link textarea")
+        expect(link).to_be_visible()
+        expect(link).to_have_value(re.compile(r"/positional_encoding\?.*lang=zh"))
+        box = link.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+
+
+def test_in_presenter_mode_a_click_on_the_last_head_picks_it(screens, server_url):
+    """Issue 41: the MiniLM grid was drawn a third wider than its box; heads 10-12 and layer 6 could not be clicked."""
+    with screen_page(screens, "presenter-1024") as page:
+        open_view(page, screen_link(f"{server_url}/real_transformer", "presenter-1024"))
+        grid = page.locator(".st-key-tf_grid .js-plotly-plot")
+        grid.wait_for()
+        assert_layout(page)
+        grid.scroll_into_view_if_needed()
+        # the middle of the cell (layer 6, head 12), as tests/browser/test_real_transformer.py's click_cell finds it
+        at = grid.evaluate(
+            """gd => { const l = gd._fullLayout, r = gd.getBoundingClientRect();
+            return [r.left + l.xaxis._offset + l.xaxis.l2p(11.5), r.top + l.yaxis._offset + l.yaxis.l2p(5.5)]; }"""
+        )
+        page.mouse.click(*at)
+        expect(page.get_by_label(EN["tf.layer"], exact=True)).to_have_value("6")
+        expect(page.get_by_label(EN["tf.head"], exact=True)).to_have_value("12")
