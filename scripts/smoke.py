@@ -147,17 +147,32 @@ HEATMAP = """() => [...document.querySelectorAll('.js-plotly-plot')].map(p => (p
     return `${z.length} x ${z[0].length}`; })[0] || null"""
 
 
-def check_charts(url: str) -> None:
-    """In Chromium: the PE page draws its heatmap, the word page its chart; no exception on either."""
+def check_charts(url: str, context=None) -> None:
+    """In Chromium: the PE page draws its heatmap, the word page its chart; no exception on either.
+
+    Args:
+        context: a Playwright browser context to open the pages in (the tests'); None starts Chromium here.
+    """
     import tempfile
 
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.harness import EXCEPTION, launch_chromium, wait_until_idle
+    from tests.browser.harness import launch_chromium
 
+    if context is not None:
+        _draw_charts(url, context)
+        return
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
         context = launch_chromium(p, profile)
-        page = context.new_page()
+        _draw_charts(url, context)
+        context.close()
+
+
+def _draw_charts(url: str, context) -> None:
+    from tests.browser.harness import EXCEPTION, wait_until_idle
+
+    page = context.new_page()
+    try:
         page.set_default_timeout(120_000)
         page.goto(f"{url}/positional_encoding")
         shape = page.wait_for_function(HEATMAP).json_value()
@@ -169,7 +184,8 @@ def check_charts(url: str) -> None:
         wait_until_idle(page)
         assert page.locator(EXCEPTION).count() == 0, "an exception on the word page"
         print("Chromium: the word page drew its chart:", page.locator("h1").first.inner_text())
-        context.close()
+    finally:
+        page.close()
 
 
 def main(argv: list[str]) -> int:

@@ -27,6 +27,40 @@ def server_url():
     proc.wait(timeout=20)
 
 
+@pytest.fixture(scope="session")
+def playwright():
+    """Playwright, one per test process: a second sync_playwright() in a process whose first is still open fails
+    ("using Playwright Sync API inside the asyncio loop"), so every test that drives Chromium starts from this one."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """Debian's Chromium on a fresh profile, shared by a process's browser tests."""
+    import tempfile
+
+    from tests.browser.harness import launch_chromium
+
+    with tempfile.TemporaryDirectory() as profile:
+        try:
+            context = launch_chromium(playwright, profile)
+        except RuntimeError as err:
+            pytest.fail(str(err))
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    page.set_default_timeout(60_000)
+    yield page
+    page.close()
+
+
 # Hypothesis: CI runs a fixed set of examples (derandomized, no example database); `HYPOTHESIS_PROFILE=long` by
 # hand runs twenty times as many, new ones each time, and keeps the failures it found in .hypothesis/ (not in git).
 # A test whose examples are slow takes a share of max_examples (tests/app/test_link_fuzz.py).

@@ -13,7 +13,7 @@ import os
 import re
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.browser.harness import (
     EXCEPTION,
@@ -77,11 +77,10 @@ PAGES = {
 
 
 @pytest.fixture(scope="module")
-def screens():
-    with sync_playwright() as p:
-        browser = launch_browser(p)
-        yield browser
-        browser.close()
+def screens(playwright):
+    browser = launch_browser(playwright)
+    yield browser
+    browser.close()
 
 
 def open_view(page, url: str) -> None:

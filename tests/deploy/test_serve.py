@@ -79,20 +79,11 @@ def test_the_script_that_serves_the_lab_on_a_laptop_serves_serve_py():
     assert (ROOT / "scripts" / "run.sh").read_text().count("streamlit run serve.py") == 1
 
 
-def test_an_address_below_a_page_opens_the_lab_and_names_what_it_asked_for(url, tmp_path):
+def test_an_address_below_a_page_opens_the_lab_and_names_what_it_asked_for(url, page):
     """Before serve.py sent them their files, /positional_encoding/extra drew a blank page (issue 40)."""
-    from playwright.sync_api import sync_playwright
+    from tests.browser.harness import EXCEPTION
 
-    from tests.browser.harness import EXCEPTION, launch_chromium
-
-    with sync_playwright() as p:
-        browser = launch_chromium(p, str(tmp_path))
-        try:
-            page = browser.new_page()
-            page.set_default_timeout(90_000)
-            page.goto(f"{url}/positional_encoding/extra?pe_d_model=64")
-            notice = page.locator('[data-testid="stAlert"]', has_text="positional_encoding/extra")
-            notice.wait_for()
-            assert "does not have" in notice.inner_text() and page.locator(EXCEPTION).count() == 0
-        finally:
-            browser.close()
+    page.goto(f"{url}/positional_encoding/extra?pe_d_model=64")
+    notice = page.locator('[data-testid="stAlert"]', has_text="positional_encoding/extra")
+    notice.wait_for(timeout=90_000)
+    assert "does not have" in notice.inner_text() and page.locator(EXCEPTION).count() == 0

@@ -43,8 +43,8 @@ def test_the_import_check_names_what_fails(tmp_path):
     assert "numpy.no_such_thing" in str(failed.value) and "no_such_module_here" in str(failed.value)
 
 
-def test_the_pe_heatmap_and_the_word_chart_are_drawn(url):
-    smoke.check_charts(url)
+def test_the_pe_heatmap_and_the_word_chart_are_drawn(url, browser):
+    smoke.check_charts(url, browser)
 
 
 def test_every_page_opens_with_no_error(url):
