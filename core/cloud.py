@@ -12,7 +12,7 @@ import difflib
 import re
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -283,3 +283,22 @@ def resolve_groups(wv: WordVectors, groups: dict[str, list[str]] | dict[str, tup
         if found:
             words[name] = found
     return Groups(words, unknown, malformed)
+
+
+def cap_groups(wv: WordVectors, groups: Groups, size: int, chosen: list[str], most: int) -> tuple[Groups, list[str]]:
+    """The groups with the words left out that would take a cloud of the `size` most frequent words (cloud_rows)
+    past `most` words in all: the chosen words are kept (their box has its own bound), then the grouped words
+    outside the frequent ones, in the groups' order, while they fit.
+
+    Returns:
+        (the groups without the words left out, the words left out).
+    """
+    frequent = min(size, len(wv))
+    kept = set(chosen)
+    outside = [w for w in dict.fromkeys(w for ws in groups.words.values() for w in ws) if wv.stoi[w] >= frequent]
+    room = max(most - frequent - sum(wv.stoi[w] >= frequent for w in kept), 0)
+    past = set([w for w in outside if w not in kept][room:])
+    if not past:
+        return groups, []
+    words = {name: [w for w in ws if w not in past] for name, ws in groups.words.items()}
+    return replace(groups, words=words), [w for w in outside if w in past]

@@ -66,16 +66,11 @@ if groups.malformed:
     c2.warning(t("es.malformed", words=" ".join(groups.malformed)))
 if groups.unknown:
     c2.info(t("es.group_unknown", words=", ".join(groups.unknown)))
-frequent = min(size, len(wv))  # GloVe lists words by frequency: these are the first rows (cloud.cloud_rows)
-chosen = set(look.found)  # few, and kept: the words box has its own bound
-chosen_outside = sum(wv.stoi[w] >= frequent for w in chosen)
-grouped = dict.fromkeys(w for ws in groups.words.values() for w in ws)
-grouped_outside = [w for w in grouped if wv.stoi[w] >= frequent and w not in chosen]
-if len(grouped_outside) > (room := max(CLOUD_MOST - frequent - chosen_outside, 0)):
-    past = grouped_outside[room:]
-    c2.warning(t("es.groups_over_cap", most=CLOUD_MOST, frequent=frequent, n=len(past), words=", ".join(past)))
-    dropped = set(past)
-    groups = replace(groups, words={name: [w for w in ws if w not in dropped] for name, ws in groups.words.items()})
+groups, past = cloud.cap_groups(wv, groups, size, look.found, CLOUD_MOST)
+if past:
+    c2.warning(
+        t("es.groups_over_cap", most=CLOUD_MOST, frequent=min(size, len(wv)), n=len(past), words=", ".join(past))
+    )
 
 # --- 2. Projection --------------------------------------------------------------------------------------
 st.header(t("es.h_projection"))
@@ -196,20 +191,12 @@ def find_section() -> None:
             whole = functools.partial(
                 cloud_figure, coords, words, **roles, labels=False, axis_titles=axis_titles, revision=revision
             )
-            if spot.words:
-                overlay = (highlight, (*inputs, tuple(spot.words)))
-            else:
-                overlay = (
-                    functools.partial(labels_figure, coords, words, chosen=roles["chosen"], groups=roles["groups"]),
-                    (*inputs, "labels"),
-                )
+            names_over = functools.partial(labels_figure, coords, words, chosen=roles["chosen"], groups=roles["groups"])
+            overlay = (highlight, (*inputs, tuple(spot.words))) if spot.words else (names_over, (*inputs, "labels"))
             cached_chart("es_plot", whole, inputs, overlay)
     drawn = len(spot.words) if isolated else len(coords)
-    left.caption(
-        t("es.drawn", n=drawn)
-        + (t("es.drawn_isolated", word=found, k=len(near)) if drawn < len(rows) else "")
-        + t("es.hover")
-    )
+    isolated_said = t("es.drawn_isolated", word=found, k=len(near)) if drawn < len(rows) else ""
+    left.caption(t("es.drawn", n=drawn) + isolated_said + t("es.hover"))
     if spot.projected:
         left.caption(t("es.found_projected", words=", ".join(spot.projected)))
     if spot.unplaced:

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core import cloud
 from core.cloud import CloudConfig
@@ -9,6 +11,8 @@ from core.glove import load_glove
 from core.problems import Problem
 from figures.cloud import cloud_figure
 from tests.core.test_problems import zh_problems
+
+TINY_40 = load_glove("".join(f"w{i} {i % 7} {i % 5 + 1}\n" for i in range(40)).encode(), name="forty")
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +29,31 @@ def test_cloud_rows_are_the_most_frequent_then_the_extra_words_outside_them(glov
 def test_a_cloud_larger_than_the_vocabulary_is_the_whole_vocabulary():
     tiny = load_glove(b"a 1 0\nb 0 1\nc 1 1\n", name="tiny")
     assert cloud.cloud_rows(tiny, 500, ["c"]) == ([0, 1, 2], 0)
+
+
+@settings(max_examples=60)
+@given(
+    groups=st.dictionaries(st.sampled_from("ABC"), st.lists(st.integers(0, 39), unique=True), max_size=3),
+    chosen=st.lists(st.integers(0, 39), unique=True, max_size=5),
+    size=st.integers(0, 45),
+    most=st.integers(0, 50),
+)
+def test_capped_groups_keep_the_chosen_words_and_fill_what_room_is_left(groups, chosen, size, most):
+    """The cloud (cloud_rows: the frequent words, then every extra word) holds at most `most` words, unless the
+    frequent ones and the chosen words alone pass it; nothing left out could have fitted (issue 40, item 7)."""
+    wv = TINY_40
+    resolved = cloud.Groups({name: [wv.itos[i] for i in rows] for name, rows in groups.items() if rows}, [], [])
+    words = [wv.itos[i] for i in chosen]
+    capped, past = cloud.cap_groups(wv, resolved, size, words, most)
+    kept = [w for ws in capped.words.values() for w in ws]
+    rows, _ = cloud.cloud_rows(wv, size, words + kept)
+    frequent = min(size, len(wv))
+    assert set(past).isdisjoint(kept) and set(past).isdisjoint(words)
+    assert sorted(set(kept) | set(past)) == sorted({w for ws in resolved.words.values() for w in ws})
+    assert all(wv.stoi[w] >= frequent for w in past)  # only words outside the frequent ones are left out
+    floor = len(cloud.cloud_rows(wv, size, words)[0])  # the frequent and the chosen words, always kept
+    assert len(rows) <= max(most, floor)
+    assert not past or len(rows) == max(most, floor)  # a word left out only when the cloud is full
 
 
 def test_neighbours_are_brute_force_cosine_over_the_whole_vocabulary(glove):
