@@ -61,6 +61,24 @@ settings = dict(
 )  # fmt: skip
 
 
+def table_name(name: str) -> str:
+    """A learned table's name as shown: MiniLM's is a name; the one trained on the other page is said in words."""
+    return t("at.name_trained") if name == TRAINED else name
+
+
+def scheme_name(label: str) -> str:
+    """A scheme's or a term's label in core ("rope", "learned: MiniLM", "content-position") in the reader's words."""
+    kind, _, table = label.partition(": ")
+    if table:
+        return t("at.name_learned_table", table=table_name(table))
+    return t(f"at.name_{kind.replace('-', '_')}")
+
+
+def named(values: dict) -> dict:
+    """A figure's panels or lines, keyed by core's labels, keyed by what the reader reads instead."""
+    return {scheme_name(label): value for label, value in values.items()}
+
+
 def t5_said(reach: BucketReach) -> str:
     """T5's line past the trained length, read from its buckets at this length (core.claims.bucket_reach)."""
     values = dict(far=reach.farthest, bucket=reach.bucket, used=reach.buckets_used, unseen=reach.unseen)
@@ -134,13 +152,13 @@ def lesson(settings: dict) -> None:
         st.header(t("at.h_all"))
         live_chart.cached_chart(
             "at_logits_chart",
-            lambda: heatmaps_figure(result.matrices("logits"), tokens, t("at.logits_title"), axis_titles=axes),
+            lambda: heatmaps_figure(named(result.matrices("logits")), tokens, t("at.logits_title"), axis_titles=axes),
             shown_for,
         )
         live_chart.cached_chart(
             "at_weights_chart",
             lambda: heatmaps_figure(
-                result.matrices("weights"),
+                named(result.matrices("weights")),
                 tokens,
                 t("at.weights_title"),
                 shared=True,
@@ -164,7 +182,9 @@ def lesson(settings: dict) -> None:
         logits = result.result("sinusoidal").logits.cpu().numpy()
         live_chart.cached_chart(
             "at_terms_chart",
-            lambda: terms_figure(terms, logits, tokens, t("at.terms_title"), t("at.terms_sum"), axis_titles=axes),
+            lambda: terms_figure(
+                named(terms), logits, tokens, t("at.terms_title"), t("at.terms_sum"), axis_titles=axes
+            ),
             shown_for,
         )
         total = sum(terms.values())
@@ -187,11 +207,11 @@ def lesson(settings: dict) -> None:
             label = f"learned: {name}"
             shape = tuple(table.shape)
             st.caption(t("at.learned_caption", rows=shape[0], width=shape[1], d_model=cfg.d_model))
-            title = t("at.learned_title") if name == MINILM else t("at.trained_title", name=TRAINED)
+            title = t("at.learned_title") if name == MINILM else t("at.trained_title", name=table_name(name))
             live_chart.cached_chart(
                 f"at_learned_chart_{i}",
                 lambda label=label, title=title: terms_figure(
-                    result.terms(label),
+                    named(result.terms(label)),
                     result.result(label).logits.cpu().numpy(),
                     tokens,
                     title,
@@ -211,7 +231,7 @@ def lesson(settings: dict) -> None:
         else:
             c = trained[0]
             st.caption(
-                t("at.trained_used", name=TRAINED, task=c.task, d_model=c.d_model, train_len=c.train_len,
+                t("at.trained_used", name=table_name(TRAINED), task=c.task, d_model=c.d_model, train_len=c.train_len,
                   steps=c.steps)
             )  # fmt: skip
         page_link("lv", t("at.lv_link"))
@@ -227,9 +247,9 @@ def lesson(settings: dict) -> None:
             values = {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in b.values.items()}
             said = t5_said(t5_reach(cfg, b.length)) if b.kind == "bias_clips" else t(f"at.beyond_{b.kind}", **values)
             past = t("at.past", trained=b.trained_len, length=b.length) + " " + said
-            st.markdown(f"- **{r.label}**: {depends}{clamped} {past}")
-        relative = [r.label for r in result.results if r.shift.max_diff < SAME]  # as the lines above say
-        absolute = [r.label for r in result.results if r.shift.max_diff >= SAME]
+            st.markdown(f"- **{scheme_name(r.label)}**: {depends}{clamped} {past}")
+        relative = [scheme_name(r.label) for r in result.results if r.shift.max_diff < SAME]  # as the lines above say
+        absolute = [scheme_name(r.label) for r in result.results if r.shift.max_diff >= SAME]
         said = t("at.checks_zero", names=", ".join(relative)) if relative else ""
         said += t("at.checks_nonzero", names=", ".join(absolute)) if absolute else ""
         explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", said + t("at.checks_notice"))
@@ -258,7 +278,9 @@ def lesson(settings: dict) -> None:
             title = figure_text("at.distance_title", query=tokens[query], other=tokens[key], pos=pos)
             live_chart.cached_chart(
                 "at_distance_chart",
-                lambda: distance_figure(distances, lines, title, t("at.ax_distance"), t("at.ax_logit"), revision="at"),
+                lambda: distance_figure(
+                    distances, named(lines), title, t("at.ax_distance"), t("at.ax_logit"), revision="at"
+                ),
                 (*shown_for, query, key, pos, far),
             )
 

@@ -121,17 +121,6 @@ TECHNICAL = set(
 TECHNICAL |= {"Language", "English"}
 # The English left (issue 41, 4e, not done in this round): each code with where it is shown.
 STILL_ENGLISH = {
-    # lessons/attention.py: the schemes' codes in its radios and subplot titles; figures/attention.py's terms
-    "none": "at schemes",
-    "sinusoidal": "at schemes",
-    "learned": "at schemes",
-    "rope": "at schemes",
-    "alibi": "at schemes",
-    "t5": "at schemes",
-    "content-content": "at terms",
-    "content-position": "at terms",
-    "position-content": "at terms",
-    "position-position": "at terms",
     "linear": "rp_method",
     "dynamic": "rp_method",
     "yarn": "rp_method",
