@@ -1,5 +1,6 @@
 """AppTests of the pages; APP is the app's entry point they all start from."""
 
+import time
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -16,3 +17,15 @@ def open_link(page: str, params: dict | None = None, /, **named) -> AppTest:
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def train_and_wait(at: AppTest, tries: int = 120) -> None:
+    """Press Train on the learned-vs-sinusoidal page and rerun until its result or its error shows (it trains in
+    the background): up to `tries` reruns, a quarter of a second apart."""
+    at.button(key="lv_train").click().run()
+    for _ in range(tries):
+        if at.metric or at.error:
+            return
+        time.sleep(0.25)
+        at.run()
+    raise AssertionError(f"training did not finish in {tries} reruns")

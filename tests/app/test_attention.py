@@ -2,7 +2,6 @@
 
 import json
 import re
-import time
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from core import attention, attention_head, attention_scores
 from core.exercises import EXERCISES
 from core.glove import load_glove
-from tests.app import APP
+from tests.app import APP, train_and_wait
 
 PAGE = "lessons/attention.py"
 SCHEMES = ["none", "sinusoidal", "learned: MiniLM", "rope", "alibi", "t5"]
@@ -99,13 +98,8 @@ def test_the_table_trained_on_the_learned_page_joins_every_scheme(at):
     at.switch_page("lessons/learned_vs_sinusoidal.py").run()
     for key, value in {"lv_steps": 20, "lv_train_len": 8, "lv_seed": 11, "lv_test_len": 16}.items():
         at.number_input(key=key).set_value(value).run()
-    at.button(key="lv_train").click().run()
-    for _ in range(120):
-        if at.metric or at.error:
-            break
-        time.sleep(0.25)
-        at.run()
-    assert at.metric and not at.error, "training did not finish in 30 s"
+    train_and_wait(at)
+    assert at.metric and not at.error
     at.switch_page(PAGE).run()
     assert not at.exception and not at.error
     trained = "learned: trained here"

@@ -9,7 +9,6 @@ reverse task's formula and winners, the word axes' ends, and T5's buckets at the
 import json
 import math
 import re
-import time
 
 import numpy as np
 import pytest
@@ -17,7 +16,7 @@ import torch
 
 from core import cloud
 from core.attention_scores import t5_bucket
-from tests.app import open_link
+from tests.app import open_link, train_and_wait
 from tests.app.embedding_space_view import PAGE as ES_PAGE
 from tests.app.embedding_space_view import plots, run_until_done
 from tests.figures.plotly_json import array
@@ -159,16 +158,6 @@ def test_the_uses_notice_names_the_pair_that_ends_closest_and_farthest(word, use
 # --- Learned vs sinusoidal: the task's formula, and who wins where ------------------------------------------------
 
 
-def train(at) -> None:
-    at.button(key="lv_train").click().run()
-    for _ in range(240):
-        if at.metric or at.error:
-            return
-        time.sleep(0.25)
-        at.run()
-    raise AssertionError("training did not finish")
-
-
 def accuracy_lines(at) -> dict[str, np.ndarray]:
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     (fig,) = [s for s in specs if s["layout"]["title"]["text"].startswith("Accuracy at each position")]
@@ -183,7 +172,7 @@ def test_the_formula_and_the_winners_are_the_tasks_and_the_plots(task):
         LV_PAGE,
         lv_task=task, lv_steps="40", lv_train_len="8", lv_test_len="16", lv_seed="41", lv_d_model="32", lv_lr="1e-2",
     )  # fmt: skip
-    train(at)
+    train_and_wait(at, tries=240)
     assert not at.exception and not at.error
     formula = at.latex[0].value
     notice = next(c.value for c in at.caption if c.value.startswith("Without P"))
@@ -423,6 +412,6 @@ def test_tested_at_the_trained_length_the_past_notice_says_nothing_of_past_it():
     at = open_link(
         LV_PAGE, lv_steps="40", lv_train_len="8", lv_test_len="8", lv_seed="41", lv_d_model="32", lv_lr="1e-2"
     )
-    train(at)
+    train_and_wait(at, tries=240)
     past = next(m.value for m in at.markdown if m.value.startswith("The learned table has rows"))
     assert "Inside the trained length (positions 0–7)" in past and "Past it" not in past and "nan" not in past

@@ -2,7 +2,6 @@
 
 import functools
 import json
-import time
 
 import numpy as np
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from core import pretrained
 from core.training import TrainConfig
 from tests.app import open_link as open_link_to
+from tests.app import train_and_wait
 
 PAGE = "lessons/learned_vs_sinusoidal.py"
 
@@ -38,16 +38,6 @@ def tiny(at, **changes):
     settings = {"lv_steps": 30, "lv_train_len": 8, "lv_test_len": 16, "lv_seed": 7, **changes}
     for key, value in settings.items():
         at.number_input(key=key).set_value(value).run()
-
-
-def train_and_wait(at):
-    at.button(key="lv_train").click().run()
-    for _ in range(120):
-        if at.metric or at.error:
-            return
-        time.sleep(0.25)
-        at.run()
-    raise AssertionError("training did not finish in 30 s")
 
 
 def test_pretrained_comparison_shows_before_any_training(at):
