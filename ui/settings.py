@@ -1,0 +1,170 @@
+"""A page's settings, declared once: each setting's key, widget, default, bounds, label and whether the link holds it.
+
+A lesson declares its settings in `lessons/<lesson>/settings.py` as one `Settings`, next to the frozen config
+dataclass core validates. Everything else reads that declaration:
+- the page draws each widget from it (`SETTINGS["pe_d_model"].draw(column, on_change=...)`);
+- the link is read and checked from it (`Settings.kinds`: which parameter a widget of which kind takes), with no
+  parsing of sources at run time;
+- another page reads a setting's value without drawing it (`Settings.value`: the session's value, else the
+  declared default), as the attention page reads the training settings of the learned-vs-sinusoidal page;
+- the tests enumerate the settings (every key, its default, its bounds).
+
+Example::
+
+    SETTINGS = Settings("pe", (
+        Setting("pe_d_model", "number_input", 128, "d_model", step=1),
+        Setting("pe_max_len", "number_input", 100, "pe.max_len", step=1),
+        Setting("pe_chapter", "segmented_control", "table", "pe.chapter", options=CHAPTERS,
+                option_text="pe.ch_{}", translated=True),
+    ))
+    d_model = SETTINGS["pe_d_model"].draw(c1, on_change=mark_custom)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import streamlit as st
+
+from ui.i18n import t
+from ui.link import IN_LINK, translated_choice, translated_choices
+
+Widget = Literal[
+    "number_input",
+    "slider",
+    "select_slider",
+    "text_input",
+    "text_area",
+    "toggle",
+    "checkbox",
+    "radio",
+    "selectbox",
+    "segmented_control",
+    "pills",
+    "multiselect",
+]
+SEVERAL: tuple[Widget, ...] = ("multiselect",)  # widgets whose value is a list
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of a page.
+
+    key: the widget's key and the link's parameter ("pe_d_model"), starting with its page's prefix.
+    widget: the Streamlit widget that draws it (st.<widget>).
+    default: its value when nothing chose another (the config dataclass's default, where it has one).
+    label: a locale key ("pe.max_len"), or, with no dot in it, a name shown as it is ("d_model", "k").
+    options: the choices of a choice widget (radio, selectbox, select_slider, segmented_control, pills,
+        multiselect), as the link writes them.
+    option_text: a locale key with {} for an option ("pe.ch_{}"): the options are shown translated.
+    translated: the options are shown translated, so the link holds the option by hand (ui.link.translated_choice),
+        not the shown text Streamlit's binding would write.
+    low, high, step: a number's or a slider's bounds and step (None: unbounded; the config checks the value).
+    in_link: the link holds it (False: kept while the session lasts, not shared).
+    help: a locale key for the widget's help, or None.
+    """
+
+    key: str
+    widget: Widget
+    default: Any
+    label: str
+    options: tuple = ()
+    option_text: str | None = None
+    translated: bool = False
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    in_link: bool = True
+    help: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """What the link's check needs: "multi" for a widget that takes several values, else the widget's name."""
+        return "multi" if self.widget in SEVERAL else self.widget
+
+    def shown_label(self) -> str:
+        return t(self.label) if "." in self.label else self.label
+
+    def format_option(self, option) -> str:
+        return t(self.option_text.format(option)) if self.option_text else str(option)
+
+    def draw(self, where: Any = st, **kwargs) -> Any:
+        """Draw the widget in `where` (st, a column, st.sidebar) and return its value. `kwargs` go to the widget
+        as they are (on_change, disabled, label_visibility, ...), and may override what the declaration says
+        (a label or help filled with values: `label=t("x.y", n=3)`)."""
+        label = kwargs.pop("label", None) or self.shown_label()
+        if self.help is not None and "help" not in kwargs:
+            kwargs["help"] = t(self.help)
+        widget = getattr(where, self.widget)
+        if self.option_text is not None and "format_func" not in kwargs:
+            kwargs["format_func"] = self.format_option
+        if self.translated:
+            kwargs.setdefault("format_func", self.format_option)
+            if self.widget in SEVERAL:
+                return translated_choices(widget, label, list(self.options), key=self.key, default=self.default, **kwargs)
+            if self.options and self.options[0] != self.default:
+                raise ValueError(f"{self.key}: a translated choice's default is its first option")
+            return translated_choice(widget, label, list(self.options), key=self.key, **kwargs)
+        kwargs.update(IN_LINK if self.in_link else {"persist_state": "session"})
+        return widget(label, *self._value_args(), key=self.key, **kwargs)
+
+    def _value_args(self) -> tuple:
+        """The widget's positional arguments after its label: its bounds, options and default."""
+        w = self.widget
+        if w == "number_input":
+            return (self.low, self.high, self.default, self.step)
+        if w == "slider":
+            return (self.low, self.high, self.default, self.step)
+        if w in ("text_input", "text_area", "toggle", "checkbox"):
+            return (self.default,)
+        if w in ("radio", "selectbox"):
+            return (list(self.options), list(self.options).index(self.default))
+        if w in ("select_slider", "segmented_control", "pills", "multiselect"):
+            return (list(self.options), self.default)
+        raise ValueError(f"{self.key}: no arguments known for st.{w}")
+
+    def value(self, state: Mapping[str, Any]) -> Any:
+        """This setting's value in a session (`st.session_state`), or its default when its widget has not been
+        drawn in it (its page not opened yet)."""
+        return state.get(self.key, self.default)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A page's settings: its link prefix and each setting, in the order the page draws them."""
+
+    prefix: str
+    items: tuple[Setting, ...]
+
+    def __post_init__(self) -> None:
+        keys = [s.key for s in self.items]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"{self.prefix}: a key declared twice")
+        if bad := [k for k in keys if not k.startswith(f"{self.prefix}_")]:
+            raise ValueError(f"{self.prefix}: keys without the page's prefix: {bad}")
+
+    def __getitem__(self, key: str) -> Setting:
+        for setting in self.items:
+            if setting.key == key:
+                return setting
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[Setting]:
+        return iter(self.items)
+
+    def __contains__(self, key: object) -> bool:
+        return any(s.key == key for s in self.items)
+
+    def kinds(self) -> dict[str, str]:
+        """{key: kind} for every setting the link may hold (ui.link reads the link with it)."""
+        return {s.key: s.kind for s in self.items}
+
+    def values(self, state: Mapping[str, Any], convert: Callable[[Setting, Any], Any] | None = None) -> dict:
+        """{name without the prefix: value} for every setting, read from a session without drawing anything."""
+        out = {}
+        for s in self.items:
+            value = s.value(state)
+            out[s.key.removeprefix(f"{self.prefix}_")] = convert(s, value) if convert else value
+        return out
