@@ -211,19 +211,19 @@ def _not_drawn_then_refused(script: str) -> list[str]:
 @functools.cache
 def _sources(script: str) -> tuple[str, ...]:
     """A page script's text and the texts of the ui modules it imports, where some of its widgets are drawn
-    (ui/pe_settings.py: the PE page's settings), read once per process."""
+    (lessons/positional_encoding/settings.py: the PE page's settings), read once per process."""
     text = Path(script).read_text(encoding="utf-8")
     imported: set[str] = set()
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module.startswith("ui."):
+            if node.module.startswith(("ui.", "lessons.")):
                 imported.add(node.module)
-            elif node.module == "ui":  # from ui import pe_settings
-                imported.update(f"ui.{alias.name}" for alias in node.names)
+            elif node.module in ("ui", "lessons"):  # from ui import live_chart
+                imported.update(f"{node.module}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names if alias.name.startswith("ui."))
-    here = Path(__file__).parent
-    modules = (here / f"{name.removeprefix('ui.')}.py" for name in sorted(imported))
+            imported.update(alias.name for alias in node.names if alias.name.startswith(("ui.", "lessons.")))
+    root = Path(__file__).parents[1]
+    modules = (root / f"{name.replace('.', '/')}.py" for name in sorted(imported))
     return (text, *(path.read_text(encoding="utf-8") for path in modules if path.is_file()))
 
 

@@ -12,14 +12,14 @@ from core.glove import load_glove
 from tests.app import APP
 
 PAGES = {
-    "pe": "lessons/positional_encoding.py",
-    "we": "lessons/word_embeddings.py",
-    "es": "lessons/embedding_space.py",
-    "lv": "lessons/learned_vs_sinusoidal.py",
-    "il": "lessons/input_layer.py",
-    "rp": "lessons/rotary.py",
-    "at": "lessons/attention.py",
-    "tf": "lessons/real_transformer.py",
+    "pe": "lessons/positional_encoding/positional_encoding.py",
+    "we": "lessons/word_embeddings/word_embeddings.py",
+    "es": "lessons/embedding_space/embedding_space.py",
+    "lv": "lessons/learned_vs_sinusoidal/learned_vs_sinusoidal.py",
+    "il": "lessons/input_layer/input_layer.py",
+    "rp": "lessons/rotary/rotary.py",
+    "at": "lessons/attention/attention.py",
+    "tf": "lessons/real_transformer/real_transformer.py",
 }
 
 
