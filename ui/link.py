@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 import math
 from pathlib import Path
 from typing import Literal, TypedDict
@@ -176,7 +177,7 @@ def check_link(where, script: str) -> None:
         waiting: dict[str, tuple[str, list[str]]] = {}
         for name, values in asked.items():
             said = f"{shown(old.get(name, name))}={shown(values[-1])}"
-            if name not in st.session_state and f'"{name}"' not in _text(script):
+            if name not in st.session_state and name not in kinds and f'"{name}"' not in _text(script):
                 ignored.append(f"{said} ({t('ui.link_unknown')})")
                 st.query_params.pop(name, None)
             elif name in refused or (name in st.session_state and not _takes(values, st.session_state[name])):
@@ -251,6 +252,17 @@ def _takes(values: list[str], value) -> bool:
     return text == str(value)
 
 
+def declared(script: str) -> dict[str, str]:
+    """{key: kind} of the settings the page declares (ui.settings: `SETTINGS` in lessons/<lesson>/settings.py), {}
+    for a page that declares none."""
+    module = Path(script).parent.as_posix().replace("/", ".") + ".settings"
+    try:
+        settings = importlib.import_module(module).SETTINGS
+    except (ModuleNotFoundError, AttributeError):
+        return {}
+    return settings.kinds()
+
+
 @functools.cache
 def widget_kinds(script: str) -> dict[str, str]:
     """{key: what takes it} for each widget call of a page's script (or of a ui module it imports) with a literal key (`key="pe_d_model"`): the
@@ -267,7 +279,7 @@ def widget_kinds(script: str) -> dict[str, str]:
         if isinstance(key, str):
             several = called in SEVERAL or words.get("selection_mode") == "multi"
             kinds[key] = "multi" if several else called
-    return kinds
+    return kinds | declared(script)
 
 
 def _could_take(kind: str | None, values: list[str]) -> bool:
