@@ -12,8 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core import (
-    attention_checks,
-    attention_head,
     cloud,
     embeddings,
     neighbours,
@@ -23,6 +21,8 @@ from core import (
     rotary,
     training,
 )
+from core.attention import checks as attention_checks
+from core.attention import head as attention_head
 from core.vectors import WordVectors
 
 Answer = float | int | str
