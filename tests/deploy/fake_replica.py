@@ -3,7 +3,8 @@ deploy/haproxy.cfg to count learners without starting Streamlit.
 
 It answers what the proxy routes: `/_stcore/health` ("ok", the proxy's check), `/_stcore/stream` (a websocket
 that echoes every message, prefixed with the replica's name: a learner's session), `/static/...` (a script), and
-any other path (the page). Every answer names the replica in the `X-Fake-Replica` header.
+any other path (the page). Every answer names the replica in the `X-Fake-Replica` header. A page asked with
+`?hold=1` is answered only once `/release` has been asked (a page still being served, for as long as a test wants).
 
     .venv/bin/python -m tests.deploy.fake_replica --port 8601 --name app1
 """
@@ -11,6 +12,7 @@ any other path (the page). Every answer names the replica in the `X-Fake-Replica
 from __future__ import annotations
 
 import argparse
+import asyncio
 
 import uvicorn
 from starlette.applications import Starlette
@@ -23,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 def make_app(name: str) -> Starlette:
     """The replica's routes; `name` goes into every answer."""
     headers = {"X-Fake-Replica": name}
+    released = asyncio.Event()
 
     async def health(request: Request) -> Response:
         return PlainTextResponse("ok", headers=headers)
@@ -30,7 +33,13 @@ def make_app(name: str) -> Starlette:
     async def static(request: Request) -> Response:
         return Response("console.log('a script');", media_type="text/javascript", headers=headers)
 
+    async def release(request: Request) -> Response:
+        released.set()
+        return PlainTextResponse("released", headers=headers)
+
     async def page(request: Request) -> Response:
+        if request.query_params.get("hold"):
+            await released.wait()
         return HTMLResponse(f"<!doctype html><title>Lab</title><p>{name}</p>", headers=headers)
 
     async def stream(socket: WebSocket) -> None:
@@ -47,6 +56,7 @@ def make_app(name: str) -> Starlette:
             Route("/_stcore/health", health),
             WebSocketRoute("/_stcore/stream", stream),
             Route("/static/{path:path}", static),
+            Route("/release", release),
             Route("/{path:path}", page),
         ]
     )

@@ -70,9 +70,10 @@ class Learner:
     http: requests.Session = field(default_factory=requests.Session)
     ws: websocket.WebSocket | None = None
 
-    def arrive(self) -> requests.Response:
+    def arrive(self, query: str = "") -> requests.Response:
         """Open the lab's page as a browser does (Accept: text/html)."""
-        return self.http.get(f"{self.url}/positional_encoding", headers={"Accept": BROWSER_ACCEPT}, timeout=BOUND_S)
+        page = f"{self.url}/positional_encoding{query}"
+        return self.http.get(page, headers={"Accept": BROWSER_ACCEPT}, timeout=BOUND_S)
 
     def open_session(self) -> websocket.WebSocket:
         """Open the tab's websocket with the browser's cookies; raises WebSocketBadStatusException if refused."""
@@ -128,7 +129,11 @@ def replicas() -> Iterator[list[str]]:
     finally:
         for proc in procs:
             proc.terminate()
-            proc.wait(timeout=10)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # a page still held open
+                proc.kill()
+                proc.wait()
 
 
 @pytest.fixture
@@ -236,3 +241,20 @@ def _try(call):
         return call()
     except Exception as err:  # the thread's outcome, checked by the test
         return err
+
+
+def test_an_arrival_whose_page_is_still_being_served_takes_one_place_not_two(proxy, replicas):
+    """Pages served slowly (a busy replica): each arrival counts once while its page is on its way, so the places
+    left are still offered."""
+    slow = [Learner(proxy.url) for _ in range(2)]
+    with ThreadPoolExecutor(len(slow)) as pool:
+        served = [pool.submit(learner.arrive, "?hold=1") for learner in slow]
+        proxy.wait_for(lambda s: sum(int(r["scur"]) for r in s.values()) == len(slow), "two pages on their way")
+        try:
+            assert Learner(proxy.url).arrive().status_code == 200  # 4 places: 2 pages on their way and this one
+        finally:
+            for backend in replicas:
+                requests.get(f"http://{backend}/release", timeout=BOUND_S)
+        assert [f.result().status_code for f in served] == [200, 200]
+    assert Learner(proxy.url).arrive().status_code == 200  # the fourth place
+    assert Learner(proxy.url).arrive().status_code == 503
