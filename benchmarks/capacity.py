@@ -22,8 +22,8 @@ no error. The ramp stops after a step whose p95 passes --stop-p95.
 
 Past capacity (2 replicas behind the proxy, --learners-per-replica sets its EMBLAB_LEARNERS_PER_REPLICA): a
 learner the proxy tells that the lab is full is counted as "full", not as an error, and stays out; printed per
-step are how many were let in and told full, and the longest wait of any arrival for either answer (its page's
-first run, or the "full" page). A class of 3x the capacity, arriving within 20 s:
+step are how many were let in and told full, and the longest wait of an arrival for each answer (its page's first
+run, or the "full" page). A class of 3x the capacity, arriving within 20 s:
     benchmarks/capacity.py --replicas 2 --learners-per-replica 50 --steps 300 --open-within 20 --no-controls
 
 --controls-only measures each control alone (--control-users learners of one class, every class of
@@ -104,7 +104,8 @@ class Step:
     error_sample: str
     admitted: int  # learners whose page opened, since the ramp began
     told_full: int  # learners the proxy told that the lab is full, since the ramp began
-    longest_wait_ms: float  # the longest any arrival waited for its page's first run or the "full" page
+    longest_open_ms: float  # the longest any arrival let in waited for its page's first run
+    longest_full_ms: float  # the longest any arrival waited for the "full" page
     load_1min: float  # the machine's 1-minute load average at the step's end
 
 
@@ -199,7 +200,8 @@ def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, 
         error_sample=str(sample)[:200],
         admitted=arrivals["open"],
         told_full=arrivals["full"],
-        longest_wait_ms=round(arrivals["longest_ms"]),
+        longest_open_ms=round(arrivals["longest_open_ms"]),
+        longest_full_ms=round(arrivals["longest_full_ms"]),
         load_1min=round(os.getloadavg()[0], 2),
     )
 
@@ -211,7 +213,8 @@ def count_arrivals(env: Environment, arrivals: dict) -> None:
         if kind in ("open", "full") and entry.num_requests:
             ok = entry.num_requests - entry.num_failures
             arrivals[kind] += ok if kind == "open" else entry.num_requests
-            arrivals["longest_ms"] = max(arrivals["longest_ms"], entry.max_response_time)
+            longest = f"longest_{kind}_ms"
+            arrivals[longest] = max(arrivals[longest], entry.max_response_time)
 
 
 def times_of(env: Environment, kind: str) -> dict[int, int]:
@@ -246,7 +249,7 @@ def run_users(
     runner = env.create_local_runner()
     mix = "+".join(c.__name__ for c in classes)
     before = 0
-    arrivals = {"open": 0, "full": 0, "longest_ms": 0.0}
+    arrivals = {"open": 0, "full": 0, "longest_open_ms": 0.0, "longest_full_ms": 0.0}
     try:
         for n in steps:
             runner.start(n, spawn_rate=max((n - before) / within, 2), wait=False)
@@ -274,7 +277,8 @@ def print_step(step: Step) -> None:
     arrived = step.admitted + step.told_full
     print(
         f"           arrivals so far: {step.admitted} let in, {step.told_full} told the lab is full "
-        f"({100 * step.told_full / max(arrived, 1):.0f}%), longest wait {step.longest_wait_ms:.0f} ms",
+        f"({100 * step.told_full / max(arrived, 1):.0f}%), longest wait for the lab {step.longest_open_ms:.0f} ms, "
+        f"for the full page {step.longest_full_ms:.0f} ms",
         flush=True,
     )
     if step.error_sample:
