@@ -67,7 +67,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--name", required=True)
     args = parser.parse_args()
-    uvicorn.run(make_app(args.name), host="127.0.0.1", port=args.port, log_level="warning", ws="wsproto")
+    # websockets: what Streamlit itself requires
+    uvicorn.run(make_app(args.name), host="127.0.0.1", port=args.port, log_level="warning", ws="websockets")
 
 
 if __name__ == "__main__":
