@@ -104,6 +104,7 @@ class Step:
     error_sample: str
     admitted: int  # learners whose page opened, since the ramp began
     told_full: int  # learners the proxy told that the lab is full, since the ramp began
+    full_after_page: int  # of those, the ones whose page came but whose session was refused
     longest_open_ms: float  # the longest any arrival let in waited for its page's first run
     longest_full_ms: float  # the longest any arrival waited for the "full" page
     load_1min: float  # the machine's 1-minute load average at the step's end
@@ -200,6 +201,7 @@ def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, 
         error_sample=str(sample)[:200],
         admitted=arrivals["open"],
         told_full=arrivals["full"],
+        full_after_page=arrivals["full_after_page"],
         longest_open_ms=round(arrivals["longest_open_ms"]),
         longest_full_ms=round(arrivals["longest_full_ms"]),
         load_1min=round(os.getloadavg()[0], 2),
@@ -209,10 +211,12 @@ def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, 
 def count_arrivals(env: Environment, arrivals: dict) -> None:
     """Add the page opens (successful) and "full" answers since the statistics' last reset to `arrivals`; the
     statistics are reset right after each call, so each answer is counted once."""
-    for (_name, kind), entry in env.stats.entries.items():
+    for (name, kind), entry in env.stats.entries.items():
         if kind in ("open", "full") and entry.num_requests:
             ok = entry.num_requests - entry.num_failures
             arrivals[kind] += ok if kind == "open" else entry.num_requests
+            if kind == "full" and name.endswith("(session)"):
+                arrivals["full_after_page"] += entry.num_requests
             longest = f"longest_{kind}_ms"
             arrivals[longest] = max(arrivals[longest], entry.max_response_time)
 
@@ -249,7 +253,7 @@ def run_users(
     runner = env.create_local_runner()
     mix = "+".join(c.__name__ for c in classes)
     before = 0
-    arrivals = {"open": 0, "full": 0, "longest_open_ms": 0.0, "longest_full_ms": 0.0}
+    arrivals = {"open": 0, "full": 0, "full_after_page": 0, "longest_open_ms": 0.0, "longest_full_ms": 0.0}
     try:
         for n in steps:
             runner.start(n, spawn_rate=max((n - before) / within, 2), wait=False)
@@ -277,7 +281,8 @@ def print_step(step: Step) -> None:
     arrived = step.admitted + step.told_full
     print(
         f"           arrivals so far: {step.admitted} let in, {step.told_full} told the lab is full "
-        f"({100 * step.told_full / max(arrived, 1):.0f}%), longest wait for the lab {step.longest_open_ms:.0f} ms, "
+        f"({100 * step.told_full / max(arrived, 1):.0f}%; {step.full_after_page} of them after their page came), "
+        f"longest wait for the lab {step.longest_open_ms:.0f} ms, "
         f"for the full page {step.longest_full_ms:.0f} ms",
         flush=True,
     )

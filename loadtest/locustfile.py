@@ -14,7 +14,8 @@ Each rerun is reported to Locust as a request (type "rerun", name "<page>:<contr
 BackMsg to script_finished); a closed socket, an exception element or no script_finished within 30 s is a
 failure. Opening the page is reported as type "open". After a closed socket the learner opens its page again,
 as the browser reconnects. A learner the proxy tells that the lab is full (deploy/503.http, to its page or its
-session) is reported as type "full", its time the wait for that answer, and stays out for the rest of the run (a
+session) is reported as type "full" (named "<page> (page)", or "<page> (session)" when its page came but its
+session was refused), its time the wait for that answer, and stays out for the rest of the run (a
 learner would try again in a minute).
 
     .venv/bin/locust -f loadtest/locustfile.py --headless -u 20 -r 5 -t 60s -H http://127.0.0.1:8600
@@ -81,9 +82,9 @@ class Learner(User):
             if errors:
                 raise ProtocolError("; ".join(errors))
             self.session.widget(self.control)  # its id must be on the page
-        except LabFull:  # a clear answer, not a failure: counted apart, with how long it took to come
+        except LabFull as full:  # a clear answer, not a failure: counted apart, with how long it took to come
             self.told_full = True
-            self._report("full", self.page, time.perf_counter() - started, None)
+            self._report("full", f"{self.page} ({full.at})", time.perf_counter() - started, None)
             self.on_stop()
             return
         except Exception as err:  # any failure to open is the learner's failure, reported, never a crash

@@ -80,7 +80,13 @@ class ProtocolError(RuntimeError):
 
 
 class LabFull(ProtocolError):
-    """The proxy answered 503 with Retry-After (deploy/503.http, "The lab is full"): to the page or the session."""
+    """The proxy answered 503 with Retry-After (deploy/503.http, "The lab is full"). `at`: "page" when the page
+    itself was refused (a new arrival past capacity), "session" when the page came but its websocket was refused
+    after waiting in the proxy's queue."""
+
+    def __init__(self, message: str, at: str) -> None:
+        super().__init__(message)
+        self.at = at
 
 
 @dataclass
@@ -243,7 +249,7 @@ class Session:
     def _handshake(self) -> None:
         page = self.http.get(self._page_url(), timeout=self.timeout, headers={"Accept": PAGE_ACCEPT})
         if page.status_code == 503 and "retry-after" in page.headers:
-            raise LabFull(f"GET {page.url}: HTTP 503, the lab is full")
+            raise LabFull(f"GET {page.url}: HTTP 503, the lab is full", at="page")
         if page.status_code != 200:
             raise ProtocolError(f"GET {page.url}: HTTP {page.status_code}")
         for path in ("_stcore/health", "_stcore/host-config"):
@@ -268,7 +274,7 @@ class Session:
             )
         except websocket.WebSocketBadStatusException as err:  # the proxy's "full" page, after the queue's wait
             if err.status_code == 503 and "retry-after" in (err.resp_headers or {}):
-                raise LabFull(f"websocket {stream}: HTTP 503, the lab is full") from err
+                raise LabFull(f"websocket {stream}: HTTP 503, the lab is full", at="session") from err
             raise
 
     # -- the page ------------------------------------------------------------------------------------------------
