@@ -1,7 +1,9 @@
 """The link that shares a view: each setting's widget is bound to the URL by Streamlit (`IN_LINK`).
 
-Which settings a page has, and what widget takes each, is its declaration (ui.settings: `SETTINGS` in
-lessons/<lesson>/settings.py), whose `kinds()` app.py passes to read_link and check_link: no page source is read.
+Which settings a page has, and what takes each, is its declaration (ui.settings: `SETTINGS` in
+lessons/<lesson>/settings.py), whose `kinds()` app.py passes to read_link and check_link (lessons.link_kinds): a
+widget's name, "multi" for a choice of several, "window" (ui.window) or "pinned" (ui.compare) for a value kept in
+the link by hand. No page source is read; a page without a declaration (the overview) has no settings.
 
 Streamlit 1.67 does most of it: `bind="query-params"` writes a widget's value into the URL under its key, drops
 it when it equals the default, seeds the widget from a shared link, and restores it on Back and Forward;
@@ -10,6 +12,9 @@ it when it equals the default, seeds the widget from a shared link, and restores
   its earlier view: `keep_history` (tests/browser/test_across_pages.py, Back brings k back);
 - it drops a parameter it cannot use without a word: `check_link` names it, on the first run or, for a widget drawn
   later (another chapter's), on the run that draws it (tests/app/test_links.py, notices; test_link_values.py);
+- it would write a translated option's shown text, in the reader's language, and it binds widgets only: a choice
+  shown translated (`translated_choice`, `translated_choices`), a chart's window and a pinned A are kept in the
+  link by hand (`from_link`, `to_link`);
 - links made before the binding named a setting without its page's prefix (?d_model=64): `read_link`
   (tests/app/test_links.py, old links);
 - it seeds a whole-number box with int(float(text)), which raises OverflowError for inf, -Infinity or 1e400: a

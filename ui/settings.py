@@ -9,6 +9,11 @@ dataclass core validates. Everything else reads that declaration:
   declared default), as the attention page reads the training settings of the learned-vs-sinusoidal page;
 - the tests enumerate the settings (every key, its default, its bounds).
 
+Every widget with a key is declared, those kept only while the session lasts (`in_link=False`) too, and so is what
+the page keeps in the link by hand: a choice shown translated (`translated=True`), a chart's window
+(ui.window.WindowConfig.settings, widget "window") and a pinned A (ui.compare.pin_ui, widget "pinned"), which their
+own modules draw. A key built at run time is declared one by one.
+
 Example::
 
     SETTINGS = Settings("pe", (
