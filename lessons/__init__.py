@@ -56,3 +56,17 @@ def _undeclared_kinds(folder: str) -> dict[str, str]:
                 several = called in ("multiselect", "translated_choices") or words.get("selection_mode") == "multi"
                 kinds[key] = "multi" if several else called
     return kinds
+
+
+def chapters(folder: str) -> tuple[str, ...]:
+    """A lesson's chapters, its declared `<prefix>_chapter` setting's options (the first its default); () for a
+    lesson without chapters. Read without running the page (the screenshots, the docs' test)."""
+    settings = declared(folder)
+    if settings is not None:
+        return next((s.options for s in settings if s.key == f"{settings.prefix}_chapter"), ())
+    # BRIDGE: a lesson that does not declare its settings yet: its script's CHAPTERS tuple
+    script = Path(__file__).parent / folder / f"{folder}.py"
+    for node in ast.parse(script.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CHAPTERS" for t in node.targets):
+            return ast.literal_eval(node.value)
+    return ()
