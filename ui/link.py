@@ -162,8 +162,8 @@ def check_link(where, prefix: str, kinds: Mapping[str, str]) -> None:
     """After each run: a notice naming each parameter of the link that was not used, and why.
 
     On a session's first run: a parameter that is neither the app's (APP_PARAMS) nor one of the page's declared
-    settings (`kinds`, as read_link) is unknown (and taken out of the address); one whose widget did not take its value, or that read_link took out, was malformed, outside the
-    widget's range or choices, or given more than once.
+    settings (`kinds`, as read_link) is unknown (and taken out of the address); one whose widget did not take its
+    value, or that read_link took out, was malformed, outside the widget's range or choices, or given more than once.
     A widget the first run did not draw (another chapter, another method's settings) takes its value when it is
     drawn: its value waits (WAITING), and the run that first draws the widget names it if the widget did not take it
     (its range, its choices: which Streamlit would drop without a word, tests/app/test_link_values.py). Leaving the

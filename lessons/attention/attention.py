@@ -24,9 +24,10 @@ st.title(t("at.title"))
 st.markdown(t("at.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
-# Declared in lessons/attention/settings.py. The settings a learner moves most (the sentence, d_model, head_dim, the seed, the mask) and the chapters are one
-# fragment, `lesson`, so that a move reruns them alone; it draws those settings into the columns below. The others,
-# moved far less, are outside it: a move there reruns the whole page, which passes their values to the fragment.
+# Declared in lessons/attention/settings.py. The settings a learner moves most (the sentence, d_model, head_dim, the
+# seed, the mask) and the chapters are one fragment, `lesson`, so that a move reruns them alone; it draws those
+# settings into the columns below. The others, moved far less, are outside it: a move there reruns the whole page,
+# which passes their values to the fragment.
 default = AttentionConfig()
 c1, c2, c3, c4 = st.columns(4)
 content = SETTINGS["at_content"].draw(c1)
@@ -209,8 +210,9 @@ def lesson(settings: dict) -> None:
             st.caption(t("at.trained_note"))
         else:
             c = trained[0]
+            task = LV_SETTINGS["lv_task"].format_option(c.task)  # as that page shows it
             st.caption(
-                t("at.trained_used", name=table_name(TRAINED), task=LV_SETTINGS["lv_task"].format_option(c.task), d_model=c.d_model, train_len=c.train_len,
+                t("at.trained_used", name=table_name(TRAINED), task=task, d_model=c.d_model, train_len=c.train_len,
                   steps=c.steps)
             )  # fmt: skip
         page_link("lv", t("at.lv_link"))
