@@ -4,10 +4,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from lessons import link_kinds
 from ui.device import device_choice
 from ui.i18n import LANG_KEY, LANGUAGES, problem, shown, t
 from ui.link import ASKED, IN_LINK, check_link, keep_history, read_link, translated_choice
-from ui.pages import asked_path, navigation, page_script
+from ui.pages import asked_path, lesson, navigation
 from ui.presenter import CSS, PRESENT_KEY, presenting
 from ui.resources import import_libraries
 from ui.sessions import settle_heap, start_reaper
@@ -20,7 +21,8 @@ st.html(THEME_CSS)
 import_libraries()  # once per process, before any page's imports: first visits at once must not race them
 start_reaper()  # once per process: closed tabs' sessions are let go of when Streamlit's reconnect window ends
 page, key = navigation()
-read_link(key, page_script(key))
+kinds = link_kinds(lesson(key).folder)  # the page's declared settings (lessons/<folder>/settings.py)
+read_link(key, kinds)
 first_run = ASKED in st.session_state  # until check_link, at the end of this run, has read the link
 
 translated_choice(
@@ -45,5 +47,5 @@ st.sidebar.caption(t("app.device", device=choice.device.type))
 if choice.warning:
     st.sidebar.warning(problem(choice.warning))
 page.run()
-check_link(notices, page_script(key))
+check_link(notices, key, kinds)
 settle_heap(key)  # once per page and process: what it loaded is kept out of the collector's way

@@ -20,7 +20,6 @@ run it.
 from __future__ import annotations
 
 import argparse
-import ast
 import io
 import subprocess
 import sys
@@ -33,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+import lessons  # noqa: E402
 from tests.browser.harness import (  # noqa: E402
     SCREENS,
     assert_layout,
@@ -50,12 +50,8 @@ CJK_FONT = "apt-get install fonts-noto-cjk (or fonts-wqy-microhei)"
 
 
 def chapters(script: str) -> tuple[str, ...]:
-    """A lesson's chapters, read from its CHAPTERS tuple without running the page (its first one is its default)."""
-    tree = ast.parse((ROOT / script).read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CHAPTERS" for t in node.targets):
-            return ast.literal_eval(node.value)
-    return ()
+    """A lesson's chapters, read from its declaration without running the page (its first one is its default)."""
+    return lessons.chapters(Path(script).parent.name)
 
 
 def views(keys: list[str] | None) -> list[tuple[str, str, str]]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import lessons
 from ui.i18n import LANGUAGES
 from ui.pages import OVERVIEW, PATH
 
@@ -97,11 +98,8 @@ def english_titles() -> dict[str, str]:
 
 
 def chapters(script: str) -> tuple[str, ...]:
-    """A lesson's chapters, its CHAPTERS tuple read without running the page; () when it has none."""
-    for node in ast.parse((ROOT / script).read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CHAPTERS" for t in node.targets):
-            return ast.literal_eval(node.value)
-    return ()
+    """A lesson's chapters, read from its declaration without running the page; () when it has none."""
+    return lessons.chapters(Path(script).parent.name)
 
 
 def test_the_link_reader_finds_links_pictures_and_anchors_but_not_code(tmp_path):

@@ -24,8 +24,8 @@ Why this form:
 - read back through the dataclass itself (`decode`), so A is validated by the same `__post_init__` as B, and a
   hand-edited link gets the same messages; a field left out takes the dataclass default, so a short hand-written
   `rp_a=base:500000` works too, and is pinned (and written back) in full;
-- the page passes the parameter's name as a literal ("rp_a"): ui.link.check_link treats a parameter the page's
-  script names as a quoted string as the page's own, so a link with A gets no "not a setting" notice.
+- the page declares the parameter (ui.settings: `Setting("rp_a", "pinned", ...)` in lessons/<lesson>/settings.py),
+  so ui.link.check_link counts it among the page's settings, and a link with A gets no "not a setting" notice.
 In the address bar Streamlit writes it percent-encoded (`rp_a=head_dim%3A64%3Bbase%3A500000...`), as it writes
 every parameter; a hand-written link may use `:` and `;` as they are. Each field is read by the type of its default
 (int, float, str or bool), so a settings dataclass used here gives every field a plain default of its own type
@@ -91,7 +91,7 @@ def pin_ui(param: str, current: T, *, where=st) -> T | None:
     """Pin / Unpin buttons for the page's settings `current` (B); returns A when it is pinned and differs from B.
 
     Args:
-        param: A's query parameter, written in the page as a literal ("rp_a") so that check_link knows it.
+        param: A's query parameter ("rp_a"), declared by the page as a "pinned" setting so that check_link knows it.
         current: B, the dataclass built from the page's widgets.
         where: the container the buttons and notices go in.
     """

@@ -1,5 +1,10 @@
 """The link that shares a view: each setting's widget is bound to the URL by Streamlit (`IN_LINK`).
 
+Which settings a page has, and what takes each, is its declaration (ui.settings: `SETTINGS` in
+lessons/<lesson>/settings.py), whose `kinds()` app.py passes to read_link and check_link (lessons.link_kinds): a
+widget's name, "multi" for a choice of several, "window" (ui.window) or "pinned" (ui.compare) for a value kept in
+the link by hand. No page source is read; a page without a declaration (the overview) has no settings.
+
 Streamlit 1.67 does most of it: `bind="query-params"` writes a widget's value into the URL under its key, drops
 it when it equals the default, seeds the widget from a shared link, and restores it on Back and Forward;
 `persist_state="session"` keeps the value while another page is shown. What is left here is where it falls short:
@@ -7,6 +12,9 @@ it when it equals the default, seeds the widget from a shared link, and restores
   its earlier view: `keep_history` (tests/browser/test_across_pages.py, Back brings k back);
 - it drops a parameter it cannot use without a word: `check_link` names it, on the first run or, for a widget drawn
   later (another chapter's), on the run that draws it (tests/app/test_links.py, notices; test_link_values.py);
+- it would write a translated option's shown text, in the reader's language, and it binds widgets only: a choice
+  shown translated (`translated_choice`, `translated_choices`), a chart's window and a pinned A are kept in the
+  link by hand (`from_link`, `to_link`);
 - links made before the binding named a setting without its page's prefix (?d_model=64): `read_link`
   (tests/app/test_links.py, old links);
 - it seeds a whole-number box with int(float(text)), which raises OverflowError for inf, -Infinity or 1e400: a
@@ -18,10 +26,8 @@ it when it equals the default, seeds the widget from a shared link, and restores
 
 from __future__ import annotations
 
-import ast
-import functools
-import importlib
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, TypedDict
 
@@ -48,13 +54,9 @@ ASKED = "_link_asked"  # the first run's parameters, {name: [values]}, until che
 SEEN = "_link_seen"  # the session's first link was read
 OLD = "_link_old"  # an old link's names, {new name: old name}, until check_link has read them
 REFUSED = "_link_refused"  # the parameters read_link took out of the link, until check_link has named them
-WAITING = "_link_waiting"  # (page script, {name: (as the link said it, [values])}): values for widgets not drawn yet
-NUMBERS = ("number_input", "slider")  # the widgets whose link value is a number (a range slider, two numbers,
-# would be "multi" in widget_kinds: no page has one, and tests/app/test_links.py's round trip would fail if one did)
-SEVERAL = (
-    "multiselect",
-    "translated_choices",
-)  # the widgets whose link value may be given more than once (as may a "multi" choice)
+WAITING = "_link_waiting"  # (page prefix, {name: (as the link said it, [values])}): values for widgets not drawn yet
+NUMBERS = ("number_input", "slider")  # the kinds whose link value is a number (a range slider, two numbers, would
+# be declared "multi": no page has one, and tests/app/test_links.py's round trip would fail if one did)
 
 _history = st.components.v2.component("view_history", js=Path(__file__).with_name("history.js").read_text())
 
@@ -123,7 +125,7 @@ def keep_history() -> None:
     _history(key="view_history")
 
 
-def read_link(prefix: str, script: str) -> None:
+def read_link(prefix: str, kinds: Mapping[str, str]) -> None:
     """On a session's first run, before any widget is drawn: note the link's parameters for check_link, rename an
     old link's settings to their widgets' keys (?d_model=64 on the PE page becomes ?pe_d_model=64), and take out
     what no widget of the page could take from it; then run again, so that the widgets are seeded from the new
@@ -136,7 +138,7 @@ def read_link(prefix: str, script: str) -> None:
 
     Args:
         prefix: the page's settings' prefix (ui.pages' key).
-        script: the page's script, whose widget calls say which setting takes what (`widget_kinds`).
+        kinds: {key: kind} of the page's declared settings (ui.settings.Settings.kinds): which setting takes what.
     """
     if SEEN in st.session_state:
         return
@@ -148,7 +150,6 @@ def read_link(prefix: str, script: str) -> None:
         asked.setdefault(f"{prefix}_{name}" if name in old else name, []).extend(values)
     st.session_state[ASKED] = asked
     st.session_state[OLD] = {f"{prefix}_{n}": n for n in old}
-    kinds = widget_kinds(script)
     refused = {name for name, values in asked.items() if not _could_take(kinds.get(name), values)}
     st.session_state[REFUSED] = refused
     kept = {name: values for name, values in asked.items() if name not in refused}
@@ -157,12 +158,12 @@ def read_link(prefix: str, script: str) -> None:
         st.rerun()
 
 
-def check_link(where, script: str) -> None:
+def check_link(where, prefix: str, kinds: Mapping[str, str]) -> None:
     """After each run: a notice naming each parameter of the link that was not used, and why.
 
-    On a session's first run: a parameter that is no widget's key in the page's script is unknown (and taken out
-    of the address); one whose widget did not take its value, or that read_link took out, was malformed, outside the
-    widget's range or choices, or given more than once.
+    On a session's first run: a parameter that is neither the app's (APP_PARAMS) nor one of the page's declared
+    settings (`kinds`, as read_link) is unknown (and taken out of the address); one whose widget did not take its
+    value, or that read_link took out, was malformed, outside the widget's range or choices, or given more than once.
     A widget the first run did not draw (another chapter, another method's settings) takes its value when it is
     drawn: its value waits (WAITING), and the run that first draws the widget names it if the widget did not take it
     (its range, its choices: which Streamlit would drop without a word, tests/app/test_link_values.py). Leaving the
@@ -171,13 +172,14 @@ def check_link(where, script: str) -> None:
     asked = st.session_state.pop(ASKED, None)
     old = st.session_state.pop(OLD, {})
     refused = st.session_state.pop(REFUSED, set())
-    ignored = _not_drawn_then_refused(script)
+    ignored = _not_drawn_then_refused(prefix)
     if asked:
-        kinds = widget_kinds(script)
         waiting: dict[str, tuple[str, list[str]]] = {}
         for name, values in asked.items():
             said = f"{shown(old.get(name, name))}={shown(values[-1])}"
-            if name not in st.session_state and name not in kinds and f'"{name}"' not in _text(script):
+            # BRIDGE: `name not in st.session_state` lets a widget keyed at run time (f"we_{box}") on a page that does
+            # not declare its settings yet take its value; once every page declares its settings, it can go
+            if name not in kinds and name not in APP_PARAMS and name not in st.session_state:
                 ignored.append(f"{said} ({t('ui.link_unknown')})")
                 st.query_params.pop(name, None)
             elif name in refused or (name in st.session_state and not _takes(values, st.session_state[name])):
@@ -186,16 +188,16 @@ def check_link(where, script: str) -> None:
             elif name not in st.session_state and name in kinds:
                 waiting[name] = (said, values)
         if waiting:
-            st.session_state[WAITING] = (script, waiting)
+            st.session_state[WAITING] = (prefix, waiting)
     if ignored:
         where.warning(t("ui.link_ignored", items=Message("; ".join(ignored))))  # each item cut on its own
 
 
-def _not_drawn_then_refused(script: str) -> list[str]:
+def _not_drawn_then_refused(prefix: str) -> list[str]:
     """The waiting values whose widgets this run drew and did not take them, as the notice names them; each value
     is checked once, by the first run that draws its widget."""
     page, waiting = st.session_state.get(WAITING, (None, {}))
-    if page != script:  # another page: the link's values for this one are gone from the address
+    if page != prefix:  # another page: the link's values for this one are gone from the address
         st.session_state.pop(WAITING, None)
         return []
     drawn = [name for name in waiting if name in st.session_state]
@@ -207,30 +209,6 @@ def _not_drawn_then_refused(script: str) -> list[str]:
     if not waiting:
         st.session_state.pop(WAITING, None)
     return refused
-
-
-@functools.cache
-def _sources(script: str) -> tuple[str, ...]:
-    """A page script's text and the texts of the ui modules it imports, where some of its widgets are drawn
-    (lessons/positional_encoding/settings.py: the PE page's settings), read once per process."""
-    text = Path(script).read_text(encoding="utf-8")
-    imported: set[str] = set()
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module.startswith(("ui.", "lessons.")):
-                imported.add(node.module)
-            elif node.module in ("ui", "lessons"):  # from ui import live_chart
-                imported.update(f"{node.module}.{alias.name}" for alias in node.names)
-        elif isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names if alias.name.startswith(("ui.", "lessons.")))
-    root = Path(__file__).parents[1]
-    modules = (root / f"{name.replace('.', '/')}.py" for name in sorted(imported))
-    return (text, *(path.read_text(encoding="utf-8") for path in modules if path.is_file()))
-
-
-def _text(script: str) -> str:
-    """What `_sources` reads, as one text: a widget's key is a string in it."""
-    return "\n".join(_sources(script))
 
 
 def _takes(values: list[str], value) -> bool:
@@ -250,36 +228,6 @@ def _takes(values: list[str], value) -> bool:
         except ValueError:
             return False
     return text == str(value)
-
-
-def declared(script: str) -> dict[str, str]:
-    """{key: kind} of the settings the page declares (ui.settings: `SETTINGS` in lessons/<lesson>/settings.py), {}
-    for a page that declares none."""
-    module = Path(script).parent.as_posix().replace("/", ".") + ".settings"
-    try:
-        settings = importlib.import_module(module).SETTINGS
-    except (ModuleNotFoundError, AttributeError):
-        return {}
-    return settings.kinds()
-
-
-@functools.cache
-def widget_kinds(script: str) -> dict[str, str]:
-    """{key: what takes it} for each widget call of a page's script (or of a ui module it imports) with a literal key (`key="pe_d_model"`): the
-    widget's name (number_input, slider, text_input, ...), or "multi" for a widget that takes several values.
-    A key built at run time (f"we_{box}") is not in it: its value is left to Streamlit."""
-    kinds: dict[str, str] = {}
-    nodes = (node for text in _sources(script) for node in ast.walk(ast.parse(text)))
-    for node in nodes:
-        if not isinstance(node, ast.Call):
-            continue
-        called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        words = {w.arg: w.value.value for w in node.keywords if isinstance(w.value, ast.Constant)}
-        key = words.get("key")
-        if isinstance(key, str):
-            several = called in SEVERAL or words.get("selection_mode") == "multi"
-            kinds[key] = "multi" if several else called
-    return kinds | declared(script)
 
 
 def _could_take(kind: str | None, values: list[str]) -> bool:

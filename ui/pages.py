@@ -70,9 +70,9 @@ def navigation():
     return page, key
 
 
-def page_script(key: str) -> str:
-    """The script of the page `key` (the overview's too)."""
-    return OVERVIEW.script if key == OVERVIEW.key else LESSONS[key].script
+def lesson(key: str) -> Lesson:
+    """The lesson `key` (the overview's too): its folder holds its script and its settings (app.py reads them)."""
+    return OVERVIEW if key == OVERVIEW.key else LESSONS[key]
 
 
 def page_link(key: str, label: str | None = None, where=st) -> None:

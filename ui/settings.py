@@ -9,6 +9,11 @@ dataclass core validates. Everything else reads that declaration:
   declared default), as the attention page reads the training settings of the learned-vs-sinusoidal page;
 - the tests enumerate the settings (every key, its default, its bounds).
 
+Every widget with a key is declared, those kept only while the session lasts (`in_link=False`) too, and so is what
+the page keeps in the link by hand: a choice shown translated (`translated=True`), a chart's window
+(ui.window.WindowConfig.settings, widget "window") and a pinned A (ui.compare.pin_ui, widget "pinned"), which their
+own modules draw. A key built at run time is declared one by one.
+
 Example::
 
     SETTINGS = Settings("pe", (
@@ -44,8 +49,11 @@ Widget = Literal[
     "segmented_control",
     "pills",
     "multiselect",
+    "window",
+    "pinned",
 ]
 SEVERAL: tuple[Widget, ...] = ("multiselect",)  # widgets whose value is a list
+BY_HAND: tuple[Widget, ...] = ("window", "pinned")  # kept in the link by hand, drawn by their own ui module
 
 
 @dataclass(frozen=True)
@@ -53,7 +61,9 @@ class Setting:
     """One setting of a page.
 
     key: the widget's key and the link's parameter ("pe_d_model"), starting with its page's prefix.
-    widget: the Streamlit widget that draws it (st.<widget>).
+    widget: the Streamlit widget that draws it (st.<widget>), or what keeps it in the link by hand and draws it
+        itself: "window" (ui.window.window_link: a chart's window, a whole number; its span one of `options`),
+        "pinned" (ui.compare.pin_ui: A, one parameter that holds a whole settings dataclass).
     default: its value when nothing chose another (the config dataclass's default, where it has one).
     label: a locale key ("pe.max_len"), or, with no dot in it, a name shown as it is ("d_model", "k").
     options: the choices of a choice widget (radio, selectbox, select_slider, segmented_control, pills,
@@ -79,6 +89,10 @@ class Setting:
     in_link: bool = True
     help: str | None = None
 
+    def __post_init__(self) -> None:
+        if self.translated and self.widget not in SEVERAL and self.options and self.options[0] != self.default:
+            raise ValueError(f"{self.key}: a translated choice's default is its first option")  # translated_choice's
+
     @property
     def kind(self) -> str:
         """What the link's check needs: "multi" for a widget that takes several values, else the widget's name."""
@@ -93,7 +107,10 @@ class Setting:
     def draw(self, where: Any = st, **kwargs) -> Any:
         """Draw the widget in `where` (st, a column, st.sidebar) and return its value. `kwargs` go to the widget
         as they are (on_change, disabled, label_visibility, ...), and may override what the declaration says
-        (a label or help filled with values)."""
+        (a label or help filled with values; min_value, max_value or value where they follow other settings: a
+        slider over a table as long as another setting says)."""
+        if self.widget in BY_HAND:
+            raise ValueError(f"{self.key}: a {self.widget} is drawn by its own ui module, not by Setting.draw")
         label = kwargs.pop("label", None) or self.shown_label()
         if self.help is not None and "help" not in kwargs:
             kwargs["help"] = t(self.help)
@@ -106,25 +123,24 @@ class Setting:
                 return translated_choices(
                     widget, label, list(self.options), key=self.key, default=self.default, **kwargs
                 )
-            if self.options and self.options[0] != self.default:
-                raise ValueError(f"{self.key}: a translated choice's default is its first option")
             return translated_choice(widget, label, list(self.options), key=self.key, **kwargs)
         kwargs.update(IN_LINK if self.in_link else {"persist_state": "session"})
-        return widget(label, *self._value_args(), key=self.key, **kwargs)
+        return widget(label, key=self.key, **(self._value_args() | kwargs))
 
-    def _value_args(self) -> tuple:
-        """The widget's positional arguments after its label: its bounds, options and default."""
+    def _value_args(self) -> dict[str, Any]:
+        """The widget's arguments that the declaration says: its bounds, options and default (by name, so that a
+        page's own min_value, max_value or value replace them)."""
         w = self.widget
-        if w == "number_input":
-            return (self.low, self.high, self.default, self.step)
-        if w == "slider":
-            return (self.low, self.high, self.default, self.step)
+        if w in ("number_input", "slider"):
+            return dict(min_value=self.low, max_value=self.high, value=self.default, step=self.step)
         if w in ("text_input", "text_area", "toggle", "checkbox"):
-            return (self.default,)
+            return dict(value=self.default)
         if w in ("radio", "selectbox"):
-            return (list(self.options), list(self.options).index(self.default))
-        if w in ("select_slider", "segmented_control", "pills", "multiselect"):
-            return (list(self.options), self.default)
+            return dict(options=list(self.options), index=list(self.options).index(self.default))
+        if w == "select_slider":
+            return dict(options=list(self.options), value=self.default)
+        if w in ("segmented_control", "pills", "multiselect"):
+            return dict(options=list(self.options), default=self.default)
         raise ValueError(f"{self.key}: no arguments known for st.{w}")
 
     def value(self, state: Mapping[str, Any]) -> Any:

@@ -18,20 +18,23 @@ import streamlit as st
 from ui import live_chart
 from ui.i18n import t
 from ui.link import from_link, to_link
+from ui.settings import Setting
 
 
-def window_start(key: str, label: str, *, total: int, span: int, where=st, **widget) -> int:
-    """A slider for the first index of a window of `span` inside `total`; moves a window that fell outside.
+def window_start(setting: Setting, *, total: int, span: int, where=st, **widget) -> int:
+    """The declared slider `setting` for the first index of a window of `span` inside `total`; moves a window that
+    fell outside.
 
     Args:
-        widget: more arguments of the slider (bind="query-params", persist_state=...).
+        widget: more arguments of the slider (its value, when it follows another setting, ...).
     Returns:
         The first index, in [0, max(total - span, 0)].
     """
-    last = keep_inside(key, label, total=total, span=span, where=where)
+    label = setting.shown_label()
+    last = keep_inside(setting.key, label, total=total, span=span, where=where)
     if last == 0:
         return 0
-    return where.slider(label, 0, last, key=key, **widget)
+    return setting.draw(where, min_value=0, max_value=last, **widget)
 
 
 def keep_inside(key: str, label: str, *, total: int, span: int, where=st) -> int:
@@ -92,6 +95,18 @@ class WindowConfig:
     max_cells: int | None = None
     tied: bool = False
     lines: bool = False
+
+    def settings(self, labels: tuple[str, ...]) -> tuple[Setting, ...]:
+        """The window's values as a page declares them (ui.settings), kept in the link by window_link: each span
+        one of its choices, each first index a whole number.
+
+        Args:
+            labels: their sliders' labels (locale keys), in `keys`' order.
+        """
+        return tuple(
+            Setting(key, "window", self.default(key), label, options=self.spans[i // 2] if i % 2 == 0 else (), low=0)
+            for i, (key, label) in enumerate(zip(self.keys, labels, strict=True))
+        )
 
     def default(self, key: str) -> int:
         """A key's value when the link does not give it: a span's default, or 0 for a first index."""

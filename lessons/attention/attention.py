@@ -4,58 +4,45 @@ import numpy as np
 import streamlit as st
 
 from core.attention.checks import beyond, shift_check
-from core.attention.head import CONTENTS, AttentionConfig, fit_width
+from core.attention.head import AttentionConfig, fit_width
 from core.attention.scores import added_terms, attend, bias, position_vectors, scores
 from core.attention.view import score_by_distance
 from core.claims import BucketReach
 from figures.attention import distance_figure, heatmaps_figure, terms_figure
+from lessons.attention.settings import SETTINGS
 from lessons.attention.views import MINILM, TRAINED, curves, learned_tables, t5_reach, trained_table, view
+from lessons.learned_vs_sinusoidal.settings import SETTINGS as LV_SETTINGS
 from ui import live_chart
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import figure_text, problem, shown_all, t
-from ui.link import IN_LINK, translated_choice
 from ui.pages import page_link
 from ui.vectors import bundled_or_stop
 
-QUERY_POS_MAX = 256  # the distance view's query slides over these positions
-CHAPTERS = ("schemes", "terms", "learned", "checks", "distance", "exercises")  # the lesson's sections, in order
 SAME = 1e-6  # a shift changes logits of m - n only schemes by rounding alone (float64: about 1e-15)
 
 st.title(t("at.title"))
 st.markdown(t("at.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
-# Defaults from AttentionConfig; no bounds on the boxes: a value core refuses gets its message (what to change).
-# The content's options are shown translated and kept in the link as core's codes (ui.link.translated_choice).
-# The settings a learner moves most (the sentence, d_model, head_dim, the seed, the mask) and the chapters are one
-# fragment, `lesson`, so that a move reruns them alone; it draws those settings into the columns below. The others,
-# moved far less, are outside it: a move there reruns the whole page, which passes their values to the fragment.
+# Declared in lessons/attention/settings.py. The settings a learner moves most (the sentence, d_model, head_dim, the
+# seed, the mask) and the chapters are one fragment, `lesson`, so that a move reruns them alone; it draws those
+# settings into the columns below. The others, moved far less, are outside it: a move there reruns the whole page,
+# which passes their values to the fragment.
 default = AttentionConfig()
 c1, c2, c3, c4 = st.columns(4)
-assert CONTENTS[0] == default.content  # translated_choice's default is the first option
-content = translated_choice(
-    c1.radio, t("at.content"), CONTENTS, key="at_content", format_func=lambda c: t(f"at.content_{c}")
-)
-shift = c4.number_input(t("at.shift"), value=default.shift, step=1, key="at_shift", help=t("at.shift_help"), **IN_LINK)
-trained_len = c4.number_input(
-    t("at.trained_len"), value=default.trained_len, step=1, key="at_trained_len", help=t("at.trained_help"), **IN_LINK
-)
+content = SETTINGS["at_content"].draw(c1)
+shift = SETTINGS["at_shift"].draw(c4)
+trained_len = SETTINGS["at_trained_len"].draw(c4)
 with st.expander(t("at.schemes"), expanded=True):
     s1, s2, s3 = st.columns(3)
-    base = s1.number_input(
-        t("at.base"), value=default.base, step=1000.0, key="at_base", help=t("at.base_help"), **IN_LINK
-    )
-    alibi_heads = s2.number_input(
-        t("at.alibi_heads"), value=default.alibi_heads, step=1, key="at_alibi_heads", **IN_LINK
-    )
-    alibi_head = s2.number_input(t("at.alibi_head"), value=default.alibi_head, step=1, key="at_alibi_head", **IN_LINK)
-    t5_buckets = s3.number_input(t("at.t5_buckets"), value=default.t5_buckets, step=2, key="at_t5_buckets", **IN_LINK)
-    t5_max = s3.number_input(t("at.t5_max_distance"), value=default.t5_max_distance, step=8, key="at_t5_max", **IN_LINK)
-    t5_bidirectional = s3.toggle(
-        t("at.t5_bidirectional"), default.t5_bidirectional, key="at_t5_bidirectional", **IN_LINK
-    )
+    base = SETTINGS["at_base"].draw(s1)
+    alibi_heads = SETTINGS["at_alibi_heads"].draw(s2)
+    alibi_head = SETTINGS["at_alibi_head"].draw(s2)
+    t5_buckets = SETTINGS["at_t5_buckets"].draw(s3)
+    t5_max = SETTINGS["at_t5_max"].draw(s3)
+    t5_bidirectional = SETTINGS["at_t5_bidirectional"].draw(s3)
 settings = dict(
     content=content, shift=int(shift), trained_len=int(trained_len), base=float(base), alibi_heads=int(alibi_heads),
     alibi_head=int(alibi_head), t5_buckets=int(t5_buckets), t5_max_distance=int(t5_max),
@@ -92,15 +79,15 @@ def t5_said(reach: BucketReach) -> str:
 @st.fragment
 def lesson(settings: dict) -> None:
     if settings["content"] == "glove":
-        sentence = c1.text_input(t("at.sentence"), default.sentence, key="at_sentence", **IN_LINK)
+        sentence = SETTINGS["at_sentence"].draw(c1)
         n_tokens = default.n_tokens
     else:
         sentence = default.sentence
-        n_tokens = int(c1.number_input(t("at.tokens"), value=default.n_tokens, step=1, key="at_tokens", **IN_LINK))
-    d_model = int(c2.number_input("d_model", value=default.d_model, step=2, key="at_d_model", **IN_LINK))
-    head_dim = int(c2.number_input("head_dim", value=default.head_dim, step=2, key="at_head_dim", **IN_LINK))
-    seed = c3.number_input(t("at.seed"), value=default.seed, step=1, key="at_seed", help=t("at.seed_help"), **IN_LINK)
-    causal = c3.toggle(t("at.causal"), default.causal, key="at_causal", help=t("at.causal_help"), **IN_LINK)
+        n_tokens = int(SETTINGS["at_tokens"].draw(c1))
+    d_model = int(SETTINGS["at_d_model"].draw(c2))
+    head_dim = int(SETTINGS["at_head_dim"].draw(c2))
+    seed = SETTINGS["at_seed"].draw(c3)
+    causal = SETTINGS["at_causal"].draw(c3)
 
     cfg = None
     try:
@@ -112,16 +99,9 @@ def lesson(settings: dict) -> None:
         st.error(t("at.invalid", problem=problem(err)))
 
     # The lesson's chapters, one at a time, as on the PE page: a setting's move redraws the figures shown alone;
-    # "Try this" is the last one. Their names are translated, so the chapter is kept in the link by
-    # ui.link.translated_choice (?at_chapter=terms).
-    chapter = translated_choice(
-        st.segmented_control,
-        t("at.chapter"),
-        CHAPTERS,
-        key="at_chapter",
-        format_func=lambda c: t(f"at.chapter_{c}"),
-        required=True,
-    )
+    # "Try this" is the last one. Their names are translated, so the chapter is kept in the link by hand
+    # (?at_chapter=terms).
+    chapter = SETTINGS["at_chapter"].draw(required=True)
 
     tables = dict(learned_tables())
     trained = trained_table()
@@ -232,8 +212,9 @@ def lesson(settings: dict) -> None:
             st.caption(t("at.trained_note"))
         else:
             c = trained[0]
+            task = LV_SETTINGS["lv_task"].format_option(c.task)  # as that page shows it
             st.caption(
-                t("at.trained_used", name=table_name(TRAINED), task=c.task, d_model=c.d_model, train_len=c.train_len,
+                t("at.trained_used", name=table_name(TRAINED), task=task, d_model=c.d_model, train_len=c.train_len,
                   steps=c.steps)
             )  # fmt: skip
         page_link("lv", t("at.lv_link"))
@@ -268,14 +249,18 @@ def lesson(settings: dict) -> None:
             c1, c2, c3, c4 = st.columns(4)
             # a shorter sentence may leave a chosen token past its end: moved back to the last one, with a word about
             # tokens (ui.window.keep_inside's speaks of a table and a window: tests/app/test_attention.py)
-            for name, label, column in (("at_query", t("at.query_token"), c1), ("at_key", t("at.key_token"), c2)):
+            tokens_box = {"at_query": c1, "at_key": c2}
+            for name, column in tokens_box.items():
                 if (asked := st.session_state.get(name, 0)) > n - 1:
+                    label = SETTINGS[name].shown_label()
                     column.warning(t("at.token_moved", label=label, asked=asked, n=n, last=n - 1))
                     st.session_state[name] = n - 1
-            query = int(c1.number_input(t("at.query_token"), 0, n - 1, 0, key="at_query", **IN_LINK))
-            key = int(c2.number_input(t("at.key_token"), 0, n - 1, min(1, n - 1), key="at_key", **IN_LINK))
-            pos = c3.slider(t("at.query_pos"), 0, QUERY_POS_MAX, 8, key="at_query_pos", **IN_LINK)
-            far = c4.slider(t("at.max_distance"), 2, 64, 16, key="at_max_distance", **IN_LINK)
+            query, key = (
+                int(SETTINGS[name].draw(column, max_value=n - 1, value=min(SETTINGS[name].default, n - 1)))
+                for name, column in tokens_box.items()
+            )
+            pos = SETTINGS["at_query_pos"].draw(c3)
+            far = SETTINGS["at_max_distance"].draw(c4)
             distances, lines = curves(cfg, wv, tables, names, trained_cfg, where, query, key, pos, far)
             title = figure_text("at.distance_title", query=tokens[query], other=tokens[key], pos=pos)
             live_chart.cached_chart(

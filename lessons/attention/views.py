@@ -22,13 +22,12 @@ from core.attention.scores import t5_bucket
 from core.attention.view import AttentionView, attention_view, score_by_distance
 from core.pretrained import PretrainedMissing
 from core.training import TrainConfig
+from lessons.learned_vs_sinusoidal.settings import train_config
 from ui.jobs import training_runner
-from ui.parse import parse_number
 from ui.resources import minilm_positions
 
 MINILM = "MiniLM"  # the real learned table's name in the labels ("learned: MiniLM")
 TRAINED = "trained here"  # the table trained on the learned-vs-sinusoidal page ("learned: trained here")
-LV_SETTINGS = ("task", "shift", "d_model", "train_len", "steps", "seed")  # that page's settings, key "lv_<name>"
 BY_REPR: dict[str | type, Callable[[Any], str]] = {
     AttentionConfig: repr,
     TrainConfig: repr,
@@ -46,14 +45,11 @@ def learned_tables() -> dict[str, torch.Tensor]:
 
 def trained_table() -> tuple[TrainConfig, torch.Tensor] | None:
     """The learned table the learned-vs-sinusoidal page has trained with its current settings, or None while there
-    is none. Its settings are kept across pages (persist_state), so they are read from the session, each one
-    missing (that page not opened yet) its TrainConfig default; the job is looked up in the training queue both
-    pages share, never started here."""
-    default = TrainConfig()
-    chosen = {name: st.session_state.get(f"lv_{name}", getattr(default, name)) for name in LV_SETTINGS}
+    is none. Its settings are kept across pages (persist_state), so they are read from the session through that
+    page's declaration, each one missing (that page not opened yet) at its default; the job is looked up in the
+    training queue both pages share, never started here."""
     try:
-        lr = parse_number(st.session_state.get("lv_lr", f"{default.lr:g}"), "lr", f"{default.lr:g}")
-        train_cfg = TrainConfig(position="learned", lr=lr, **chosen)
+        train_cfg = train_config(st.session_state)
     except ValueError:  # that page shows what is wrong with its settings
         return None
     job = training_runner().get(train_cfg)

@@ -9,16 +9,15 @@ import torch
 from core import claims, pretrained, training
 from core import positional as pe
 from core.projection import pca
-from core.training import MAX_D_MODEL, POSITIONS, TASKS, TrainConfig
+from core.training import POSITIONS, TrainConfig
 from figures.positional import colour_limit, pe_heatmap_figure, similarity_figure
 from figures.training import drawn_heatmap, lines_figure, positions_pca_figure
+from lessons.learned_vs_sinusoidal.settings import SETTINGS, train_config
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import Message, problem, t
 from ui.jobs import QUEUES, refusal_notice, submit, training_runner
-from ui.link import IN_LINK
-from ui.parse import parse_number
 from ui.resources import minilm_positions
 from ui.tables import downloads
 
@@ -113,28 +112,21 @@ st.title(t("lv.title"))
 st.markdown(t("lv.intro"))
 
 # --- Settings ---------------------------------------------------------------------------------------
-# Defaults from TrainConfig; no bounds on the boxes: a value it refuses gets its message, which says what to change.
-default = TrainConfig()
+# Declared in lessons/learned_vs_sinusoidal/settings.py, with the TrainConfig they make (train_config), which the
+# attention page reads too.
 c1, c2, c3, c4 = st.columns(4)
-task = c1.selectbox(t("lv.task"), TASKS, TASKS.index(default.task), key="lv_task", help=t("lv.task_help"), **IN_LINK)
-shift = c1.number_input(
-    t("lv.shift"), value=default.shift, step=1, key="lv_shift", disabled=task != "copy-back", **IN_LINK
-)
-sizes = [2**k for k in range(4, MAX_D_MODEL.bit_length())]  # 16 ... MAX_D_MODEL
-d_model = c2.select_slider("d_model", sizes, default.d_model, key="lv_d_model", **IN_LINK)
-train_len = c2.number_input(t("lv.train_len"), value=default.train_len, step=1, key="lv_train_len", **IN_LINK)
-steps = c3.number_input(t("lv.steps"), value=default.steps, step=50, key="lv_steps", **IN_LINK)
-lr_text = c3.text_input(t("lv.lr"), f"{default.lr:g}", key="lv_lr", **IN_LINK)
-seed = c4.number_input(t("es.seed"), 0, 2**31 - 1, default.seed, step=1, key="lv_seed", **IN_LINK)
-test_len = c4.number_input(  # by default twice the trained length: as far past it as within it
-    t("lv.test_len"), value=2 * default.train_len, step=1, key="lv_test_len", help=t("lv.test_len_help"), **IN_LINK
-)
+task = SETTINGS["lv_task"].draw(c1)
+SETTINGS["lv_shift"].draw(c1, disabled=task != "copy-back")
+SETTINGS["lv_d_model"].draw(c2)
+train_len = SETTINGS["lv_train_len"].draw(c2)
+SETTINGS["lv_steps"].draw(c3)
+SETTINGS["lv_lr"].draw(c3)
+SETTINGS["lv_seed"].draw(c4)
+test_len = SETTINGS["lv_test_len"].draw(c4)
 
 cfgs = None
 try:
-    lr = parse_number(lr_text, t("lv.lr"), f"{default.lr:g}")
-    chosen = dict(task=task, shift=shift, d_model=d_model, train_len=train_len, steps=steps, lr=lr, seed=seed)
-    cfgs = {p: TrainConfig(position=p, **chosen) for p in POSITIONS}
+    cfgs = {p: train_config(st.session_state, p) for p in POSITIONS}
     if not train_len <= test_len <= 4 * training.MAX_TRAIN_LEN:
         raise ValueError(t("lv.test_len_range", train_len=train_len, most=4 * training.MAX_TRAIN_LEN, value=test_len))
 except ValueError as err:

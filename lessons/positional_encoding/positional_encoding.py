@@ -10,7 +10,15 @@ from core import positional as pe
 from core.positional import PEConfig
 from figures import positional as fig
 from figures.rotary import ab_figure
-from lessons.positional_encoding.settings import fit_dim_span, pe_settings_ui, table_window_on
+from lessons.positional_encoding.settings import (
+    CURVES_WINDOW,
+    SETTINGS,
+    SIMILARITY_WINDOW,
+    TABLE_WINDOW,
+    fit_dim_span,
+    pe_settings_ui,
+    table_window_on,
+)
 from lessons.positional_encoding.tables import (
     CHECKED_ROWS,
     checks,
@@ -25,33 +33,9 @@ from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.link import IN_LINK, translated_choice
 from ui.parse import parse_indices
 from ui.tables import downloads, npy_bytes
 from ui.window import WindowConfig, window_chart, window_link
-
-DIMS = "4, 5, 6, 7"  # the columns the curves plot by default
-# The lesson's chapters, shown one at a time: after a fragment runs, Streamlit redraws every element on the page,
-# so the delay after a slider move grows with the page's length (benchmarks/rerun.py).
-CHAPTERS = ("table", "wavelengths", "similarity", "checks", "model", "exercises")
-TABLE_WINDOW = WindowConfig(
-    keys=("pe_pos_span", "pe_pos_start", "pe_dim_span", "pe_dim_start"),
-    spans=((10, 20, 50, 100, 200, 500, 1000), (8, 16, 32, 64, 128, 256, 512, 1024)),
-    defaults=(100, 512),
-    max_cells=fig.HEATMAP_MAX_CELLS,
-)  # its choices of dimensions shown, cut at the table's width: lessons.positional_encoding.settings.table_window_on
-CURVES_WINDOW = WindowConfig(
-    keys=("pe_curve_span", "pe_curve_start"),
-    spans=((20, 50, 100, 200, 500, 1000, 2000),),
-    defaults=(100,),
-    lines=True,
-)
-SIMILARITY_WINDOW = WindowConfig(
-    keys=("pe_sim_span", "pe_sim_start"), spans=((10, 20, 50, 100, 200, 500),), defaults=(100,), tied=True
-)
-METRICS = ("dot", "cosine")
-SHIFT_K = 5
-
 
 st.title(t("pe.title"))
 st.markdown(t("pe.intro"))
@@ -65,9 +49,9 @@ def lesson() -> None:
     # --- Settings ---------------------------------------------------------------------------------------
     cfg = pe_settings_ui((TABLE_WINDOW, CURVES_WINDOW, SIMILARITY_WINDOW))  # a preset, d_model, max_len, base, layout
 
-    # Pinning A (ui.compare) keeps these settings as A in the link's "pe_a"; the settings above are then B, and the
+    # Pinning A (ui.compare) keeps these settings as A in the link's pe_a; the settings above are then B, and the
     # table and wavelength chapters show A against B.
-    a = pin_ui("pe_a", cfg)
+    a = pin_ui(SETTINGS["pe_a"].key, cfg)
     if a is not None:
         settings_table(a, cfg)
 
@@ -79,17 +63,8 @@ def lesson() -> None:
     for window in (table, CURVES_WINDOW, SIMILARITY_WINDOW):
         window_link(window)
 
-    # The chapters' names are translated, so the chapter is kept in the link by ui.link.translated_choice
-    # (?pe_chapter=similarity).
-    chapter = translated_choice(
-        st.segmented_control,
-        t("pe.chapter"),
-        CHAPTERS,
-        key="pe_chapter",
-        format_func=lambda c: t(f"pe.ch_{c}"),
-        required=True,
-        label_visibility="collapsed",
-    )
+    # The chapters' names are translated, so the chapter is kept in the link by hand (?pe_chapter=similarity).
+    chapter = SETTINGS["pe_chapter"].draw(required=True, label_visibility="collapsed")
 
     # --- 1. The table -----------------------------------------------------------------------------------
     if chapter == "table":
@@ -167,7 +142,7 @@ def lesson() -> None:
 # the caption, download, offset chart and link up to date (benchmarks/rerun.py compares it with st.plotly_chart).
 @st.fragment
 def table_section(cfg: PEConfig, a: PEConfig | None, window_config: WindowConfig) -> None:
-    labels = (t("pe.pos_span"), t("pe.pos_start"), t("pe.dim_span"), t("pe.dim_start"))
+    labels = tuple(SETTINGS[key].shown_label() for key in window_config.keys)
     axes = (t("pe.ax_dimension"), t("pe.ax_position"))
 
     def heatmap(values: np.ndarray, p0: int, d0: int):
@@ -206,9 +181,7 @@ def table_section(cfg: PEConfig, a: PEConfig | None, window_config: WindowConfig
 @st.fragment
 def curves_section(cfg: PEConfig) -> None:
     c1, _ = st.columns([1, 2])
-    dims, dropped = parse_indices(
-        c1.text_input(t("pe.dims"), value=DIMS, key="pe_dims", **IN_LINK), cfg.d_model, most=8
-    )
+    dims, dropped = parse_indices(SETTINGS["pe_dims"].draw(c1), cfg.d_model, most=8)
     if dropped:
         st.warning(t("pe.dims_dropped", dropped=", ".join(dropped), last=cfg.d_model - 1))
     if dims:
@@ -220,7 +193,7 @@ def curves_section(cfg: PEConfig) -> None:
         def cells(p0: int, p1: int, *_columns) -> np.ndarray:  # every chosen dimension
             return table_columns(cfg, p0, p1, tuple(dims))
 
-        labels = (t("pe.curve_span"), t("pe.from_position"))
+        labels = tuple(SETTINGS[key].shown_label() for key in CURVES_WINDOW.keys)
         table, inputs = (cfg.max_len, len(dims)), (tuple(dims), titles)
         window_chart(CURVES_WINDOW, labels, table, curves, "pe_curves_chart", cells=cells, inputs=inputs)
 
@@ -252,10 +225,7 @@ def wavelength_section(cfg: PEConfig, a: PEConfig | None) -> None:
 @st.fragment
 def similarity_section(cfg: PEConfig) -> None:
     c1, _ = st.columns([1, 2])
-    metric = translated_choice(
-        c1.radio, t("pe.similarity"), METRICS, key="pe_sim_metric", format_func=lambda m: t(f"pe.metric_{m}"),
-        horizontal=True,
-    )  # fmt: skip
+    metric = SETTINGS["pe_sim_metric"].draw(c1, horizontal=True)
     position = t("pe.ax_position")
     titles = (t("pe.sim_title", metric=t(f"pe.metric_{metric}")), position + " m", position + " n")
 
@@ -265,7 +235,7 @@ def similarity_section(cfg: PEConfig) -> None:
     def cells(p0: int, p1: int, *_columns) -> np.ndarray:  # the same positions along both axes
         return similarity(cfg, p0, p1, metric)
 
-    labels = (t("pe.sim_span"), t("pe.from_position"))
+    labels = tuple(SETTINGS[key].shown_label() for key in SIMILARITY_WINDOW.keys)
     table = (cfg.max_len, cfg.max_len)
     p0, *_ = window_chart(
         SIMILARITY_WINDOW, labels, table, square, "pe_sim_chart", cells=cells, inputs=(metric, titles)
@@ -279,7 +249,7 @@ def similarity_section(cfg: PEConfig) -> None:
 
 @st.fragment
 def checks_section(cfg: PEConfig) -> None:
-    k = int(st.number_input(t("pe.shift_k"), value=SHIFT_K, step=1, key="pe_shift_k", **IN_LINK))
+    k = int(SETTINGS["pe_shift_k"].draw())
     if not 0 <= k < cfg.max_len:
         fallback = min(1, cfg.max_len - 1)
         st.error(t("pe.k_range", last=cfg.max_len - 1, k=k, fallback=fallback))

@@ -10,13 +10,14 @@ from core import claims, rotary
 from core.rotary import SCALINGS, RopeConfig
 from figures.rotary import ab_figure, alibi_figure, rotation_figure
 from figures.training import lines_figure
+from lessons.rotary.settings import SETTINGS
 from ui import live_chart
 from ui.compare import pin_ui, settings_table
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.link import IN_LINK
+from ui.link import to_link
 from ui.pages import page_link
 from ui.parse import parse_number
 from ui.presets import take_pick
@@ -34,25 +35,28 @@ st.markdown(t("rp.intro"))
 # reads them from the session. With settings it cannot use, the fragment says why and shows none of its sections;
 # ALiBi and the rest of the page do not use them, so they stay (a stop there would leave them out until the next
 # full run). The number boxes have no bounds: a value core refuses gets core's message, which says what to change.
-# Pinning A (ui.compare) keeps these settings as A in the link's "rp_a"; the widgets are then B.
+# Pinning A (ui.compare) keeps these settings as A in the link's rp_a; the widgets are then B.
 ROPE = "rp_rope"
-SCALING = dict(on_change=st.rerun, args=(ROPE,), **IN_LINK)
+SCALING = dict(on_change=st.rerun, args=(ROPE,))
+
+
+def method_changed() -> None:
+    """The method into the link here (it is kept there by hand, shown translated): its rerun is the fragment's,
+    which does not draw the method's box again."""
+    method = SETTINGS["rp_method"]
+    chosen = st.session_state[method.key]
+    to_link(method.key, None if chosen == method.default else chosen)
+    st.rerun(ROPE)
+
+
 head_box, base_box, c3 = st.columns(3)
-c3.number_input(t("rp.original"), value=RopeConfig.original, step=1024, key="rp_original", **SCALING)
-c3.number_input(t("rp.target"), value=RopeConfig.target, step=1024, key="rp_target", **SCALING)
+SETTINGS["rp_original"].draw(c3, **SCALING)
+SETTINGS["rp_target"].draw(c3, **SCALING)
 c0, c1, c2, c3 = st.columns(4)
-# the options are Hugging Face's rope_type codes, the same in every language: a bound selectbox writes its text
-c0.selectbox(
-    t("rp.method"),
-    SCALINGS,
-    index=SCALINGS.index(RopeConfig.method),
-    key="rp_method",
-    help=t("rp.method_help"),
-    **SCALING,
-)
-c1.number_input(t("rp.factor"), value=RopeConfig.factor, step=0.5, key="rp_factor", help=t("rp.factor_help"), **SCALING)
-c2.number_input("llama3 low_freq_factor", value=RopeConfig.low_freq, step=0.5, key="rp_low_freq", **SCALING)
-c3.number_input("llama3 high_freq_factor", value=RopeConfig.high_freq, step=0.5, key="rp_high_freq", **SCALING)
+SETTINGS["rp_method"].draw(c0, on_change=method_changed)
+SETTINGS["rp_factor"].draw(c1, **SCALING)
+SETTINGS["rp_low_freq"].draw(c2, **SCALING)
+SETTINGS["rp_high_freq"].draw(c3, **SCALING)
 
 
 SAME_SCORE = 0.05  # two mean scores within 5% of each other are "about the same"
@@ -70,14 +74,10 @@ def distance_said(same: np.ndarray) -> str:
 
 @st.fragment(key=ROPE)
 def rope_sections(head_box, base_box) -> None:
-    head_dim = int(head_box.number_input("head_dim", value=RopeConfig.head_dim, step=2, key="rp_head_dim", **IN_LINK))
-    base_text = base_box.text_input(
-        "base", value=f"{RopeConfig.base:g}", key="rp_base", help=t("rp.base_help"), **IN_LINK
-    )
-    base_box.pills(
-        t("pe.common_bases"),
-        ["10000", "500000"],
-        key="rp_base_pick",
+    head_dim = int(SETTINGS["rp_head_dim"].draw(head_box))
+    base_text = SETTINGS["rp_base"].draw(base_box)
+    SETTINGS["rp_base_pick"].draw(
+        base_box,
         wrap=True,  # in a column they would stay on one row and scroll: presenter mode cut off 500000
         on_change=take_pick,
         args=("rp_base_pick", "rp_base"),
@@ -87,13 +87,13 @@ def rope_sections(head_box, base_box) -> None:
     method, factor, low_freq, high_freq = s.rp_method, s.rp_factor, s.rp_low_freq, s.rp_high_freq
     original, target = int(s.rp_original), int(s.rp_target)
     try:
-        base = parse_number(base_text, "base", "10000")
+        base = parse_number(base_text, "base", SETTINGS["rp_base"].default)
         cfg = RopeConfig(head_dim, base, method, original, target, factor, low_freq, high_freq)
     except ValueError as err:
         st.error(t("rp.invalid", problem=problem(err)))
         return
     own = cfg.inv_freq(device=device())  # (head_dim // 2,) under the chosen scaling
-    a = pin_ui("rp_a", cfg)  # A, when pinned and not B
+    a = pin_ui(SETTINGS["rp_a"].key, cfg)  # A, when pinned and not B
     if a is not None:
         settings_table(a, cfg)
 
@@ -103,9 +103,10 @@ def rope_sections(head_box, base_box) -> None:
     st.header(t("rp.h_pair"))
     c1, c2 = st.columns(2)
     # a bound slider's default must lie inside its range, or moving it back inside (keep_inside) does not hold
-    start = dict(value=min(8, head_dim // 2 - 1), **IN_LINK)
-    pair = window_start("rp_pair", t("rp.pair"), total=head_dim // 2, span=1, where=c1, **start)
-    count = c2.slider(t("rp.positions"), 4, 256, 64, key="rp_positions", **IN_LINK)
+    pair_setting = SETTINGS["rp_pair"]
+    start = min(pair_setting.default, head_dim // 2 - 1)
+    pair = window_start(pair_setting, total=head_dim // 2, span=1, where=c1, value=start)
+    count = SETTINGS["rp_positions"].draw(c2)
     theta = own[pair].item()
     live_chart.cached_chart(
         "rp_rotation_chart",
@@ -130,10 +131,9 @@ def rope_sections(head_box, base_box) -> None:
 
     def wavelengths_figure():
         """The five methods' wavelengths, pair by pair, with the original and target lengths."""
-        names = (t("rp.none"), "linear (PI)", "dynamic NTK", "YaRN", "llama3")  # rotary.SCALINGS, in order
         curves = {
-            n: (2 * math.pi / cfg.inv_freq(code, device=device())).cpu().numpy()
-            for n, code in zip(names, SCALINGS, strict=True)
+            SETTINGS["rp_method"].format_option(code): (2 * math.pi / cfg.inv_freq(code, device=device())).cpu().numpy()
+            for code in SCALINGS
         }
         lines = {t("rp.original_line", n=f"{original:,}"): original, t("rp.target_line", n=f"{target:,}"): target}
         return lines_figure(curves, t("rp.wl_title"), t("rp.ax_pair"), t("rp.ax_wavelength"), log_y=True, hlines=lines)
@@ -184,8 +184,8 @@ def rope_sections(head_box, base_box) -> None:
     # --- 3. Attention and distance --------------------------------------------------------------------------
     st.header(t("rp.h_distance"))
     c1, c2 = st.columns(2)
-    distance = c1.slider(t("rp.distance"), 16, 4096, 512, key="rp_distance", **IN_LINK)
-    seed = int(c2.number_input(t("rp.seed"), value=0, step=1, key="rp_seed", **IN_LINK))
+    distance = SETTINGS["rp_distance"].draw(c1)
+    seed = int(SETTINGS["rp_seed"].draw(c2))
 
     score_axes = (t("rp.score_title"), t("rp.ax_distance") + " m − n", t("rp.ax_score"))
     decay_axes = (t("rp.decay_title"), t("rp.ax_distance"), t("rp.ax_bound"))
@@ -222,14 +222,14 @@ st.header(t("rp.h_alibi"))
 @st.fragment
 def alibi_section() -> None:
     c1, c2, c3 = st.columns(3)
-    heads = int(c1.number_input(t("rp.heads"), value=8, step=1, key="rp_heads", **IN_LINK))
+    heads = int(SETTINGS["rp_heads"].draw(c1))
     try:
         slopes = rotary.alibi_slopes(heads)
     except ValueError as err:
         st.error(t("rp.heads_invalid", problem=problem(err)))
     else:
-        head = window_start("rp_head", t("rp.head"), total=heads, span=1, where=c2, value=0, **IN_LINK)
-        length = c3.slider(t("rp.alibi_len"), 4, 128, 32, key="rp_alibi_len", **IN_LINK)
+        head = window_start(SETTINGS["rp_head"], total=heads, span=1, where=c2)
+        length = SETTINGS["rp_alibi_len"].draw(c3)
         live_chart.cached_chart(
             "rp_alibi_chart",
             lambda: alibi_figure(

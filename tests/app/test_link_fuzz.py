@@ -1,8 +1,8 @@
 """Hostile links, generated: whatever a link holds, its page shows no traceback and names each value it did not use.
 
 A link is drawn over every setting of a page (tests/app/test_links.py's SHARED, which fails when a page gains a
-setting it lacks) and every other name the page's script quotes (ui.link.check_link counts those as the page's own:
-the pinned A, the chapters, the windows), their names without the page's prefix (old links), the app's own
+setting it lacks) and every other setting the page declares (lessons/<lesson>/settings.py: the pinned A, the
+chapters, the windows, kept in the link by hand), their names without the page's prefix (old links), the app's own
 parameters (lang, present), other pages' settings and names of no page. A value is a valid one, a number that no
 box takes (inf, nan, 1e400, 10**40, ...), empty, unicode text, very long, or several values for one name.
 
@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from tests.app import APP
-from tests.app.test_links import SHARED, in_link
+from tests.app.test_links import SHARED, declaration, in_link
 from ui.i18n import escaped
 from ui.link import APP_PARAMS, ASKED
 from ui.pages import OVERVIEW, PATH
@@ -50,9 +50,12 @@ TEXTS = st.one_of(
 
 
 def script_names(page: str) -> set[str]:
-    """The names the page's script quotes with its prefix ("pe_a", "pe_chapter", ...)."""
-    prefix = PAGES[page]
-    return set(re.findall(rf'"({prefix}_\w+)"', Path(page).read_text(encoding="utf-8")))
+    """The names of the page's settings in the link ("pe_a", "pe_chapter", ...): those it declares."""
+    settings = declaration(page)
+    if settings is None:  # BRIDGE: a page that does not declare its settings yet: the names its script quotes
+        prefix = PAGES[page]
+        return set(re.findall(rf'"({prefix}_\w+)"', Path(page).read_text(encoding="utf-8")))
+    return {s.key for s in settings}
 
 
 def values(example=None) -> st.SearchStrategy[list[str]]:

@@ -14,18 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from core.attention.head import CONTENTS
 from core.cloud import METHODS
+from lessons import link_kinds
 from tests.app import open_link
 from tests.app.test_link_fuzz import holds
-from tests.app.test_links import SHARED
-from ui.link import widget_kinds
+from tests.app.test_links import SHARED, declaration
 
 TEXTS = ("text_input", "text_area")  # any text is a value they take: nothing to refuse
+PINNED = "pinned"  # a pinned A (ui.compare) names its own refusal: tests/app/test_links.py
 
 
 def constant(page: str, name: str) -> tuple:
-    """A page's module-level tuple (its CHAPTERS), read from its source: importing a page would run it."""
+    """BRIDGE: a page's module-level tuple (its CHAPTERS), read from its source, for a page that does not declare
+    its settings yet (importing a page would run it)."""
     for node in ast.parse(Path(page).read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and any(getattr(target, "id", "") == name for target in node.targets):
             return ast.literal_eval(node.value)
@@ -36,12 +37,20 @@ def views(page: str) -> dict[str, tuple]:
     """The controls that change which widgets a page draws, and their options."""
     controls = {
         "lessons/positional_encoding/positional_encoding.py": {"pe_chapter": "CHAPTERS"},
-        "lessons/attention/attention.py": {"at_chapter": "CHAPTERS", "at_content": CONTENTS},
+        "lessons/attention/attention.py": {"at_chapter": "CHAPTERS", "at_content": "CONTENTS"},
         "lessons/real_transformer/real_transformer.py": {"tf_chapter": "CHAPTERS"},
         "lessons/embedding_space/embedding_space.py": {"es_method": METHODS},
         "lessons/input_layer/input_layer.py": {"il_mode": "MODES"},
     }.get(page, {})
-    return {key: constant(page, options) if isinstance(options, str) else options for key, options in controls.items()}
+    settings = declaration(page)
+    return {
+        key: settings[key].options
+        if settings is not None and key in settings
+        else constant(page, options)
+        if isinstance(options, str)
+        else options
+        for key, options in controls.items()
+    }
 
 
 def refused(kind: str) -> str:
@@ -57,8 +66,10 @@ def refused(kind: str) -> str:
 
 @pytest.mark.parametrize("page", list(SHARED))
 def test_a_value_for_a_widget_drawn_later_is_named_when_drawn_unless_taken(page):
-    kinds = widget_kinds(page)
-    asked = {key: refused(kinds[key]) for key in SHARED[page] if kinds.get(key) not in TEXTS and key in kinds}
+    kinds = link_kinds(Path(page).parent.name)
+    asked = {
+        key: refused(kinds[key]) for key in SHARED[page] if kinds.get(key) not in (*TEXTS, PINNED) and key in kinds
+    }
     at = open_link(page, asked)
     said, drawn, held = [], {}, {}
 

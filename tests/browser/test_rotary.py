@@ -29,7 +29,8 @@ def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     type_into(page, "head_dim", 64)
     assert_layout(page)
     pick(page, "500000")
-    choose(page, "Scaling used", "yarn")
+    choose(page, "Scaling used", "YaRN")  # rotary.SCALINGS' "yarn", shown by its name
+    page.wait_for_url(lambda url: "rp_method=yarn" in url)  # kept in the link as its code, by its callback
     type_into(page, "Scaling factor", 8)
     assert_layout(page)
     drag_slider(page, "Pair i", 0.2)
@@ -216,7 +217,7 @@ def test_a_move_sends_the_sections_it_changes_and_nothing_else(server_url):
         assert base.path in sent and set(charts) <= set(sent)
         assert not set(sent) & {*scaling, heads.path}
         sent.clear()
-        result = session.set("rp_method", "linear")
+        result = session.set("rp_method", "linear (PI)")  # the option as shown (rp.scaling_linear)
         assert result.ok and result.fragment_run, result.errors
         assert base.path in sent and set(charts) <= set(sent)
         assert not set(sent) & {*scaling, heads.path}

@@ -8,16 +8,15 @@ One browser and the session's one server serve every test of the file; each page
 test (the second screen finds the first one's results in the server's caches). The 1920 x 1080 projector and the
 tablet are in harness.SCREENS for a run by hand (EMBLAB_SCREENS=presenter-1920,tablet)."""
 
-import ast
 import os
 import re
 
 import pytest
 from playwright.sync_api import expect
 
+import lessons
 from tests.browser.harness import (
     EXCEPTION,
-    ROOT,
     assert_layout,
     click_button,
     launch_browser,
@@ -34,12 +33,9 @@ EN = catalog("en")
 
 def chapters(key: str) -> list[dict]:
     """A link's settings for each chapter of the page `key` (one view for a page without chapters), read from its
-    CHAPTERS without running the page, as scripts/screenshots.py reads them."""
-    script = OVERVIEW.script if key == OVERVIEW.key else LESSONS[key].script
-    for node in ast.parse((ROOT / script).read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CHAPTERS" for t in node.targets):
-            return [{f"{key}_chapter": chapter} for chapter in ast.literal_eval(node.value)]
-    return [{}]
+    declaration without running the page, as scripts/screenshots.py reads them."""
+    folder = OVERVIEW.folder if key == OVERVIEW.key else LESSONS[key].folder
+    return [{f"{key}_chapter": chapter} for chapter in lessons.chapters(folder)] or [{}]
 
 
 def run_sweep(page) -> None:
