@@ -1,18 +1,21 @@
 """Positions inside attention: one head, the same content, every way of giving it positions, side by side."""
 
+from functools import partial
+
 import numpy as np
 import streamlit as st
 
 from core import attention, attention_checks, attention_head, attention_scores
 from core.attention_head import CONTENTS, AttentionConfig
 from core.claims import BucketReach
-from figures.attention import distance_figure, heatmaps_figure, terms_figure
-from lessons.attention.views import MINILM, TRAINED, curves, learned_tables, t5_reach, trained_table, view
+from lessons.attention import charts
+from lessons.attention.charts import scheme_name, table_name
+from lessons.attention.views import MINILM, TRAINED, learned_tables, t5_reach, trained_table, view
 from ui import live_chart
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
-from ui.i18n import figure_text, problem, shown_all, t
+from ui.i18n import problem, shown_all, t
 from ui.link import IN_LINK, translated_choice
 from ui.pages import page_link
 from ui.vectors import bundled_or_stop
@@ -61,24 +64,6 @@ settings = dict(
 )  # fmt: skip
 
 
-def table_name(name: str) -> str:
-    """A learned table's name as shown: MiniLM's is a name; the one trained on the other page is said in words."""
-    return t("at.name_trained") if name == TRAINED else name
-
-
-def scheme_name(label: str) -> str:
-    """A scheme's or a term's label in core ("rope", "learned: MiniLM", "content-position") in the reader's words."""
-    kind, _, table = label.partition(": ")
-    if table:
-        return t("at.name_learned_table", table=table_name(table))
-    return t(f"at.name_{kind.replace('-', '_')}")
-
-
-def named(values: dict) -> dict:
-    """A figure's panels or lines, keyed by core's labels, keyed by what the reader reads instead."""
-    return {scheme_name(label): value for label, value in values.items()}
-
-
 def t5_said(reach: BucketReach) -> str:
     """T5's line past the trained length, read from its buckets at this length (core.claims.bucket_reach)."""
     values = dict(far=reach.farthest, bucket=reach.bucket, used=reach.buckets_used, unseen=reach.unseen)
@@ -125,12 +110,10 @@ def lesson(settings: dict) -> None:
     trained = trained_table()
     if trained is not None:
         tables[TRAINED] = trained[1]
-    trained_cfg = trained[0] if trained is not None else None
-    names = tuple(tables)
     where = str(device())
     if cfg is not None:
         wv = bundled_or_stop() if cfg.content == "glove" else None
-        result = view(cfg, wv, tables, names, trained_cfg, where)
+        result = view(cfg, wv, tables, where)
         if result.head.unknown:
             st.warning(t("at.unknown", words=shown_all(dict.fromkeys(result.head.unknown))))
         if MINILM not in tables:
@@ -142,32 +125,14 @@ def lesson(settings: dict) -> None:
     if cfg is None:
         return
     tokens = result.head.tokens
-    axes = (t("at.ax_key"), t("at.ax_query"))
-    # What a configuration's figures show (live_chart adds the language); the configs by their repr, which Streamlit
-    # hashes faster than a dataclass (lessons.attention.views).
-    shown_for = (repr(cfg), names, repr(trained_cfg), where)
+    # What a configuration's figures are computed from (lessons/attention/charts.py): each is built once per server.
+    shown_for = (cfg, wv, tables, where)
 
     if chapter == "schemes":
         # --- 1. Logits and softmax under every scheme -------------------------------------------------------
         st.header(t("at.h_all"))
-        live_chart.cached_chart(
-            "at_logits_chart",
-            lambda: heatmaps_figure(named(result.matrices("logits")), tokens, t("at.logits_title"), axis_titles=axes),
-            shown_for,
-        )
-        live_chart.cached_chart(
-            "at_weights_chart",
-            lambda: heatmaps_figure(
-                named(result.matrices("weights")),
-                tokens,
-                t("at.weights_title"),
-                shared=True,
-                colorscale="Blues",
-                zmid=None,
-                axis_titles=axes,
-            ),
-            shown_for,
-        )
+        live_chart.cached_chart("at_logits_chart", partial(charts.logits_chart, *shown_for))
+        live_chart.cached_chart("at_weights_chart", partial(charts.weights_chart, *shown_for))
         explain(
             r"\ell_{mn} = \frac{q_m^\top k_n}{\sqrt{d_h}} + b(m, n),\qquad a_{mn} = \mathrm{softmax}_n(\ell_{mn}),"
             r"\qquad q = x W_q,\; k = x W_k",
@@ -181,11 +146,7 @@ def lesson(settings: dict) -> None:
         terms = result.terms("sinusoidal")
         logits = result.result("sinusoidal").logits.cpu().numpy()
         live_chart.cached_chart(
-            "at_terms_chart",
-            lambda: terms_figure(
-                named(terms), logits, tokens, t("at.terms_title"), t("at.terms_sum"), axis_titles=axes
-            ),
-            shown_for,
+            "at_terms_chart", partial(charts.terms_chart, *shown_for, "sinusoidal", t("at.terms_title"))
         )
         total = sum(terms.values())
         seen = np.isfinite(logits)
@@ -208,18 +169,7 @@ def lesson(settings: dict) -> None:
             shape = tuple(table.shape)
             st.caption(t("at.learned_caption", rows=shape[0], width=shape[1], d_model=cfg.d_model))
             title = t("at.learned_title") if name == MINILM else t("at.trained_title", name=table_name(name))
-            live_chart.cached_chart(
-                f"at_learned_chart_{i}",
-                lambda label=label, title=title: terms_figure(
-                    named(result.terms(label)),
-                    result.result(label).logits.cpu().numpy(),
-                    tokens,
-                    title,
-                    t("at.terms_sum"),
-                    axis_titles=axes,
-                ),
-                (*shown_for, name),
-            )
+            live_chart.cached_chart(f"at_learned_chart_{i}", partial(charts.terms_chart, *shown_for, label, title))
         if tables:
             explain(
                 r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{\text{rows} \times \text{width}}",
@@ -274,15 +224,8 @@ def lesson(settings: dict) -> None:
             key = int(c2.number_input(t("at.key_token"), 0, n - 1, min(1, n - 1), key="at_key", **IN_LINK))
             pos = c3.slider(t("at.query_pos"), 0, QUERY_POS_MAX, 8, key="at_query_pos", **IN_LINK)
             far = c4.slider(t("at.max_distance"), 2, 64, 16, key="at_max_distance", **IN_LINK)
-            distances, lines = curves(cfg, wv, tables, names, trained_cfg, where, query, key, pos, far)
-            title = figure_text("at.distance_title", query=tokens[query], other=tokens[key], pos=pos)
-            live_chart.cached_chart(
-                "at_distance_chart",
-                lambda: distance_figure(
-                    distances, named(lines), title, t("at.ax_distance"), t("at.ax_logit"), revision="at"
-                ),
-                (*shown_for, query, key, pos, far),
-            )
+            chart = partial(charts.distance_chart, *shown_for, query, key, pos, far)
+            live_chart.cached_chart("at_distance_chart", chart)
 
         distance_section()
         explain(r"\ell(m, n) = \frac{q(x_i, m)^\top k(x_j, n)}{\sqrt{d_h}} + b(m - n)", t("at.distance_notice"))
