@@ -2,23 +2,18 @@
 
 `@cached(max_entries=N)` on a function (a view, a table, a figure's text) keeps its results per server process in
 Streamlit's cache, shared by every learner, and keys each one by the function and *every* argument it was called
-with, through `identity()`. No argument is left out of the key (there are no `_arg` parameters, and no stand-in a
-caller passes beside the real input), so no caller can forget an input and show one learner's figure to another.
-
-What an argument's identity is:
+with, through `identity()`: there are no `_arg` parameters and no stand-in a caller passes beside the real input, so
+no caller can forget an input and show one learner's figure to another. An argument's identity is:
 
 - a plain value (number, string, None), a tuple, list or dict of them: its value;
 - a settings object (a dataclass: PEConfig, AttentionConfig, ...): its type and every field;
-- an array or a tensor: its dtype, shape and content (a tensor's digest is kept while the tensor lives and is not
-  changed in place, so a table passed on every rerun is read once);
+- an array or a tensor: its dtype, shape and content (a tensor's digest is kept while it is not changed in place);
 - an object too large to read on every call carries its own identity: `WordVectors` are known by a token given to
   each loaded set of vectors (they are never changed: core.vectors); a type registers one in `IDENTITIES`;
 - a function (a figure builder, a `functools.partial` of one with its inputs): its code, its defaults and its
   partial's arguments. A function that closes over a run's values, or reads a page's variable as a global, is
   refused with a TypeError naming it: what it depends on must be an argument (module constants, functions and
-  modules are read as they are).
-
-Anything else is refused with a TypeError, rather than keyed by a part of it.
+  modules are read as they are). Anything else is refused too, rather than keyed by a part of it.
 
 Two stores: st.cache_resource (the default) returns the kept object itself, so it is shared and never changed (arrays
 are made read-only); `copy=True` is st.cache_data, which returns a copy on each call, for a result a caller changes.
@@ -35,18 +30,21 @@ import dis
 import enum
 import functools
 import hashlib
+import sys
 import types
 import uuid
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 import streamlit as st
-import torch
 
-from core.vectors import WordVectors
+if TYPE_CHECKING:  # torch and core.vectors are not imported here: a page without them need not load torch
+    import torch
+
+    from core.vectors import WordVectors
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,8 +60,8 @@ def _vectors_identity(wv: WordVectors) -> str:
     return token
 
 
-# Types whose objects carry their identity: type -> a function returning it (a string or bytes).
-IDENTITIES: dict[type, Callable[[Any], str | bytes]] = {WordVectors: _vectors_identity}
+# Types whose objects carry their identity: "module.Type" -> a function returning it (a string or bytes).
+IDENTITIES: dict[str, Callable[[Any], str | bytes]] = {"core.vectors.WordVectors": _vectors_identity}
 
 # A tensor's content digest, kept by id while the tensor lives and its version counter (bumped by every in-place
 # change) is the same: the learned tables passed on every rerun of the attention page are read once.
@@ -112,11 +110,11 @@ def _feed(h: Any, value: Any) -> None:
         _feed_array(h, value)
     elif isinstance(value, np.generic):
         _feed(h, value.item())
-    elif isinstance(value, torch.Tensor):
+    elif (tm := sys.modules.get("torch")) is not None and isinstance(value, tm.Tensor):
         h.update(_tensor_digest(value))
-    elif kind is torch.device or kind is torch.dtype:
+    elif tm is not None and (kind is tm.device or kind is tm.dtype):
         _feed(h, f"torch:{value}")
-    elif (carried := IDENTITIES.get(kind)) is not None:
+    elif (carried := IDENTITIES.get(f"{kind.__module__}.{kind.__qualname__}")) is not None:
         _feed(h, f"{kind.__qualname__}:")
         _feed(h, carried(value))
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -186,7 +184,8 @@ def _tensor_digest(tensor: torch.Tensor) -> bytes:
         return kept[1]
     h = hashlib.blake2b(digest_size=20)
     values = tensor.detach().cpu()
-    _feed_array(h, values.view(torch.int16).numpy() if values.dtype == torch.bfloat16 else values.numpy())
+    tm = sys.modules["torch"]
+    _feed_array(h, values.view(tm.int16).numpy() if values.dtype == tm.bfloat16 else values.numpy())
     h.update(str(values.dtype).encode())
     digest = b"T" + h.digest()
     if version is not None:
@@ -206,9 +205,9 @@ def _feed_function(h: Any, func: types.FunctionType) -> None:
         _feed(h, inner)
         return
     if func.__closure__:
-        names = ", ".join(func.__code__.co_freevars)
+        free = ", ".join(func.__code__.co_freevars)
         raise TypeError(
-            f"{func.__qualname__} closes over {names}: a cached function's inputs must be its arguments "
+            f"{func.__qualname__} closes over {free}: a cached function's inputs must be its arguments "
             "(a module-level function, given them through functools.partial)"
         )
     code_key, names = _code_key(func.__code__)
@@ -224,8 +223,7 @@ def _feed_function(h: Any, func: types.FunctionType) -> None:
 
 
 def _constant(name: str, value: Any) -> bool:
-    """Whether a global a cached function reads is part of its code rather than an input: a module, a class, a
-    function, or a constant by its NAME."""
+    """Whether a global a cached function reads is code, not an input: a module, class, function, or a CONSTANT."""
     return name.isupper() or callable(value) or isinstance(value, types.ModuleType)
 
 
@@ -253,7 +251,7 @@ def _feed_code(h: Any, code: types.CodeType, names: list[str]) -> None:
 
 # --- The decorator ----------------------------------------------------------------------------------------------------
 
-_stores: dict[tuple, Callable[..., Any]] = {}
+_stores: dict[tuple, Any] = {}  # (where a function is, its options) -> its Streamlit cache
 
 
 def cached(*, max_entries: int | None = None, ttl: float | None = None, copy: bool = False) -> Callable[[F], F]:
@@ -270,8 +268,8 @@ def cached(*, max_entries: int | None = None, ttl: float | None = None, copy: bo
     """
 
     def decorate(func: F) -> F:
-        code = func.__code__  # type: ignore[attr-defined]
-        if func.__closure__:  # type: ignore[attr-defined]
+        code = cast(types.FunctionType, func).__code__
+        if cast(types.FunctionType, func).__closure__:
             identity(func)  # raises, naming what it closes over
         options = (max_entries, ttl, copy)
         where = (code.co_filename, code.co_firstlineno, func.__qualname__, _code_key(code)[0], options)
@@ -282,8 +280,8 @@ def cached(*, max_entries: int | None = None, ttl: float | None = None, copy: bo
         def call(*args: Any, **kwargs: Any) -> Any:
             return store(identity((func, args, kwargs)), functools.partial(func, *args, **kwargs))
 
-        call.clear = store.clear  # type: ignore[attr-defined]
-        return call  # type: ignore[return-value]
+        call.clear = store.clear  # type: ignore[attr-defined]  # Streamlit's, for this function alone
+        return cast(F, call)
 
     return decorate
 

@@ -89,16 +89,16 @@ def _fields_not_compared(settings) -> set[str]:
 def test_a_figure_is_built_again_for_a_setting_changed_and_not_for_equal_settings(settings, data):
     """live_chart's figure text (every chart the pages draw) for functools.partial(builder, settings)."""
 
-    def titled(cfg) -> go.Figure:
+    def settings_figure(cfg) -> go.Figure:
         BUILT.append(cfg)
         return go.Figure(layout=dict(title=repr(cfg)))
 
     base = settings()
     field = data.draw(st_.sampled_from([f.name for f in dataclasses.fields(base)]))
     other = changed(base, field, other_value(getattr(base, field), data))
-    first = live_chart.figure_text(functools.partial(titled, base))
-    assert live_chart.figure_text(functools.partial(titled, copy.copy(base))) == first
-    second = live_chart.figure_text(functools.partial(titled, other))
+    first = live_chart.figure_text(functools.partial(settings_figure, base))
+    assert live_chart.figure_text(functools.partial(settings_figure, copy.copy(base))) == first
+    second = live_chart.figure_text(functools.partial(settings_figure, other))
     assert second != first and BUILT[-1] is other
 
 
