@@ -23,7 +23,8 @@ from core.rotary import RopeConfig
 from core.training import TrainConfig
 from core.vectors import WordVectors
 from ui import live_chart
-from ui.cache import cached, identity
+from ui.cache import cached
+from ui.cache_keys import identity
 
 # The settings dataclasses the pages' cached views and figures are keyed by (TrainConfig: the training jobs').
 SETTINGS = (PEConfig, RopeConfig, AttentionConfig, CloudConfig, TrainConfig)
