@@ -37,7 +37,9 @@ def cached(*, max_entries: int | None = None, ttl: float | None = None, copy: bo
     and all its arguments.
 
     Args:
-        max_entries: the most results kept (the oldest go first); None: no bound.
+        max_entries: the most results kept (the oldest go first); None: no bound. A shared result may still be
+            held by the front dict (`_fronts`) after Streamlit let it go: at most twice as many, as the figure
+            texts were before (live_chart's dict beside its st.cache_resource).
         ttl: seconds a result is kept; None: until it is pushed out or the cache is cleared.
         copy: st.cache_data (each call gets a copy) instead of st.cache_resource (the object itself, shared).
     Raises:
