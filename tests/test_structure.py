@@ -127,7 +127,9 @@ def test_core_and_figures_never_import_streamlit():
 def test_the_graph_sees_imports_inside_functions_and_from_packages():
     edges = graph()
     assert "core.glove" in edges["core.evaluate"]  # imported inside a function
-    assert {"core.attention.head", "core.attention.view", "figures.attention"} <= edges["lessons.attention.attention"]
+    assert {"core.attention.head", "core.attention.view", "lessons.attention.charts"} <= edges[
+        "lessons.attention.attention"
+    ]
     assert "streamlit" in edges["ui.explain"]
 
 

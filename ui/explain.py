@@ -16,6 +16,7 @@ def explain(formula: str, notice: str) -> None:
     st.caption(notice)
 
 
+# functools.cache, not ui.cache: a function's source is a constant of the process, whoever asks for it.
 @functools.cache
 def source(obj) -> str:
     """The source text of a function or class, read once per process (inspect re-parses the file each call)."""

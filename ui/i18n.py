@@ -30,6 +30,8 @@ LANGUAGES = {"en": "English", "zh": "中文"}
 LANG_KEY = "lang"
 
 
+# functools.cache, not ui.cache: a locale file is a constant of the process, the same for every learner, and a
+# learner's choice (the language) only picks one of two; Streamlit's "Clear cache" has nothing here to refresh.
 @functools.cache
 def catalog(lang: str) -> dict[str, str]:
     """{"section.name": text} for one language, read once per process."""

@@ -26,6 +26,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
 
+from ui.cache import cached
 from ui.i18n import language
 
 # The chart chunk of the installed Streamlit frontend: importing it in the browser loads Streamlit's plotly.js.
@@ -89,53 +90,35 @@ def chart(figure: go.Figure, key: str) -> None:
     _component(data=dict(figure=figure_json(figure), plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
-_TEXTS = 256
-# cached_chart's texts by their inputs: a dict looked up before _figure_text, whose every call hashes its arguments
-# with Streamlit's hasher (a frozen config field by field), the largest cost left of a cached figure.
-_texts: dict[tuple, str] = {}
+# The figures' texts, each built and serialised once per server for its call and the language (ui.cache: keyed by the
+# builder and every input given to it, emptied by Streamlit's "Clear cache").
+Build = Callable[[], go.Figure]
 
 
-@st.cache_resource(max_entries=_TEXTS, show_spinner=False)
-def _figure_text(inputs: tuple, _make: Callable[[], go.Figure]) -> str:
-    return figure_json(_make())
+@cached(max_entries=256)
+def _figure_text(lang: str, build: Build) -> str:
+    return figure_json(build())
 
 
-def _cached_text(inputs: tuple, make: Callable[[], go.Figure]) -> str:
-    """_figure_text(inputs, make), looked up first in _texts with Python's own hash."""
-    try:
-        text = _texts.get(inputs)
-    except TypeError:  # inputs Python cannot hash (a list): Streamlit's hasher alone
-        return _figure_text(inputs, make)
-    if text is None:
-        if len(_texts) >= _TEXTS:
-            _texts.clear()  # each text is still in _figure_text's cache
-        text = _texts[inputs] = _figure_text(inputs, make)
-    return text
+@cached(max_entries=256)
+def _traces_text(lang: str, build: Build) -> str:
+    return pio.json.to_json_plotly(build().to_plotly_json()["data"])
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
-def _traces_text(inputs: tuple, _make: Callable[[], go.Figure]) -> str:
-    return pio.json.to_json_plotly(_make().to_plotly_json()["data"])
+def cached_chart(key: str, build: Build, overlay: Build | None = None) -> None:
+    """chart() for the figure `build()` makes: `build` is the figure as a call, `functools.partial(builder, *inputs)`
+    of a module-level builder (figures/, or a page's function of its settings), so that everything the figure shows
+    is an input (ui.cache refuses a builder that closes over a run's values). It is built and serialised once per
+    server for those inputs and the language, and its text is shared by every learner: building a go.Figure and its
+    JSON was most of a move's server CPU on the pages that redraw several figures (benchmarks/cpu_per_move.py).
 
-
-def cached_chart(
-    key: str,
-    make: Callable[[], go.Figure],
-    inputs: tuple,
-    overlay: tuple[Callable[[], go.Figure], tuple] | None = None,
-) -> None:
-    """chart() for a figure that is a function of `inputs` alone: every setting, value and text it shows, hashable
-    (frozen configs, numbers, strings). It is built and serialised once per server for those inputs and the language,
-    and its text is shared by every learner: building a go.Figure and its JSON was most of a move's server CPU on the
-    pages that redraw several figures (benchmarks/cpu_per_move.py).
-
-    overlay: (make, inputs) of a figure whose traces are drawn on top of this one's (its layout is not used),
-    cached the same way: a small highlight that changes while the large figure under it stays the same text, which
-    the browser neither parses nor lays out again.
+    overlay: a figure's call whose traces are drawn on top of this one's (its layout is not used), cached the same
+    way: a small highlight that changes while the large figure under it stays the same text, which the browser
+    neither parses nor lays out again.
     """
-    data = dict(figure=_cached_text((key, language(), *inputs), make), plotly_chunk=PLOTLY_CHUNK.name)
+    data = dict(figure=_figure_text(language(), build), plotly_chunk=PLOTLY_CHUNK.name)
     if overlay is not None:
-        data["overlay"] = _traces_text((key, language(), *overlay[1]), overlay[0])
+        data["overlay"] = _traces_text(language(), overlay)
     _component(data=data, key=key)
 
 
@@ -145,21 +128,20 @@ def charts(figures: list[go.Figure], key: str) -> None:
     _component(data=dict(figures=[figure_json(f) for f in figures], plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
-@st.cache_resource(max_entries=128, show_spinner=False)
-def _figure_texts(inputs: tuple, _make: Callable[[], list[go.Figure]]) -> tuple[str, ...]:
-    return tuple(figure_json(figure) for figure in _make())
+@cached(max_entries=128)
+def _figure_texts(lang: str, build: Callable[[], list[go.Figure]]) -> tuple[str, ...]:
+    return tuple(figure_json(figure) for figure in build())
 
 
-def cached_charts(key: str, make: Callable[[], list[go.Figure]], inputs: tuple) -> None:
-    """charts() for figures that are a function of `inputs` alone, as cached_chart() keeps one figure's text."""
-    texts = _figure_texts((key, language(), *inputs), make)
-    _component(data=dict(figures=list(texts), plotly_chunk=PLOTLY_CHUNK.name), key=key)
+def cached_charts(key: str, build: Callable[[], list[go.Figure]]) -> None:
+    """charts() for the figures `build()` makes, a call of its inputs, as cached_chart() keeps one figure's text."""
+    _component(data=dict(figures=list(_figure_texts(language(), build)), plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
-def figure_text(key: str, make: Callable[[], go.Figure], inputs: tuple) -> str:
-    """figure_json(make()) for the chart `key`, built once per server for `inputs` and the language, as cached_chart
-    sends it: for a chart drawn with draw()."""
-    return _figure_text((key, language(), *inputs), make)
+def figure_text(build: Build) -> str:
+    """figure_json(build()), built once per server for the call and the language, as cached_chart sends it: for a
+    chart drawn with draw()."""
+    return _figure_text(language(), build)
 
 
 def asked_window(asked, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> dict[str, int] | None:

@@ -1,9 +1,11 @@
 """The "Inside a real Transformer" page's caches: MiniLM's encoder and its runs, the views the page draws, its figures.
 
 The weights are loaded once per server process (the input layer's tables shared with ui.resources.minilm_input);
-a sentence's runs are kept by reference, so a move that reads one head copies nothing large; the views (st.cache_data)
-are the small results each chapter shows, and the notices under them are read from those results (core.claims). The figures a head move draws are kept too: building a plotly figure (its validation) was most of a move's server CPU (benchmarks/minilm.py),
-and a class moves through the same few heads.
+a sentence's runs are kept by reference, so a move that reads one head copies nothing large; the views (copied to
+each learner) are the small results each chapter shows, and the notices under them are read from those results
+(core.claims). All are ui.cache.cached, keyed by the sentence and the settings they are computed from. The figures a
+head move draws are kept too (`draw`, `kept_figure`): building a plotly figure (its validation) was most of a move's
+server CPU (benchmarks/minilm.py), and a class moves through the same few heads.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ from core import claims, cloud, minilm, probes
 from core.minilm import HEADS, LAYERS
 from core.probes import STAGES, VARIANTS
 from core.projection import pca
-from ui.i18n import Message, t
+from core.vectors import WordVectors
+from ui import live_chart
+from ui.cache import cached
+from ui.i18n import Message, language, t
 from ui.resources import minilm_model, shipped_profile
 
 # A run holds every head's attention, 6 x 12 x n x n: 81 MB at MiniLM's 512 tokens, and taking the positions away
@@ -71,13 +76,13 @@ def _run(sentence: str, pair: str) -> tuple[minilm.Encoded, minilm.Forward]:
     return encoded, minilm.forward(model, encoded.ids, encoded.type_ids)
 
 
-# Two functions, not one decorated twice: Streamlit names a cache by its function's name and source.
-@st.cache_resource(max_entries=8, ttl=900, show_spinner=False)
+# Two functions, not one decorated twice: a cache of one entry for the long sentences.
+@cached(max_entries=8, ttl=900)
 def _short_run(sentence: str, pair: str) -> tuple[minilm.Encoded, minilm.Forward]:
     return _run(sentence, pair)
 
 
-@st.cache_resource(max_entries=1, ttl=900, show_spinner=False)
+@cached(max_entries=1, ttl=900)
 def _long_run(sentence: str, pair: str) -> tuple[minilm.Encoded, minilm.Forward]:
     return _run(sentence, pair)
 
@@ -107,12 +112,12 @@ def _taken(sentence: str, pair: str, seed: int) -> Taken:
     return Taken(attention, taken.moved, taken.cosine, taken.order, taken.equivariance, taken.dtype)
 
 
-@st.cache_resource(max_entries=4, ttl=900, show_spinner=False)
+@cached(max_entries=4, ttl=900)
 def _short_taken(sentence: str, pair: str, seed: int) -> Taken:
     return _taken(sentence, pair, seed)
 
 
-@st.cache_resource(max_entries=1, ttl=900, show_spinner=False)
+@cached(max_entries=1, ttl=900)
 def _long_taken(sentence: str, pair: str, seed: int) -> Taken:
     return _taken(sentence, pair, seed)
 
@@ -120,7 +125,7 @@ def _long_taken(sentence: str, pair: str, seed: int) -> Taken:
 # --- The page's views: small results, copied to each learner ------------------------------------------------------
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cached(max_entries=16, copy=True)
 def profile_view(sentence: str, pair: str) -> tuple[np.ndarray, dict[tuple[int, int], int], list]:
     """Every head's mean attention by offset over the learner's sentence ("" for the shipped ones), the named heads."""
     if not sentence:
@@ -131,14 +136,14 @@ def profile_view(sentence: str, pair: str) -> tuple[np.ndarray, dict[tuple[int, 
     return profile, {(h.layer, h.head): h.offset for h in named}, [(h.layer, h.head, h.offset, h.weight) for h in named]
 
 
-@st.cache_data(max_entries=32, show_spinner=False)  # 1 MB an entry at 512 tokens
+@cached(max_entries=32, copy=True)  # 1 MB an entry at 512 tokens
 def head_view(sentence: str, pair: str, layer: int, head: int) -> tuple[list[str], np.ndarray]:
     """One head's attention on the sentence (layer and head from 1), with its tokens."""
     encoded, run = learned_run(sentence, pair)
     return list(encoded.tokens), run.attention[layer - 1, head - 1].cpu().numpy()
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cached(max_entries=32, copy=True)
 def positions_view(sentence: str, pair: str, seed: int) -> dict:
     """Chapter 2's numbers: JS divergence per head, cosine per layer, the order, the equivariance check, norms."""
     taken = positions_taken(sentence, pair, seed)
@@ -154,7 +159,7 @@ def positions_view(sentence: str, pair: str, seed: int) -> dict:
     )
 
 
-@st.cache_data(max_entries=16, show_spinner=False)  # 4 MB an entry at 512 tokens
+@cached(max_entries=16, copy=True)  # 4 MB an entry at 512 tokens
 def variant_heads(sentence: str, pair: str, seed: int, layer: int, head: int) -> dict[str, np.ndarray]:
     """One head's attention under learned positions and each variant, in the sentence's order."""
     taken = positions_taken(sentence, pair, seed)
@@ -163,7 +168,7 @@ def variant_heads(sentence: str, pair: str, seed: int, layer: int, head: int) ->
     return {name: m.cpu().numpy() for name, m in maps.items()}
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cached(max_entries=32, copy=True)
 def context_view(word: str, uses: tuple[str, ...]) -> dict:
     """Chapter 3's numbers: the word's pieces, its uses, their cosines stage by stage, and a PCA of their vectors."""
     found = probes.word_uses(minilm_model(), word, list(uses))
@@ -177,13 +182,13 @@ def context_view(word: str, uses: tuple[str, ...]) -> dict:
     return out
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def neighbour_view(word: str, k: int, glove: bool, _wv) -> tuple[pd.DataFrame, bool]:
-    """MiniLM's nearest tokens in its static table beside GloVe's nearest words (_wv, when `glove`), and whether
+@cached(max_entries=32, copy=True)
+def neighbour_view(word: str, k: int, wv: WordVectors | None) -> tuple[pd.DataFrame, bool]:
+    """MiniLM's nearest tokens in its static table beside GloVe's nearest words (`wv`; None: none), and whether
     GloVe has the word."""
     ours = probes.token_neighbours(minilm_model(), probes.word_pieces(minilm_model(), word), k)
     lower = word.strip().lower()
-    theirs: list[tuple[str, float | None]] = [*cloud.neighbours(_wv, lower, k)] if glove and lower in _wv.stoi else []
+    theirs: list[tuple[str, float | None]] = [*cloud.neighbours(wv, lower, k)] if wv and lower in wv.stoi else []
     theirs += [("", None)] * (len(ours) - len(theirs))
     words = lambda pairs: [w for w, _ in pairs]  # noqa: E731
     cosines = lambda pairs: [None if c is None else round(c, 3) for _, c in pairs]  # noqa: E731
@@ -256,13 +261,21 @@ def paths_claim(cosines: dict[tuple[int, int], np.ndarray], last: str) -> str:
 KEPT_CELLS = 4 * 64 * 64  # a figure with more values than this (a long sentence's heatmaps) is not kept
 
 
-def kept_figure(kind: str, key: tuple, texts: tuple, build: Callable[[], go.Figure], *, cells: int = 0) -> go.Figure:
-    """The figure `build()` makes, made once per (kind, key, texts) and shared, never changed after: `key` must name
-    everything its data depends on (the settings), `texts` every word it shows (the reader's language). A figure of
-    more than KEPT_CELLS values is built each time."""
-    return build() if cells > KEPT_CELLS else _kept(kind, key, texts, build)
+def draw(key: str, build: Callable[[], go.Figure], *, cells: int = 0) -> None:
+    """ui.live_chart.cached_chart(key, build): the figure `build()` makes (a functools.partial of its builder and
+    every input), built once per server; a figure of more than KEPT_CELLS values is built and sent each time."""
+    if cells > KEPT_CELLS:
+        live_chart.chart(build(), key)
+    else:
+        live_chart.cached_chart(key, build)
 
 
-@st.cache_resource(max_entries=256, ttl=3600, show_spinner=False)
-def _kept(kind: str, key: tuple, texts: tuple, _build: Callable[[], go.Figure]) -> go.Figure:
-    return _build()
+def kept_figure(build: Callable[[], go.Figure]) -> go.Figure:
+    """The figure `build()` makes (a functools.partial of its builder and every input), made once per server and the
+    language, and shared: never changed after. For a figure drawn by st.plotly_chart (the grid, which is clicked)."""
+    return _kept(language(), build)
+
+
+@cached(max_entries=256, ttl=3600)
+def _kept(lang: str, build: Callable[[], go.Figure]) -> go.Figure:
+    return build()

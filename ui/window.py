@@ -168,7 +168,6 @@ def window_chart(
     key: str,
     *,
     cells: Callable[[int, int, int, int], np.ndarray],
-    inputs: tuple | None = None,
 ) -> tuple[int, int, int, int]:
     """A chart of a window on a table, with the sliders that move it, moved in the browser (ui.live_chart).
 
@@ -182,13 +181,12 @@ def window_chart(
         labels: the sliders' labels, in config.keys' order.
         table: its rows and columns.
         figure: figure(values, r0, c0), the chart of a window's values whose first cell is the table's (r0, c0):
-            a builder of figures/. It is called once with no rows, and the browser puts the window's values in:
-            into the first trace's z (a heatmap), or into each trace's y, column by column (config.lines).
+            a builder of figures/ (or functools.partial of a module-level one with its other inputs: its titles,
+            its columns' names). It is called once with no rows, and the browser puts the window's values in:
+            into the first trace's z (a heatmap), or into each trace's y, column by column (config.lines). That
+            figure's text is built once per server for its inputs and the language (ui.live_chart.figure_text).
         cells: cells(r0, r1, c0, c1), the table's cells in rows [r0, r1) and columns [c0, c1): a page's cached
             computation.
-        inputs: everything the figure shows besides the window's values (its titles, its columns' names, ...),
-            hashable: its text is then built once per server for them and the language (ui.live_chart.figure_text),
-            not on every rerun. None: built on every rerun.
     Returns:
         The rows and columns shown, (r0, r1, c0, c1).
     """
@@ -212,8 +210,7 @@ def window_chart(
         tied=config.tied,
     )
     empty = np.zeros((0, table[1] if config.lines else 0), np.float32)
-    make = functools.partial(figure, empty, 0, 0)
-    chart = make() if inputs is None else live_chart.figure_text(key, make, (empty.shape, *inputs))
+    chart = live_chart.figure_text(functools.partial(figure, empty, 0, 0))
     block = ((b0, bc0), cells(b0, b1, bc0, bc1))
     live_chart.draw(chart, window, block, key, functools.partial(_keep_window, key, config))
     return shown

@@ -1,5 +1,7 @@
 """Positions inside attention: one head, the same content, every way of giving it positions, side by side."""
 
+from functools import partial
+
 import numpy as np
 import streamlit as st
 
@@ -8,15 +10,16 @@ from core.attention.head import AttentionConfig, fit_width
 from core.attention.scores import added_terms, attend, bias, position_vectors, scores
 from core.attention.view import score_by_distance
 from core.claims import BucketReach
-from figures.attention import distance_figure, heatmaps_figure, terms_figure
+from lessons.attention import charts
+from lessons.attention.charts import scheme_name, table_name
 from lessons.attention.settings import SETTINGS
-from lessons.attention.views import MINILM, TRAINED, curves, learned_tables, t5_reach, trained_table, view
+from lessons.attention.views import MINILM, TRAINED, learned_tables, t5_reach, trained_table, view
 from lessons.learned_vs_sinusoidal.settings import SETTINGS as LV_SETTINGS
 from ui import live_chart
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
-from ui.i18n import figure_text, problem, shown_all, t
+from ui.i18n import problem, shown_all, t
 from ui.pages import page_link
 from ui.vectors import bundled_or_stop
 
@@ -48,24 +51,6 @@ settings = dict(
     alibi_head=int(alibi_head), t5_buckets=int(t5_buckets), t5_max_distance=int(t5_max),
     t5_bidirectional=t5_bidirectional,
 )  # fmt: skip
-
-
-def table_name(name: str) -> str:
-    """A learned table's name as shown: MiniLM's is a name; the one trained on the other page is said in words."""
-    return t("at.name_trained") if name == TRAINED else name
-
-
-def scheme_name(label: str) -> str:
-    """A scheme's or a term's label in core ("rope", "learned: MiniLM", "content-position") in the reader's words."""
-    kind, _, table = label.partition(": ")
-    if table:
-        return t("at.name_learned_table", table=table_name(table))
-    return t(f"at.name_{kind.replace('-', '_')}")
-
-
-def named(values: dict) -> dict:
-    """A figure's panels or lines, keyed by core's labels, keyed by what the reader reads instead."""
-    return {scheme_name(label): value for label, value in values.items()}
 
 
 def t5_said(reach: BucketReach) -> str:
@@ -107,12 +92,10 @@ def lesson(settings: dict) -> None:
     trained = trained_table()
     if trained is not None:
         tables[TRAINED] = trained[1]
-    trained_cfg = trained[0] if trained is not None else None
-    names = tuple(tables)
     where = str(device())
     if cfg is not None:
         wv = bundled_or_stop() if cfg.content == "glove" else None
-        result = view(cfg, wv, tables, names, trained_cfg, where)
+        result = view(cfg, wv, tables, where)
         if result.head.unknown:
             st.warning(t("at.unknown", words=shown_all(dict.fromkeys(result.head.unknown))))
         if MINILM not in tables:
@@ -124,32 +107,14 @@ def lesson(settings: dict) -> None:
     if cfg is None:
         return
     tokens = result.head.tokens
-    axes = (t("at.ax_key"), t("at.ax_query"))
-    # What a configuration's figures show (live_chart adds the language); the configs by their repr, which Streamlit
-    # hashes faster than a dataclass (lessons.attention.views).
-    shown_for = (repr(cfg), names, repr(trained_cfg), where)
+    # What a configuration's figures are computed from (lessons/attention/charts.py): each is built once per server.
+    shown_for = (cfg, wv, tables, where)
 
     if chapter == "schemes":
         # --- 1. Logits and softmax under every scheme -------------------------------------------------------
         st.header(t("at.h_all"))
-        live_chart.cached_chart(
-            "at_logits_chart",
-            lambda: heatmaps_figure(named(result.matrices("logits")), tokens, t("at.logits_title"), axis_titles=axes),
-            shown_for,
-        )
-        live_chart.cached_chart(
-            "at_weights_chart",
-            lambda: heatmaps_figure(
-                named(result.matrices("weights")),
-                tokens,
-                t("at.weights_title"),
-                shared=True,
-                colorscale="Blues",
-                zmid=None,
-                axis_titles=axes,
-            ),
-            shown_for,
-        )
+        live_chart.cached_chart("at_logits_chart", partial(charts.logits_chart, *shown_for))
+        live_chart.cached_chart("at_weights_chart", partial(charts.weights_chart, *shown_for))
         explain(
             r"\ell_{mn} = \frac{q_m^\top k_n}{\sqrt{d_h}} + b(m, n),\qquad a_{mn} = \mathrm{softmax}_n(\ell_{mn}),"
             r"\qquad q = x W_q,\; k = x W_k",
@@ -163,11 +128,7 @@ def lesson(settings: dict) -> None:
         terms = result.terms("sinusoidal")
         logits = result.result("sinusoidal").logits.cpu().numpy()
         live_chart.cached_chart(
-            "at_terms_chart",
-            lambda: terms_figure(
-                named(terms), logits, tokens, t("at.terms_title"), t("at.terms_sum"), axis_titles=axes
-            ),
-            shown_for,
+            "at_terms_chart", partial(charts.terms_chart, *shown_for, "sinusoidal", t("at.terms_title"))
         )
         total = sum(terms.values())
         seen = np.isfinite(logits)
@@ -190,18 +151,7 @@ def lesson(settings: dict) -> None:
             shape = tuple(table.shape)
             st.caption(t("at.learned_caption", rows=shape[0], width=shape[1], d_model=cfg.d_model))
             title = t("at.learned_title") if name == MINILM else t("at.trained_title", name=table_name(name))
-            live_chart.cached_chart(
-                f"at_learned_chart_{i}",
-                lambda label=label, title=title: terms_figure(
-                    named(result.terms(label)),
-                    result.result(label).logits.cpu().numpy(),
-                    tokens,
-                    title,
-                    t("at.terms_sum"),
-                    axis_titles=axes,
-                ),
-                (*shown_for, name),
-            )
+            live_chart.cached_chart(f"at_learned_chart_{i}", partial(charts.terms_chart, *shown_for, label, title))
         if tables:
             explain(
                 r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{\text{rows} \times \text{width}}",
@@ -261,15 +211,8 @@ def lesson(settings: dict) -> None:
             )
             pos = SETTINGS["at_query_pos"].draw(c3)
             far = SETTINGS["at_max_distance"].draw(c4)
-            distances, lines = curves(cfg, wv, tables, names, trained_cfg, where, query, key, pos, far)
-            title = figure_text("at.distance_title", query=tokens[query], other=tokens[key], pos=pos)
-            live_chart.cached_chart(
-                "at_distance_chart",
-                lambda: distance_figure(
-                    distances, named(lines), title, t("at.ax_distance"), t("at.ax_logit"), revision="at"
-                ),
-                (*shown_for, query, key, pos, far),
-            )
+            chart = partial(charts.distance_chart, *shown_for, query, key, pos, far)
+            live_chart.cached_chart("at_distance_chart", chart)
 
         distance_section()
         explain(r"\ell(m, n) = \frac{q(x_i, m)^\top k(x_j, n)}{\sqrt{d_h}} + b(m - n)", t("at.distance_notice"))

@@ -1,16 +1,11 @@
 """The attention page's cached views: the learned tables it compares, one configuration's result under every scheme,
 and one query/key pair's score against distance.
 
-Decorated here, once per process, rather than in the page: the page's chapters run in a fragment that a setting's
-move reruns alone, and `view`'s value, read-only, is shared rather than copied per call (st.cache_resource).
-Streamlit hashes a dataclass argument field by field through dataclasses.asdict, about a millisecond for an
-AttentionConfig: its repr, every field's value, is the same key (`BY_REPR`).
+Each is keyed by what it is computed from (ui.cache): the AttentionConfig, the vectors, the learned tables by their
+content, the device. `view`'s value, read-only, is shared rather than copied per call (st.cache_resource).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -23,15 +18,12 @@ from core.attention.view import AttentionView, attention_view, score_by_distance
 from core.pretrained import PretrainedMissing
 from core.training import TrainConfig
 from lessons.learned_vs_sinusoidal.settings import train_config
+from ui.cache import cached
 from ui.jobs import training_runner
 from ui.resources import minilm_positions
 
 MINILM = "MiniLM"  # the real learned table's name in the labels ("learned: MiniLM")
 TRAINED = "trained here"  # the table trained on the learned-vs-sinusoidal page ("learned: trained here")
-BY_REPR: dict[str | type, Callable[[Any], str]] = {
-    AttentionConfig: repr,
-    TrainConfig: repr,
-}  # hash_funcs: frozen dataclasses of plain values
 
 
 @st.cache_resource(show_spinner=False)
@@ -58,36 +50,24 @@ def trained_table() -> tuple[TrainConfig, torch.Tensor] | None:
     return train_cfg, job.result.table
 
 
-@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_REPR)
-def view(
-    cfg: AttentionConfig, _wv, _tables: dict, names: tuple[str, ...], trained: TrainConfig | None, where: str
-) -> AttentionView:
-    """Every scheme's result for one configuration: the vectors are the bundled GloVe, the tables known by their
-    names and the trained one by its TrainConfig, and `where` is the device, so the key needs none of them.
-    Shared by every learner: read, never changed."""
-    return attention_view(cfg, _wv, _tables, device=where)
+@cached(max_entries=32)
+def view(cfg: AttentionConfig, wv, tables: dict[str, torch.Tensor], where: str) -> AttentionView:
+    """Every scheme's result for one configuration, over the vectors `wv` (None: random content), the learned
+    `tables` by name, on the device `where`. Shared by every learner: read, never changed."""
+    return attention_view(cfg, wv, tables, device=where)
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_REPR)
+@cached(max_entries=64, copy=True)
 def curves(
-    cfg: AttentionConfig,
-    _wv,
-    _tables: dict,
-    names: tuple[str, ...],
-    trained: TrainConfig | None,
-    where: str,
-    query: int,
-    key: int,
-    pos: int,
-    far: int,
+    cfg: AttentionConfig, wv, tables: dict[str, torch.Tensor], where: str, query: int, key: int, pos: int, far: int
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """Every scheme's logit of one query token against one key token as the key moves (cpu arrays)."""
-    head = view(cfg, _wv, _tables, names, trained, where).head
-    distances, lines = score_by_distance(head, cfg, _tables, query=query, key=key, query_pos=pos, max_distance=far)
+    head = view(cfg, wv, tables, where).head
+    distances, lines = score_by_distance(head, cfg, tables, query=query, key=key, query_pos=pos, max_distance=far)
     return distances.cpu().numpy(), {label: line.cpu().numpy() for label, line in lines.items()}
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_REPR)
+@cached(max_entries=64, copy=True)
 def t5_reach(cfg: AttentionConfig, length: int) -> claims.BucketReach:
     """What T5's buckets do for the distances of `length` tokens against cfg.trained_len's (core.claims)."""
     reach = max(length, cfg.trained_len, cfg.t5_max_distance + 1)  # as far as the last bucket's first distance

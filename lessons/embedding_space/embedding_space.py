@@ -109,8 +109,8 @@ st.caption(t(f"es.caveat_{method.replace('-', '')}"))
 shown = dict.fromkeys(look.found + [w for ws in groups.words.values() for w in ws])
 rows, added = cloud.cloud_rows(wv, size, list(shown))  # never the found words: a find leaves the cloud as it is
 n_frequent = len(rows) - added
-# The cloud's rows for a cache key: the n most frequent, then the few added ones (cloud_rows). Streamlit's hash of
-# every row would cost more than the rest of a rerun's cached lookups (benchmarks/honesty.py).
+# The cloud, in short, for the honesty jobs' keys and the session's record of the projections drawn on it: the n most
+# frequent rows, then the few added ones (cloud_rows). The cached views are keyed by the rows themselves (ui.cache).
 cloud_id = (source_key, n_frequent, tuple(rows[n_frequent:]))
 words = [wv.itos[r] for r in rows]
 index = {w: i for i, w in enumerate(words)}
@@ -158,12 +158,12 @@ def find_section() -> None:
     typed = c1.text_input(t("we.word"), "", key="es_find", placeholder="queen", **IN_LINK)
     k = c2.slider(t("es.k"), *NEIGHBOURS_K, key="es_k", **IN_LINK)
     isolate = c3.toggle(t("es.isolate"), False, key="es_isolate", help=t("es.isolate_help"), **IN_LINK)
-    found, near = finding.lookup(wv, source_key, typed, k)
+    found, near = finding.lookup(wv, typed, k)
     if coords is None:
         if found:
             table(pd.DataFrame(near, columns=["word", "cosine"]).set_index("word"), "neighbours", plain=True)
         return
-    spot = finding.place(wv, rows, cloud_id, cfg, coords, [found, *(w for w, _ in near)] if found else [])
+    spot = finding.place(wv, rows, cfg, coords, [found, *(w for w, _ in near)] if found else [])
     highlight = functools.partial(
         cloud_figure,
         spot.coords,
@@ -184,16 +184,15 @@ def find_section() -> None:
         if colour_kept:
             title = (t("es.kept_title", k=kept_k), t("es.kept_colour"))
             fig = functools.partial(kept_figure, coords, words, kept, kept_k, *title, revision=revision)
-            cached_chart("es_plot", fig, (*inputs, kept_k, title))
+            cached_chart("es_plot", fig)
         elif isolated:
-            cached_chart("es_plot", highlight, (*inputs, tuple(spot.words), "isolated"))
+            cached_chart("es_plot", highlight)
         else:  # over the cloud, the groups' labels, or a find instead of them (they would cover it)
             whole = functools.partial(
                 cloud_figure, coords, words, **roles, labels=False, axis_titles=axis_titles, revision=revision
             )
             names_over = functools.partial(labels_figure, coords, words, chosen=roles["chosen"], groups=roles["groups"])
-            overlay = (highlight, (*inputs, tuple(spot.words))) if spot.words else (names_over, (*inputs, "labels"))
-            cached_chart("es_plot", whole, inputs, overlay)
+            cached_chart("es_plot", whole, highlight if spot.words else names_over)
     drawn = len(spot.words) if isolated else len(coords)
     isolated_said = t("es.drawn_isolated", word=found, k=len(near)) if drawn < len(rows) else ""
     left.caption(t("es.drawn", n=drawn) + isolated_said + t("es.hover"))

@@ -16,10 +16,11 @@ from core import cloud, projection
 from core.cloud import CloudConfig
 from core.problems import Problem
 from core.vectors import WordVectors, resolve_word
+from ui.cache import cached
 from ui.i18n import problem, t
 
 
-def lookup(wv: WordVectors, source_key: str, typed: str, k: int) -> tuple[str | None, list[tuple[str, float]]]:
+def lookup(wv: WordVectors, typed: str, k: int) -> tuple[str | None, list[tuple[str, float]]]:
     """The word typed as the vocabulary has it, and its k nearest words; (None, []) for an empty box, or a word not in
     the vocabulary (said, with the closest spellings) or without a direction (its vector all zeros: said)."""
     if not typed.strip():
@@ -33,22 +34,22 @@ def lookup(wv: WordVectors, source_key: str, typed: str, k: int) -> tuple[str | 
         )
         return None, []
     try:
-        return found, list(nearest(wv, source_key, found, k))
+        return found, list(nearest(wv, found, k))
     except Problem as err:  # the word's vector is all zeros: cosine is 0/0
         st.error(problem(err))
         return found, []
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
-def nearest(_wv: WordVectors, source_key: str, word: str, k: int) -> tuple[tuple[str, float], ...]:
+@cached(max_entries=256)
+def nearest(wv: WordVectors, word: str, k: int) -> tuple[tuple[str, float], ...]:
     """core.cloud.neighbours, once per server for (vectors, word, k): a scan of the whole vocabulary."""
-    return tuple(cloud.neighbours(_wv, word, k))
+    return tuple(cloud.neighbours(wv, word, k))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _placed_by_pca(_wv: WordVectors, _rows: list[int], cloud_id: tuple, dims: int, outside: tuple[int, ...]):
-    x = _wv.vectors[list(outside)].cpu().numpy()  # (m, dim)
-    coords = projection.pca(x, dims, fit_on=_wv.vectors[_rows].cpu().numpy()).coords.astype(np.float32)  # (m, dims)
+@cached(max_entries=64)
+def _placed_by_pca(wv: WordVectors, rows: list[int], dims: int, outside: tuple[int, ...]) -> np.ndarray:
+    x = wv.vectors[list(outside)].cpu().numpy()  # (m, dim)
+    coords = projection.pca(x, dims, fit_on=wv.vectors[rows].cpu().numpy()).coords.astype(np.float32)  # (m, dims)
     coords.flags.writeable = False
     return coords
 
@@ -63,16 +64,14 @@ class Placed:
     unplaced: list[str]  # outside the cloud, not drawn: t-SNE and UMAP place only the words they were fitted on
 
 
-def place(
-    wv: WordVectors, rows: list[int], cloud_id: tuple, cfg: CloudConfig, coords: np.ndarray, asked: list[str]
-) -> Placed:
+def place(wv: WordVectors, rows: list[int], cfg: CloudConfig, coords: np.ndarray, asked: list[str]) -> Placed:
     """Where each asked word is drawn: its point in the cloud, or, outside the cloud, its projection by the PCA
     fitted on the cloud (PCA is a linear map: any vector has its place); t-SNE and UMAP give none."""
     at = {w: _position(rows, wv.stoi[w]) for w in asked}  # the word's row in coords, or None
     outside = [w for w in asked if at[w] is None]
     extra = {}
     if outside and cfg.method == "PCA":
-        xy = _placed_by_pca(wv, rows, cloud_id, cfg.dims, tuple(wv.stoi[w] for w in outside))
+        xy = _placed_by_pca(wv, rows, cfg.dims, tuple(wv.stoi[w] for w in outside))
         extra = dict(zip(outside, xy, strict=True))
     words = [w for w in asked if at[w] is not None or w in extra]
     points = [coords[at[w]] if at[w] is not None else extra[w] for w in words]

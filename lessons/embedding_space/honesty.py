@@ -1,7 +1,7 @@
 """The embedding-space page's "How honest is the picture?": neighbours kept and trustworthiness of the projection
 drawn, and both as k grows for each method drawn on the cloud.
 
-A cloud of at most INLINE_MOST points is measured in the rerun (st.cache_data). A larger one is measured in the shared
+A cloud of at most INLINE_MOST points is measured in the rerun (ui.cache.cached). A larger one is measured in the shared
 "honesty" queue (ui.jobs), with progress: once per projection and k for every learner, like the projections.
 """
 
@@ -21,6 +21,7 @@ from core.neighbours import Curve
 from core.problems import Problem
 from core.vectors import WordVectors
 from figures.neighbours import curves_figure
+from ui.cache import cached
 from ui.i18n import Message, problem, t
 from ui.jobs import job_progress, job_runner, session_id
 
@@ -60,7 +61,7 @@ def measures_ui(
         st.warning(problem(bad))
     measured: Measure | None
     if len(rows) <= INLINE_MOST:
-        measured = _measured(wv, rows, cloud_id, cfg, k, trust_too, coords)
+        measured = _measured(wv, rows, cfg, k, trust_too, coords)
     else:
         work = functools.partial(_measure, wv.vectors[rows].cpu().numpy(), coords, k, trust_too)
         what = t("es.trust", k=k) if trust_too else t("es.kept_share", k=k)
@@ -85,7 +86,7 @@ def curves_ui(wv: WordVectors, rows: list[int], cloud_id: tuple, drawn: dict[str
         name = f"{cfg.method} {cfg.dims}D"
         curve: Curve | None
         if len(rows) <= INLINE_MOST:
-            curve = _curve(wv, rows, cloud_id, cfg, ks, coords)
+            curve = _curve(wv, rows, cfg, ks, coords)
         else:
             work = functools.partial(_measure_curve, wv.vectors[rows].cpu().numpy(), coords, ks)
             curve = _from_job(("curve", cloud_id, cfg, ks), work, len(rows), t("es.curve_of", name=name))
@@ -141,17 +142,17 @@ def sweep_said(data: str, perplexities: tuple[float, ...], layouts: list[np.ndar
     return t(f"es.sweep_drawn_{data}", drawn=Message(drawn))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@cached(max_entries=8, copy=True)
 def _measured(
-    _wv: WordVectors, _rows: list[int], cloud_id: tuple, cfg: CloudConfig, k: int, trust_too: bool, _coords
+    wv: WordVectors, rows: list[int], cfg: CloudConfig, k: int, trust_too: bool, coords: np.ndarray
 ) -> Measure:
-    """measure() of projection `cfg` of this cloud, at k: once per projection and k."""
-    return _measure(_wv.vectors[_rows].cpu().numpy(), _coords, k, trust_too)
+    """measure() of projection `cfg` (its coordinates `coords`) of the cloud `rows`, at k: once per projection and k."""
+    return _measure(wv.vectors[rows].cpu().numpy(), coords, k, trust_too)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _curve(_wv: WordVectors, _rows: list[int], cloud_id: tuple, cfg: CloudConfig, ks: tuple, _coords) -> Curve:
-    return _measure_curve(_wv.vectors[_rows].cpu().numpy(), _coords, ks)
+@cached(max_entries=16, copy=True)
+def _curve(wv: WordVectors, rows: list[int], cfg: CloudConfig, ks: tuple, coords: np.ndarray) -> Curve:
+    return _measure_curve(wv.vectors[rows].cpu().numpy(), coords, ks)
 
 
 def _measure(x: np.ndarray, coords: np.ndarray, k: int, trust_too: bool, progress: Progress | None = None) -> Measure:

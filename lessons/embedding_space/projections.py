@@ -15,6 +15,7 @@ from core.jobs import Job, JobRunner
 from core.problems import Problem
 from core.vectors import WordVectors
 from figures.cloud import cloud_figure
+from ui.cache import cached
 from ui.i18n import problem, t
 from ui.jobs import QUEUES, job_progress, job_runner, refusal_notice, submit
 from ui.parse import parse_number
@@ -29,9 +30,12 @@ def runner() -> JobRunner:
     return job_runner("projections")
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def pca_coords(_wv: WordVectors, _rows: list[int], cloud_id: tuple, dims: int) -> np.ndarray:
-    return cloud.project(_wv.vectors[_rows].cpu().numpy(), CloudConfig("PCA", dims))
+@cached(max_entries=16)
+def pca_coords(wv: WordVectors, rows: list[int], dims: int) -> np.ndarray:
+    """The cloud `rows` of the vectors by PCA in `dims` dimensions: (len(rows), dims), read-only."""
+    coords = cloud.project(wv.vectors[rows].cpu().numpy(), CloudConfig("PCA", dims))
+    coords.flags.writeable = False
+    return coords
 
 
 @st.cache_resource
@@ -80,7 +84,7 @@ def projection_ui(
     """
     if cfg.method == "PCA":
         try:
-            return remember(cloud_id, cfg, pca_coords(wv, rows, cloud_id, cfg.dims)), None
+            return remember(cloud_id, cfg, pca_coords(wv, rows, cfg.dims)), None
         except Problem as err:  # every vector of the cloud the same
             st.error(problem(err))
             return None, None
@@ -122,7 +126,7 @@ def drawn_on(wv: WordVectors, rows: list[int], source_key: str, cloud_id: tuple)
         if (cfg := cfgs.get(method)) is None:
             continue
         if method == "PCA":
-            out[method] = (cfg, pca_coords(wv, rows, cloud_id, cfg.dims))  # drawn before: it projects
+            out[method] = (cfg, pca_coords(wv, rows, cfg.dims))  # drawn before: it projects
         elif (job := runner().get((source_key, tuple(rows), cfg))) is not None and job.done and not job.error:
             out[method] = (cfg, job.result)
     return out

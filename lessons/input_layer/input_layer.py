@@ -1,6 +1,7 @@
 """The input layer, stage by stage: token x sqrt(d_model) + position + segment -> LayerNorm -> dropout."""
 
 import inspect
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -15,8 +16,8 @@ from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
 from figures.input_layer import stage_figure
 from figures.training import lines_figure
-from lessons.input_layer.caching import page_cache_data
 from ui import live_chart
+from ui.cache import cached
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
@@ -48,24 +49,29 @@ def warn_cut(key: str, tokens: list[str], max_len: int) -> None:
     st.warning(t(key, n=len(tokens), max_len=max_len, last=tokens[max_len - 1], dropped=", ".join(tokens[max_len:])))
 
 
-@page_cache_data(max_entries=4)
+@cached(max_entries=4, copy=True)
 def norms(init: str) -> dict[str, list[float]]:
     return emb.norms_against_d_model(SIZES, init, device=device())
 
 
-@page_cache_data(max_entries=1)
+@cached(max_entries=1, copy=True)
 def padding_demo() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     batch = emb.pad_batch([[1, 2, 3], [4, 5]])
     return batch, *emb.padding_gradients(batch, vocab_size=10, d_model=3, device=device())
 
 
-@page_cache_data(max_entries=64, show_spinner=False)
+@cached(max_entries=64, copy=True)
 def layer_stages(
-    sentences: tuple[str, ...], _wv, glove: bool, d_model: int, max_len: int, position: str, scale: bool, dropout: float
+    sentences: tuple[str, ...], wv, glove: bool, d_model: int, max_len: int, position: str, scale: bool, dropout: float
 ) -> tuple[list[Tokens], dict[str, np.ndarray]]:
     """Each sentence's tokens, and the stages of the input layer in eval mode for their first max_len, {name:
-    (tokens, d)}: the layer over GloVe's rows (`glove`, the vectors `_wv`) or a random table."""
-    return run_layer(sentences, _wv, glove, d_model, max_len, position, scale, dropout, training=False)
+    (tokens, d)}: the layer over GloVe's rows (`glove`, the vectors `wv`) or a random table."""
+    return run_layer(sentences, wv, glove, d_model, max_len, position, scale, dropout, training=False)
+
+
+def stage_figures(stages: dict[str, np.ndarray], tokens: list[str]) -> list[go.Figure]:
+    """One heatmap per stage of the input layer, (tokens, d) each."""
+    return [stage_figure(v, key_text(name), tokens, t("pe.ax_dimension")) for name, v in stages.items()]
 
 
 def run_layer(sentences, wv, glove, d_model, max_len, position, scale, dropout, training: bool):
@@ -136,7 +142,6 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
             tokens, ids, types = tokens[:max_len], ids[:max_len], types[:max_len]
         stages = {name: values.detach().cpu().numpy() for name, values in real.stages(ids, types).items()}
         ids, segments = ids.tolist(), types.tolist()
-        shown_for = (mode, sentence, pair, max_len)
         code = (pretrained.MiniLMInput.stages,)
     else:
         wv = None
@@ -163,19 +168,15 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
             warn_cut("il.cut", tokens, max_len)
         tokens = tokens[:max_len]
         ids, segments = emb.ids_and_segments(toks, max_len)
-        shown_for = None if training else (mode, glove, sentences, *layer_settings)
         code = (emb.TokenEmbedding, emb.InputLayer.forward)
     table(pd.DataFrame({"token": tokens, "id": ids, "segment": segments}), "tokens", hide_index=True)
     if mode == "minilm":
         st.caption(t("il.wordpiece_caption"))
 
-    def figures() -> list[go.Figure]:
-        return [stage_figure(v, key_text(name), tokens, t("pe.ax_dimension")) for name, v in stages.items()]
-
-    if shown_for is None:
-        live_chart.charts(figures(), "il_stages")
+    if training and mode != "minilm":  # dropout draws anew on every run: not kept
+        live_chart.charts(stage_figures(stages, tokens), "il_stages")
     else:
-        live_chart.cached_charts("il_stages", figures, shown_for)
+        live_chart.cached_charts("il_stages", partial(stage_figures, stages, tokens))
     downloads("stages", array=np.stack(list(stages.values())))  # (stage, token, d)
     show_code(*code)
     moments = claims.row_moments(stages["LayerNorm"])  # what the LayerNorm heatmap holds, token by token

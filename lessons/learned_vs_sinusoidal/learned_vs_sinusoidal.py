@@ -13,6 +13,7 @@ from core.training import POSITIONS, TrainConfig
 from figures.positional import colour_limit, pe_heatmap_figure, similarity_figure
 from figures.training import drawn_heatmap, lines_figure, positions_pca_figure
 from lessons.learned_vs_sinusoidal.settings import SETTINGS, train_config
+from ui.cache import cached
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
@@ -32,7 +33,7 @@ def label(position: str) -> str:
     return t(f"lv.model_{position}")
 
 
-@st.cache_data
+@cached(max_entries=32, copy=True)
 def table_views(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cosine-similarity matrix, 2D PCA of the rows, and mean similarity against offset (0..128)."""
     rows = torch.from_numpy(table).to(device())

@@ -135,6 +135,16 @@ def lesson() -> None:
         try_this("pe")
 
 
+def curves_figure(dims: list[int], titles: tuple[str, ...], values: np.ndarray, p0: int, _d0: int):
+    """The chosen columns' curves over a window of positions (ui.window.window_chart's figure(values, r0, c0))."""
+    return fig.pe_curves_figure(values, p0, dims, titles)
+
+
+def similarity_figure(metric: str, titles: tuple[str, ...], values: np.ndarray, p0: int, _c0: int):
+    """The similarity of a window of positions with each other (ui.window.window_chart's figure(values, r0, c0))."""
+    return fig.similarity_figure(values, p0, metric, titles)
+
+
 # Each section's controls and the charts they change are a fragment: a control there reruns and redraws that part
 # alone. Formulas and code, which no slider changes, stay outside, so a rerun does not redraw them.
 # The three window charts move their window in the browser, inside a block of the table they were sent (all of it,
@@ -144,13 +154,10 @@ def lesson() -> None:
 def table_section(cfg: PEConfig, a: PEConfig | None, window_config: WindowConfig) -> None:
     labels = tuple(SETTINGS[key].shown_label() for key in window_config.keys)
     axes = (t("pe.ax_dimension"), t("pe.ax_position"))
-
-    def heatmap(values: np.ndarray, p0: int, d0: int):
-        return fig.pe_heatmap_figure(values, p0, d0, axis_titles=axes)
-
+    heatmap = functools.partial(fig.pe_heatmap_figure, axis_titles=axes)
     table = (cfg.max_len, cfg.d_model)
     cells = functools.partial(table_window, cfg)
-    p0, p1, d0, d1 = window_chart(window_config, labels, table, heatmap, "pe_table_chart", cells=cells, inputs=axes)
+    p0, p1, d0, d1 = window_chart(window_config, labels, table, heatmap, "pe_table_chart", cells=cells)
     capped = p1 < min(p0 + st.session_state.pe_pos_span, cfg.max_len)  # a wide window shows fewer rows
     cells = (p1 - p0) * (d1 - d0)
     caption = t(
@@ -186,16 +193,14 @@ def curves_section(cfg: PEConfig) -> None:
         st.warning(t("pe.dims_dropped", dropped=", ".join(dropped), last=cfg.d_model - 1))
     if dims:
         titles = (t("pe.curves_title"), t("pe.ax_position"), t("pe.ax_value"))
-
-        def curves(values: np.ndarray, p0: int, _d0: int):
-            return fig.pe_curves_figure(values, p0, dims, titles)
+        curves = functools.partial(curves_figure, dims, titles)
 
         def cells(p0: int, p1: int, *_columns) -> np.ndarray:  # every chosen dimension
             return table_columns(cfg, p0, p1, tuple(dims))
 
         labels = tuple(SETTINGS[key].shown_label() for key in CURVES_WINDOW.keys)
-        table, inputs = (cfg.max_len, len(dims)), (tuple(dims), titles)
-        window_chart(CURVES_WINDOW, labels, table, curves, "pe_curves_chart", cells=cells, inputs=inputs)
+        table = (cfg.max_len, len(dims))
+        window_chart(CURVES_WINDOW, labels, table, curves, "pe_curves_chart", cells=cells)
 
 
 def wavelength_section(cfg: PEConfig, a: PEConfig | None) -> None:
@@ -228,18 +233,14 @@ def similarity_section(cfg: PEConfig) -> None:
     metric = SETTINGS["pe_sim_metric"].draw(c1, horizontal=True)
     position = t("pe.ax_position")
     titles = (t("pe.sim_title", metric=t(f"pe.metric_{metric}")), position + " m", position + " n")
-
-    def square(values: np.ndarray, p0: int, _c0: int):
-        return fig.similarity_figure(values, p0, metric, titles)
+    square = functools.partial(similarity_figure, metric, titles)
 
     def cells(p0: int, p1: int, *_columns) -> np.ndarray:  # the same positions along both axes
         return similarity(cfg, p0, p1, metric)
 
     labels = tuple(SETTINGS[key].shown_label() for key in SIMILARITY_WINDOW.keys)
     table = (cfg.max_len, cfg.max_len)
-    p0, *_ = window_chart(
-        SIMILARITY_WINDOW, labels, table, square, "pe_sim_chart", cells=cells, inputs=(metric, titles)
-    )
+    p0, *_ = window_chart(SIMILARITY_WINDOW, labels, table, square, "pe_sim_chart", cells=cells)
     refs = (0, p0) if p0 else (0, cfg.max_len // 2)
     k_max = min(st.session_state.pe_sim_span, cfg.max_len - 1 - max(refs))
     if k_max >= 1:

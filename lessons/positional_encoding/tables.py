@@ -2,19 +2,19 @@
 a window of the table, B − A over a window, chosen columns, the similarity of positions, dot products by offset,
 and the checks of the shift and of the frequencies.
 
-st.cache_resource: a hit returns the array itself, where st.cache_data would unpickle a copy on every rerun. The
-arrays are shared, so they are read-only (`flags.writeable = False`): a page that tried to change one would fail
-instead of changing every learner's.
+ui.cache.cached, keyed by the PEConfig and the window: a hit returns the array itself (st.cache_resource), where
+st.cache_data would unpickle a copy on every rerun. The arrays are shared, so they are read-only
+(`flags.writeable = False`): a page that tried to change one would fail instead of changing every learner's.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 import torch
 
 from core import positional as pe
 from core.positional import PEConfig
+from ui.cache import cached
 from ui.device import device
 
 CHECKED_ROWS = 500  # the shift is checked on this many rows at each end of a long table
@@ -26,37 +26,37 @@ def _shared(values: torch.Tensor) -> np.ndarray:
     return array
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@cached(max_entries=64)
 def table_window(cfg: PEConfig, p0: int, p1: int, d0: int, d1: int) -> np.ndarray:
     """PE rows [p0, p1), columns [d0, d1): (p1 - p0, d1 - d0)."""
     return _shared(pe.pe_window(cfg, p0, p1, d0, d1, device=device()))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@cached(max_entries=64)
 def difference(a: PEConfig, b: PEConfig, p0: int, p1: int, d0: int, d1: int) -> np.ndarray:
     """B's table less A's over the window, where both have it."""
     return _shared(pe.pe_difference(a, b, p0, p1, d0, d1, device=device()))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@cached(max_entries=64)
 def table_columns(cfg: PEConfig, p0: int, p1: int, dims: tuple[int, ...]) -> np.ndarray:
     """The chosen columns over rows [p0, p1): (p1 - p0, len(dims))."""
     return _shared(pe.pe_columns(cfg, p0, p1, list(dims), device=device()))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@cached(max_entries=64)
 def similarity(cfg: PEConfig, p0: int, p1: int, metric: str) -> np.ndarray:
     """The similarity of positions [p0, p1) with each other: (p1 - p0, p1 - p0)."""
     return _shared(pe.position_similarity(pe.pe_window(cfg, p0, p1, device=device()), metric))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@cached(max_entries=64)
 def offset_curves(cfg: PEConfig, refs: tuple[int, ...], k: int) -> np.ndarray:
     """PE[n] · PE[n + k] for k in [0, k], one row per reference n."""
     return _shared(pe.dot_by_offset(cfg, list(refs), k, device=device()))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@cached(max_entries=64)
 def checks(cfg: PEConfig, k: int) -> tuple[float, float]:
     """The largest error of the shift by k (on CHECKED_ROWS rows at each end), and of exp(log) frequencies."""
     first = pe.shift_error(cfg, k, 0, CHECKED_ROWS, device=device())

@@ -1,5 +1,7 @@
 """Inside a real Transformer: all-MiniLM-L6-v2's own heads, its positions taken away, a word from static to contextual."""
 
+from functools import partial
+
 import numpy as np
 import streamlit as st
 
@@ -18,6 +20,7 @@ from ui.i18n import figure_text, problem, shown, shown_all, t
 from ui.link import IN_LINK, translated_choice
 from ui.minilm import (
     context_view,
+    draw,
     head_view,
     heads_claim,
     kept_figure,
@@ -108,19 +111,14 @@ if chapter == "heads":
         layer, head = head_pickers()
         grid_texts = (t("tf.grid_title", source=source), t("tf.grid_hover"), (t("tf.ax_head"), t("tf.ax_layer")))
         at = (layer - 1, head - 1)
-        source_key = (sentence, pair) if yours else ()
-        grid = kept_figure(
-            "grid", (*source_key, at), grid_texts, lambda: head_grid_figure(profile, named, at, *grid_texts)
-        )
+        grid = kept_figure(partial(head_grid_figure, profile, named, at, *grid_texts))
         above.plotly_chart(grid, key="tf_grid", on_select=pick_head, selection_mode="points", width="stretch")
         above.caption(t("tf.grid_caption"))
         if encoded is not None:
             tokens, weights = head_view(sentence, pair, layer, head)
             name = t("tf.head_name", layer=layer, head=head)
             title = t("tf.head_title", name=name)
-            build = lambda: heat(tokens, {name: weights}, title)  # noqa: E731
-            figure = kept_figure("head", (sentence, pair, layer, head), (name, title), build, cells=weights.size)
-            live_chart.chart(figure, "tf_head_chart")
+            draw("tf_head_chart", partial(heat, tokens, {name: weights}, title), cells=weights.size)
 
     heads_section()
     named_text = [
@@ -145,11 +143,9 @@ elif chapter == "positions" and encoded is not None:
     labels = {v: t(f"tf.variant_{v}") for v in ("learned", *VARIANTS)}
     shuffled = shown_all((view["tokens"][i] for i in view["order"]), " ")
     st.markdown(t("tf.shuffled", tokens=shuffled, order=", ".join(map(str, view["order"]))))
-    key, moved = (sentence, pair, seed), {labels[v]: view["moved"][v] for v in VARIANTS}
+    moved = {labels[v]: view["moved"][v] for v in VARIANTS}
     texts = (t("tf.moved_title"), (t("tf.ax_head"), t("tf.ax_layer")))
-    live_chart.chart(
-        kept_figure("moved", key, (*labels.values(), *texts), lambda: moved_figure(moved, *texts)), "tf_moved_chart"
-    )
+    draw("tf_moved_chart", partial(moved_figure, moved, *texts))
     explain(
         r"\mathrm{JS}(p, q) = \tfrac12 \mathrm{KL}(p \,\|\, m) + \tfrac12 \mathrm{KL}(q \,\|\, m),\quad m = \tfrac{p + q}{2}",
         moved_claim(view["moved"], labels)
@@ -158,10 +154,7 @@ elif chapter == "positions" and encoded is not None:
     show_code(probes.js_divergence, probes.in_sentence_order, minilm.shuffled_order, figure=t("tf.code_moved"))
     stages = [stage_name(s) for s in STAGES[1:]]
     cosines, texts = {labels[v]: view["cosine"][v] for v in VARIANTS}, (t("tf.cosine_title"), t("tf.ax_cosine"))
-    figure = kept_figure(
-        "cosine", key, (*labels.values(), *stages, *texts), lambda: lines_figure(stages, cosines, *texts)
-    )
-    live_chart.chart(figure, "tf_cosine_chart")
+    draw("tf_cosine_chart", partial(lines_figure, stages, cosines, *texts))
     ends = t("tf.sep").join(f"{labels[v]} **{view['cosine'][v][-1]:.3f}**" for v in VARIANTS)
     explain(
         r"\cos\Big(\tfrac1n \sum_i h^{\text{variant}}_i,\ \tfrac1n \sum_i h^{\text{learned}}_i\Big)",
@@ -182,11 +175,7 @@ elif chapter == "positions" and encoded is not None:
         layer, head = head_pickers()
         maps = {labels[v]: m for v, m in variant_heads(sentence, pair, seed, layer, head).items()}
         title = t("tf.variants_title", name=t("tf.head_name", layer=layer, head=head))
-        figure = kept_figure(
-            "variants", (*key, layer, head), (*maps, title), lambda: heat(view["tokens"], maps, title, 4),
-            cells=4 * len(view["tokens"]) ** 2,
-        )  # fmt: skip
-        live_chart.chart(figure, "tf_variants_chart")
+        draw("tf_variants_chart", partial(heat, view["tokens"], maps, title, 4), cells=4 * len(view["tokens"]) ** 2)
 
     variants_section()
 
@@ -247,7 +236,7 @@ elif chapter == "context":
     except VectorsError as err:
         wv = None
         st.info(problem(err))
-    frame, found = neighbour_view(word, k, wv is not None, wv)
+    frame, found = neighbour_view(word, k, wv)
     if wv is not None and not found:
         st.info(t("tf.glove_missing", word=shown(word.strip().lower())))
     table(frame, "minilm_neighbours")

@@ -1,15 +1,14 @@
 """Rotary positions and long context: RoPE, the base, PI / NTK / YaRN / llama3 scaling, ALiBi."""
 
 import math
+from functools import partial
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from core import claims, rotary
-from core.rotary import SCALINGS, RopeConfig
-from figures.rotary import ab_figure, alibi_figure, rotation_figure
-from figures.training import lines_figure
+from core.rotary import RopeConfig
+from lessons.rotary import charts
 from lessons.rotary.settings import SETTINGS
 from ui import live_chart
 from ui.compare import pin_ui, settings_table
@@ -99,7 +98,8 @@ def rope_sections(head_box, base_box) -> None:
 
     # --- 1. One pair, rotating ----------------------------------------------------------------------------
     # Each figure is drawn by ui.live_chart.cached_chart: built and serialised once per server for what it shows
-    # (the settings it depends on, the language), so a move back to a value seen before sends its text alone.
+    # (the settings it is a function of, lessons/rotary/charts.py, and the language), so a move back to a value seen
+    # before sends its text alone.
     st.header(t("rp.h_pair"))
     c1, c2 = st.columns(2)
     # a bound slider's default must lie inside its range, or moving it back inside (keep_inside) does not hold
@@ -108,11 +108,7 @@ def rope_sections(head_box, base_box) -> None:
     pair = window_start(pair_setting, total=head_dim // 2, span=1, where=c1, value=start)
     count = SETTINGS["rp_positions"].draw(c2)
     theta = own[pair].item()
-    live_chart.cached_chart(
-        "rp_rotation_chart",
-        lambda: rotation_figure(np.arange(count) * theta, t("rp.rotation_title", pair=pair), t("rp.position_m")),
-        (theta, pair, count),
-    )
+    live_chart.cached_chart("rp_rotation_chart", partial(charts.rotation_chart, theta, pair, count))
     turn = 2 * math.pi / theta  # finite: RopeConfig refuses wavelengths past rotary.MAX_WAVELENGTH
     turns = f"{turn:,.1f}" if turn < 1e9 else f"{turn:.3g}"
     st.caption(t("rp.theta_caption", pair=pair, theta=f"{theta:.3g}", turn=turns))
@@ -128,17 +124,7 @@ def rope_sections(head_box, base_box) -> None:
 
     # --- 2. Context extension -------------------------------------------------------------------------------
     st.header(t("rp.h_scaling"))
-
-    def wavelengths_figure():
-        """The five methods' wavelengths, pair by pair, with the original and target lengths."""
-        curves = {
-            SETTINGS["rp_method"].format_option(code): (2 * math.pi / cfg.inv_freq(code, device=device())).cpu().numpy()
-            for code in SCALINGS
-        }
-        lines = {t("rp.original_line", n=f"{original:,}"): original, t("rp.target_line", n=f"{target:,}"): target}
-        return lines_figure(curves, t("rp.wl_title"), t("rp.ax_pair"), t("rp.ax_wavelength"), log_y=True, hlines=lines)
-
-    live_chart.cached_chart("rp_wavelength_chart", wavelengths_figure, (cfg,))
+    live_chart.cached_chart("rp_wavelength_chart", partial(charts.wavelengths_chart, cfg))
     yarn_scale = rotary.attention_scaling(cfg.scaling("yarn"))
     st.caption(t("rp.scaling_caption", factor=f"{factor:g}", target=f"{target:,}", yarn=f"{yarn_scale:.3f}"))
     explain(
@@ -150,34 +136,11 @@ def rope_sections(head_box, base_box) -> None:
     if a is not None:
         st.subheader(t("rp.h_ab"))
         st.caption(t("rp.ab_intro"))
-        wavelength = t("rp.ax_wavelength")
-        live_chart.cached_chart(
-            "rp_ab_wavelength_chart",
-            lambda: ab_figure(
-                {wavelength: rotary.wavelengths(a, device=device()).cpu().numpy()},
-                {wavelength: rotary.wavelengths(cfg, device=device()).cpu().numpy()},
-                t("rp.ab_wl_title"),
-                t("rp.ax_pair"),
-                wavelength,
-                log_y=True,
-            ),
-            (a, cfg),
-        )
+        live_chart.cached_chart("rp_ab_wavelength_chart", partial(charts.ab_wavelengths_chart, a, cfg))
         if a.head_dim != cfg.head_dim:  # rotary.wavelength_ratio has no ratio pair by pair
             st.info(t("rp.ab_heads_differ", a=a.head_dim, b=cfg.head_dim))
         else:
-            live_chart.cached_chart(
-                "rp_ab_ratio_chart",
-                lambda: lines_figure(
-                    {t("rp.ab_ratio"): rotary.wavelength_ratio(a, cfg, device=device()).cpu().numpy()},
-                    t("rp.ab_ratio_title"),
-                    t("rp.ax_pair"),
-                    t("rp.ab_ratio"),
-                    log_y=True,
-                    hlines={t("rp.ab_equal"): 1.0},
-                ),
-                (a, cfg),
-            )
+            live_chart.cached_chart("rp_ab_ratio_chart", partial(charts.ab_ratio_chart, a, cfg))
             st.caption(t("rp.ab_ratio_notice"))
         show_code(rotary.wavelength_ratio)
 
@@ -186,29 +149,13 @@ def rope_sections(head_box, base_box) -> None:
     c1, c2 = st.columns(2)
     distance = SETTINGS["rp_distance"].draw(c1)
     seed = int(SETTINGS["rp_seed"].draw(c2))
-
-    score_axes = (t("rp.score_title"), t("rp.ax_distance") + " m − n", t("rp.ax_score"))
-    decay_axes = (t("rp.decay_title"), t("rp.ax_distance"), t("rp.ax_bound"))
-
-    def scores(c: RopeConfig) -> dict:
-        """q = k, and a random q and k drawn from the seed (of c's head_dim), against distance."""
-        same, random = rotary.score_curves(c, distance, seed, device=device())
-        return {"q = k": same.cpu().numpy(), t("rp.random_qk"): random.cpu().numpy()}
-
-    def bound(c: RopeConfig) -> dict:
-        return {t("rp.bound"): rotary.long_term_decay(c.head_dim, c.base, distance, device=device()).cpu().numpy()}
-
-    def against_a(curves, axes) -> go.Figure:
-        """B's curves alone, or A's dashed against B's."""
-        return lines_figure(curves(cfg), *axes) if a is None else ab_figure(curves(a), curves(cfg), *axes)
-
-    live_chart.cached_chart("rp_scores_chart", lambda: against_a(scores, score_axes), (cfg, a, distance, seed))
-    decay_inputs = ((cfg.head_dim, cfg.base), a and (a.head_dim, a.base), distance)  # all the bound depends on
-    live_chart.cached_chart("rp_decay_chart", lambda: against_a(bound, decay_axes), decay_inputs)
+    live_chart.cached_chart("rp_scores_chart", partial(charts.scores_chart, cfg, a, distance, seed))
+    heads = (cfg.head_dim, cfg.base), a and (a.head_dim, a.base)  # all the bound depends on
+    live_chart.cached_chart("rp_decay_chart", partial(charts.decay_chart, *heads, distance))
     explain(
         r"q_m^\top k_n = \mathrm{Re}\Big[\sum_j h_j\, e^{i(m-n)\theta_j}\Big],\qquad "
         r"\big|\ldots\big| \le \max_j |h_{j+1} - h_j| \sum_j |S_j|",
-        distance_said(scores(cfg)["q = k"]) + t("rp.distance_notice"),
+        distance_said(charts.score_lines(cfg, distance, seed)[0]) + t("rp.distance_notice"),
     )
     show_code(rotary.score_curves, rotary.scores_by_distance, rotary.long_term_decay)
 
@@ -230,15 +177,7 @@ def alibi_section() -> None:
     else:
         head = window_start(SETTINGS["rp_head"], total=heads, span=1, where=c2)
         length = SETTINGS["rp_alibi_len"].draw(c3)
-        live_chart.cached_chart(
-            "rp_alibi_chart",
-            lambda: alibi_figure(
-                rotary.alibi_bias(slopes[head], length, device=device()).cpu().numpy(),
-                t("rp.alibi_title", slope=f"{slopes[head]:.4g}"),
-                (t("rp.ax_key"), t("rp.ax_query")),
-            ),
-            (slopes[head], length),
-        )
+        live_chart.cached_chart("rp_alibi_chart", partial(charts.alibi_chart, slopes[head], length))
         st.caption(t("rp.slopes", slopes=", ".join(f"{s:.4g}" for s in slopes)))
         explain(
             r"\mathrm{score}(i, j) = q_i^\top k_j - m_h\,(i - j),\qquad m_h = 2^{-8h/n}",

@@ -103,7 +103,7 @@ if not frequent and len(plotted) < dims:
     st.error(t("we.pca_too_few", dims=dims))
 else:
     try:
-        proj = pca_coords(wv, source_key, tuple(plotted), dims, background if frequent else 0)
+        proj = pca_coords(wv, tuple(plotted), dims, background if frequent else 0)
     except Problem as err:  # too few words or dimensions to fit on, or all their vectors the same
         st.error(problem(err))
 if proj is not None:
@@ -130,7 +130,7 @@ st.header(t("we.h_neighbours"))
 # Its download button is deferred like every other (ui.tables): tests/browser/test_across_pages.py downloads the
 # lookup's and the neighbours' files after a move of k and checks each one's name and rows.
 @st.fragment
-def neighbours_section(wv: WordVectors, source_key: str) -> None:
+def neighbours_section(wv: WordVectors) -> None:
     c1, c2, c3 = st.columns(3)
     typed_word = c1.text_input(t("we.word"), "frog", key="we_nn_word", **IN_LINK)
     k = c2.slider("k", *NEIGHBOURS_K, key="we_nn_k", **IN_LINK)
@@ -143,7 +143,7 @@ def neighbours_section(wv: WordVectors, source_key: str) -> None:
         st.warning(t("we.not_in_vocabulary", word=repr(typed_word.strip())))
         return
     try:
-        found = nearest_words(wv, source_key, word, k, metric)
+        found = nearest_words(wv, word, k, metric)
     except Problem as err:  # the word's vector is all zeros: cosine is 0/0
         st.error(problem(err))
         return
@@ -151,7 +151,7 @@ def neighbours_section(wv: WordVectors, source_key: str) -> None:
     table(neighbours.set_index("word"), "neighbours", plain=True)
 
 
-neighbours_section(wv, source_key)
+neighbours_section(wv)
 
 # --- 5. Axes from word differences ----------------------------------------------------------------------
 st.header(t("we.h_axes"))

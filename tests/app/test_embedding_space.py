@@ -94,8 +94,8 @@ def test_isolating_a_word_with_nothing_in_the_cloud_says_so_and_draws_the_cloud(
     the previous axis ranges."""
     place = finding.place
 
-    def tsne_place(wv, rows, cloud_id, cfg, coords, asked):  # as t-SNE places words outside its cloud: nowhere
-        return place(wv, rows, cloud_id, CloudConfig("t-SNE", cfg.dims), coords, asked)
+    def tsne_place(wv, rows, cfg, coords, asked):  # as t-SNE places words outside its cloud: nowhere
+        return place(wv, rows, CloudConfig("t-SNE", cfg.dims), coords, asked)
 
     monkeypatch.setattr(finding, "place", tsne_place)
     at.select_slider(key="es_size").set_value(500).run()
@@ -295,6 +295,6 @@ def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(at, monk
 def test_tsne_draws_only_the_found_words_it_was_fitted_on_and_names_the_others():
     wv = bundled_vectors()
     coords = np.arange(1000, dtype=np.float32).reshape(500, 2)  # a 500-word cloud's t-SNE layout
-    spot = finding.place(wv, list(range(500)), (), CloudConfig("t-SNE", 2), coords, ["the", "queen", "of"])
+    spot = finding.place(wv, list(range(500)), CloudConfig("t-SNE", 2), coords, ["the", "queen", "of"])
     assert spot.words == ["the", "of"] and spot.unplaced == ["queen"] and not spot.projected
     np.testing.assert_array_equal(spot.coords, coords[[wv.stoi["the"], wv.stoi["of"]]])

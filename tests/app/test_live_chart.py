@@ -61,12 +61,17 @@ def test_a_window_from_the_browser_is_kept_only_when_well_formed():
         assert asked_window(bad, WINDOW.keys, WINDOW.spans) is None, bad
 
 
+def heatmap(values, r0: int, c0: int):
+    import plotly.graph_objects as go
+
+    return go.Figure(go.Heatmap(z=values, y0=r0, x0=c0))
+
+
 def window_page():
     import numpy as np
-    import plotly.graph_objects as go
     import streamlit as st
 
-    from tests.app.test_live_chart import WINDOW
+    from tests.app.test_live_chart import WINDOW, heatmap
     from ui.window import window_chart, window_link
 
     window_link(WINDOW)
@@ -75,7 +80,7 @@ def window_page():
         WINDOW,
         ("Rows", "First row", "Columns", "First column"),
         table.shape,
-        lambda values, r0, c0: go.Figure(go.Heatmap(z=values, y0=r0, x0=c0)),
+        heatmap,  # a module's function: its figure is cached by it (ui.cache)
         "chart",
         cells=lambda r0, r1, c0, c1: table[r0:r1, c0:c1],
     )
