@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import pytest
 import streamlit as st
 import torch
-from core.attention_head import AttentionConfig
+from core.attention.head import AttentionConfig
 from hypothesis import given
 from hypothesis import strategies as st_
 from streamlit.testing.v1 import AppTest
