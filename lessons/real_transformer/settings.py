@@ -35,7 +35,8 @@ SETTINGS = Settings(
         Setting("tf_seed", "number_input", DEFAULT.seed, "tf.seed", low=0, high=probes.MAX_SEED, help="tf.seed_help"),
         # --- 3. from static to contextual
         Setting("tf_word", "text_input", DEFAULT.word, "tf.word"),
-        Setting("tf_uses", "text_area", DEFAULT.uses, "tf.uses"),  # its help names MAX_USES: filled when drawn
+        # its help names core.probes.MAX_USES: the page fills it in when it draws the box
+        Setting("tf_uses", "text_area", DEFAULT.uses, "tf.uses", help="tf.uses_help"),
         Setting("tf_k", "number_input", DEFAULT.k, "tf.k", low=1, high=probes.MAX_K),
     ),
 )
