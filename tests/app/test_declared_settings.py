@@ -5,6 +5,7 @@ to the link when the declaration says it is in it; and every declared setting is
 declaration and its page cannot drift apart."""
 
 import importlib
+from typing import Any
 
 import pytest
 
@@ -52,13 +53,14 @@ def declaration(lesson: Lesson) -> Settings:
         return Settings(lesson.key, ())
 
 
-def drawn(lesson: Lesson, params: dict[str, str]) -> dict[str, tuple[str, object, object]]:
+def drawn(lesson: Lesson, params: dict[str, str]) -> dict[str, tuple[str, Any, Any]]:
     """{key: (element, value, its proto)} of every widget holding a value with a key of the page's prefix, in the view
     the link's params open."""
     at = open_link(lesson.script, params)
     out = {}
     for element in sorted(set(ELEMENTS.values())):
-        for widget in at.get(element):
+        widgets: list[Any] = list(at.get(element))
+        for widget in widgets:
             if widget.key and widget.key.startswith(f"{lesson.key}_"):
                 out[widget.key] = (element, widget.value, widget.proto)
     return out
