@@ -16,6 +16,8 @@ import pytest
 
 from core.attention.head import CONTENTS
 from core.cloud import METHODS
+from lessons.input_layer.settings import SETTINGS as IL_SETTINGS
+from lessons.real_transformer.settings import SETTINGS as TF_SETTINGS
 from tests.app import open_link
 from tests.app.test_link_fuzz import holds
 from tests.app.test_links import SHARED
@@ -37,9 +39,9 @@ def views(page: str) -> dict[str, tuple]:
     controls = {
         "lessons/positional_encoding/positional_encoding.py": {"pe_chapter": "CHAPTERS"},
         "lessons/attention/attention.py": {"at_chapter": "CHAPTERS", "at_content": CONTENTS},
-        "lessons/real_transformer/real_transformer.py": {"tf_chapter": "CHAPTERS"},
+        "lessons/real_transformer/real_transformer.py": {"tf_chapter": TF_SETTINGS["tf_chapter"].options},
         "lessons/embedding_space/embedding_space.py": {"es_method": METHODS},
-        "lessons/input_layer/input_layer.py": {"il_mode": "MODES"},
+        "lessons/input_layer/input_layer.py": {"il_mode": IL_SETTINGS["il_mode"].options},
     }.get(page, {})
     return {key: constant(page, options) if isinstance(options, str) else options for key, options in controls.items()}
 
