@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib
 import io
 import subprocess
 import sys
@@ -49,8 +50,21 @@ WIDTH = 1280
 CJK_FONT = "apt-get install fonts-noto-cjk (or fonts-wqy-microhei)"
 
 
+def declared_chapters(folder: str) -> tuple[str, ...]:
+    """The options of a lesson's declared chapter setting (`<key>_chapter` in lessons/<folder>/settings.py); () when
+    it declares none."""
+    try:
+        settings = importlib.import_module(f"lessons.{folder}.settings").SETTINGS
+    except (ModuleNotFoundError, AttributeError):
+        return ()
+    return next((tuple(s.options) for s in settings if s.key.endswith("_chapter")), ())
+
+
 def chapters(script: str) -> tuple[str, ...]:
-    """A lesson's chapters, read from its CHAPTERS tuple without running the page (its first one is its default)."""
+    """A lesson's chapters (its first one is its default): its declared chapter setting's options, else read from its
+    CHAPTERS tuple without running the page."""
+    if declared := declared_chapters(Path(script).parent.name):
+        return declared
     tree = ast.parse((ROOT / script).read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CHAPTERS" for t in node.targets):

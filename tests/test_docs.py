@@ -8,6 +8,7 @@ matched against the GitHub slugs of the target's headings.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import tomllib
 from pathlib import Path
@@ -96,8 +97,21 @@ def english_titles() -> dict[str, str]:
         return tomllib.load(f)["app"]
 
 
+def declared_chapters(folder: str) -> tuple[str, ...]:
+    """The options of a lesson's declared chapter setting (`<key>_chapter` in lessons/<folder>/settings.py); () when
+    it declares none."""
+    try:
+        settings = importlib.import_module(f"lessons.{folder}.settings").SETTINGS
+    except (ModuleNotFoundError, AttributeError):
+        return ()
+    return next((tuple(s.options) for s in settings if s.key.endswith("_chapter")), ())
+
+
 def chapters(script: str) -> tuple[str, ...]:
-    """A lesson's chapters, its CHAPTERS tuple read without running the page; () when it has none."""
+    """A lesson's chapters: its declared chapter setting's options, else its CHAPTERS tuple read without running the
+    page; () when it has none."""
+    if declared := declared_chapters(Path(script).parent.name):
+        return declared
     for node in ast.parse((ROOT / script).read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CHAPTERS" for t in node.targets):
             return ast.literal_eval(node.value)

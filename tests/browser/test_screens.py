@@ -9,6 +9,7 @@ test (the second screen finds the first one's results in the server's caches). T
 tablet are in harness.SCREENS for a run by hand (EMBLAB_SCREENS=presenter-1920,tablet)."""
 
 import ast
+import importlib
 import os
 import re
 
@@ -32,10 +33,23 @@ SCREENS = os.environ.get("EMBLAB_SCREENS", "presenter-1024,phone").split(",")
 EN = catalog("en")
 
 
+def declared_chapters(folder: str) -> tuple[str, ...]:
+    """The options of a lesson's declared chapter setting (`<key>_chapter` in lessons/<folder>/settings.py); () when
+    it declares none."""
+    try:
+        settings = importlib.import_module(f"lessons.{folder}.settings").SETTINGS
+    except (ModuleNotFoundError, AttributeError):
+        return ()
+    return next((tuple(s.options) for s in settings if s.key.endswith("_chapter")), ())
+
+
 def chapters(key: str) -> list[dict]:
     """A link's settings for each chapter of the page `key` (one view for a page without chapters), read from its
     CHAPTERS without running the page, as scripts/screenshots.py reads them."""
-    script = OVERVIEW.script if key == OVERVIEW.key else LESSONS[key].script
+    lesson = OVERVIEW if key == OVERVIEW.key else LESSONS[key]
+    if declared := declared_chapters(lesson.folder):
+        return [{f"{key}_chapter": chapter} for chapter in declared]
+    script = lesson.script
     for node in ast.parse((ROOT / script).read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CHAPTERS" for t in node.targets):
             return [{f"{key}_chapter": chapter} for chapter in ast.literal_eval(node.value)]
