@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -20,7 +21,7 @@ def lines_figure(
     marker_x: float | None = None,
     marker_label: str = "",
     log_y: bool = False,
-    x: list[float] | None = None,
+    x: Sequence[float] | None = None,
     log_x: bool = False,
     hlines: dict[str, float] | None = None,
 ) -> go.Figure:

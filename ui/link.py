@@ -177,9 +177,7 @@ def check_link(where, prefix: str, kinds: Mapping[str, str]) -> None:
         waiting: dict[str, tuple[str, list[str]]] = {}
         for name, values in asked.items():
             said = f"{shown(old.get(name, name))}={shown(values[-1])}"
-            # BRIDGE: `name not in st.session_state` lets a widget keyed at run time (f"we_{box}") on a page that does
-            # not declare its settings yet take its value; once every page declares its settings, it can go
-            if name not in kinds and name not in APP_PARAMS and name not in st.session_state:
+            if name not in kinds and name not in APP_PARAMS:
                 ignored.append(f"{said} ({t('ui.link_unknown')})")
                 st.query_params.pop(name, None)
             elif name in refused or (name in st.session_state and not _takes(values, st.session_state[name])):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from core import glove
@@ -9,8 +11,18 @@ from core.glove import VectorsError, load_glove
 from core.vectors import WordVectors
 from ui.device import device
 from ui.i18n import problem, t
+from ui.settings import Setting, Settings
 
 UPLOAD = "upload"
+
+
+def vectors_setting(prefix: str) -> Setting:
+    """The vectors picker's setting for a page's declaration (`<prefix>_source`): kept while the session lasts, not in
+    the link (a link cannot carry a file). Its options are the configured folder's files, read when it is drawn
+    (choose_vectors); declared are the two always there."""
+    return Setting(
+        f"{prefix}_source", "selectbox", glove.BUNDLED, "ui.vectors", options=(glove.BUNDLED, UPLOAD), in_link=False
+    )
 
 
 @st.cache_resource(show_spinner=False)
@@ -53,19 +65,18 @@ def source_name(wv: WordVectors) -> str:
     return t("ui.bundled") if wv.name == glove.BUNDLED else wv.name
 
 
-def choose_vectors(prefix: str) -> tuple[WordVectors, str]:
-    """The vectors picker (bundled, the folder's files, an upload) and a cache key for the choice.
+def choose_vectors(settings: Settings) -> tuple[WordVectors, str]:
+    """The vectors picker (bundled, the folder's files, an upload), drawn from the page's declared
+    `<prefix>_source` (vectors_setting), and a cache key for the choice.
 
     An upload is parsed once and kept in this session only. A file that cannot be used gets a message saying why,
     and the page keeps the vectors it had: the last good upload, else the bundled vectors.
     """
-    options = [glove.BUNDLED, *glove.list_vector_files(), UPLOAD]
-    source = st.selectbox(
-        t("ui.vectors"),
-        options,
+    prefix = settings.prefix
+    options = (glove.BUNDLED, *glove.list_vector_files(), UPLOAD)
+    source = dataclasses.replace(settings[f"{prefix}_source"], options=options).draw(
+        st,
         format_func=lambda o: t("ui.upload") if o == UPLOAD else t("ui.bundled") if o == glove.BUNDLED else o,
-        key=f"{prefix}_source",
-        persist_state="session",
         help=t("ui.vectors_help", folder=glove.vectors_dir().resolve(), env=glove.ENV_DIR),
     )
     try:

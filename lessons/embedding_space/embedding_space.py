@@ -2,48 +2,39 @@
 
 import functools
 from dataclasses import replace
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from core import cloud, neighbours, trustworthiness
-from core.cloud import GROUPS, METHODS, SIZES, CloudConfig
+from core.cloud import GROUPS, SIZES, CloudConfig
 from core.problems import Problem
 from core.vectors import lookup_words
 from figures.cloud import cloud_figure, labels_figure
 from figures.neighbours import frames_figure, kept_figure, sweep_figure
 from lessons.embedding_space import found as finding
 from lessons.embedding_space import honesty, projections
+from lessons.embedding_space.settings import SETTINGS, group_text
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import job_result
-from ui.link import IN_LINK, translated_choice, translated_choices
 from ui.live_chart import cached_chart
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors, source_name
 
-SIZE = 5000  # the cloud's words at first: enough to show clusters, drawn at once by PCA
-GROUPS_SHOWN = ["animals", "countries", "capitals", "numbers"]  # the ready-made groups coloured at first
-NEIGHBOURS_K = (1, 50, 10)  # the search's k: least, most, default
-SEEDS = (0, 2**31 - 1)  # numpy's random seeds
-PERPLEXITIES = (1.0, 5000.0)  # the box's ends; CloudConfig.problem_with says what suits a cloud of n points
-LEARNING_RATES = (0, 10, 50, 100, 200, 500, 1000, 2000)  # 0: openTSNE's auto
-ITERATIONS = (300, 500, 750, 1000, 1500, 2000)  # each above cloud.EXAGGERATION_ITERS
-N_NEIGHBORS = (2, 5000)
-MIN_DISTS = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.8, 0.99)
 CLOUD_MOST = SIZES[-1]  # the most words a cloud holds: the frequent ones and the grouped ones outside them together
-SWEEP_DATA = ("sizes", "gaps", "cloud")  # core.neighbours.DEMOS, then the page's own cloud
 
 st.title(t("es.title"))
 st.markdown(t("es.intro"))
-wv, source_key = choose_vectors("es")
+wv, source_key = choose_vectors(SETTINGS)
 
 # --- 1. The cloud ---------------------------------------------------------------------------------------
 st.header(t("es.h_cloud"))
 c1, c2 = st.columns(2)
-size = c1.select_slider(t("es.size"), SIZES, SIZE, key="es_size", **IN_LINK)
-look = lookup_words(wv, c2.text_input(t("es.words"), "man, woman, king, queen", key="es_words", **IN_LINK))
+size = SETTINGS["es_size"].draw(c1)
+look = lookup_words(wv, SETTINGS["es_words"].draw(c2))
 if look.unknown:
     c2.warning(t("we.unknown_rest_shown", words=", ".join(look.unknown)))
 if look.left_out:
@@ -55,12 +46,9 @@ st.subheader(t("es.h_colour"))
 c1, c2 = st.columns(2)
 # The groups are named in the reader's language, in the box and the legend; the link keeps core's names
 # (ui.link.translated_choices: a bound multiselect would write the translated names, and a link open in one language).
-picked = translated_choices(
-    c1.multiselect, t("es.groups"), list(GROUPS), key="es_groups", default=GROUPS_SHOWN,
-    format_func=lambda name: t(f"es.group_{name.replace(' ', '_')}"), placeholder=t("es.groups_placeholder"),
-)  # fmt: skip
-own = c2.text_area(t("es.own_groups"), "", key="es_own_groups", placeholder=t("es.own_placeholder"), **IN_LINK)
-named = {t(f"es.group_{name.replace(' ', '_')}"): list(GROUPS[name]) for name in picked}
+picked = SETTINGS["es_groups"].draw(c1, format_func=group_text, placeholder=t("es.groups_placeholder"))
+own = SETTINGS["es_own_groups"].draw(c2, placeholder=t("es.own_placeholder"))
+named = {group_text(name): list(GROUPS[name]) for name in picked}
 groups = cloud.resolve_groups(wv, named | cloud.parse_groups(own))
 if groups.malformed:
     c2.warning(t("es.malformed", words=" ".join(groups.malformed)))
@@ -75,27 +63,17 @@ if past:
 # --- 2. Projection --------------------------------------------------------------------------------------
 st.header(t("es.h_projection"))
 c1, c2, c3, c4 = st.columns(4)
-method = c1.radio(
-    t("es.method"), METHODS, METHODS.index(CloudConfig.method), key="es_method", horizontal=True, **IN_LINK
-)
-dims = int(c1.radio(t("we.dims"), ("2D", "3D"), CloudConfig.dims - 2, key="es_dims", horizontal=True, **IN_LINK)[0])
-seed = c1.number_input(t("es.seed"), *SEEDS, CloudConfig.seed, step=1, key="es_seed", **IN_LINK)
+method = SETTINGS["es_method"].draw(c1, horizontal=True)
+dims = int(SETTINGS["es_dims"].draw(c1, horizontal=True)[0])
+seed = SETTINGS["es_seed"].draw(c1)
 if method == "t-SNE":
-    perplexity = c2.number_input(
-        t("es.perplexity"), *PERPLEXITIES, CloudConfig.perplexity, step=1.0, format="%g", key="es_perplexity", **IN_LINK
-    )
-    rate = c3.select_slider(
-        t("es.learning_rate"), LEARNING_RATES, CloudConfig.learning_rate, key="es_learning_rate", **IN_LINK
-    )
-    iterations = c4.select_slider(
-        t("es.iterations"), ITERATIONS, CloudConfig.iterations, key="es_iterations", **IN_LINK
-    )
+    perplexity = SETTINGS["es_perplexity"].draw(c2, format="%g")
+    rate = SETTINGS["es_learning_rate"].draw(c3)
+    iterations = SETTINGS["es_iterations"].draw(c4)
     settings = dict(perplexity=float(perplexity), learning_rate=float(rate), iterations=iterations)
 elif method == "UMAP":
-    n_neighbors = c2.number_input(
-        t("es.n_neighbors"), *N_NEIGHBORS, CloudConfig.n_neighbors, key="es_n_neighbors", **IN_LINK
-    )
-    min_dist = c3.select_slider("min_dist", MIN_DISTS, CloudConfig.min_dist, key="es_min_dist", **IN_LINK)
+    n_neighbors = SETTINGS["es_n_neighbors"].draw(c2)
+    min_dist = SETTINGS["es_min_dist"].draw(c3)
     settings = dict(n_neighbors=int(n_neighbors), min_dist=float(min_dist))
 else:
     settings = {}
@@ -114,7 +92,7 @@ n_frequent = len(rows) - added
 cloud_id = (source_key, n_frequent, tuple(rows[n_frequent:]))
 words = [wv.itos[r] for r in rows]
 index = {w: i for i, w in enumerate(words)}
-roles = dict(
+roles: dict[str, Any] = dict(  # cloud_figure's keywords: the chosen words, the groups, the legend's names
     chosen=[index[w] for w in look.found],
     groups={name: [index[w] for w in ws] for name, ws in groups.words.items()},
     legend={role: t(f"es.legend_{role}") for role in ("cloud", "chosen", "neighbours", "found")},
@@ -143,8 +121,8 @@ if coords is None:
     st.caption(t("es.honest_later"))
 else:
     c1, c2, c3, c4 = st.columns(4)
-    kept_k = c1.number_input(t("es.kept_k"), 1, neighbours.MAX_K, neighbours.K, key="es_kept_k", **IN_LINK)
-    by_kept = c2.toggle(t("es.colour_kept"), False, key="es_colour_kept", help=t("es.colour_kept_help"), **IN_LINK)
+    kept_k = SETTINGS["es_kept_k"].draw(c1)
+    by_kept = SETTINGS["es_colour_kept"].draw(c2)
     kept_k = honesty.fit_k(kept_k, len(rows))
     kept = honesty.measures_ui(wv, rows, cloud_id, cfg, kept_k, coords, [c3, c4])
 
@@ -155,9 +133,9 @@ else:
 def find_section() -> None:
     st.subheader(t("es.h_find"))
     c1, c2, c3 = st.columns([2, 2, 1])
-    typed = c1.text_input(t("we.word"), "", key="es_find", placeholder="queen", **IN_LINK)
-    k = c2.slider(t("es.k"), *NEIGHBOURS_K, key="es_k", **IN_LINK)
-    isolate = c3.toggle(t("es.isolate"), False, key="es_isolate", help=t("es.isolate_help"), **IN_LINK)
+    typed = SETTINGS["es_find"].draw(c1, placeholder="queen")
+    k = SETTINGS["es_k"].draw(c2)
+    isolate = SETTINGS["es_isolate"].draw(c3)
     found, near = finding.lookup(wv, typed, k)
     if coords is None:
         if found:
@@ -181,7 +159,7 @@ def find_section() -> None:
         left.info(t("es.isolate_none", word=found, method=cfg.method))
     isolated = isolate and bool(spot.words) and not colour_kept
     with left:
-        if colour_kept:
+        if colour_kept and kept is not None:
             title = (t("es.kept_title", k=kept_k), t("es.kept_colour"))
             fig = functools.partial(kept_figure, coords, words, kept, kept_k, *title, revision=revision)
             cached_chart("es_plot", fig)
@@ -219,7 +197,7 @@ if coords is not None:
         figure=t("es.code_honest"),
     )
     frames = projections.layouts().get(key, []) if key else []
-    if len(frames) > 1 and dims == 2 and st.toggle(t("es.replay"), False, key="es_replay", **IN_LINK):
+    if len(frames) > 1 and dims == 2 and SETTINGS["es_replay"].draw():
         replay = frames_figure(frames, words, t("es.replay_title", every=projections.LAYOUT_EVERY), t("es.iteration"))
         st.plotly_chart(replay, key="es_replay_plot")
         explain(
@@ -234,7 +212,7 @@ if coords is not None:
             coords, index=pd.Index(words, name="word"), columns=[f"{cfg.method}_{i + 1}" for i in range(dims)]
         ),
     )
-    if st.toggle(t("es.curve"), True, key="es_curve", help=t("es.curve_help"), **IN_LINK):
+    if SETTINGS["es_curve"].draw():
         honesty.curves_ui(wv, rows, cloud_id, projections.drawn_on(wv, rows, source_key, cloud_id))
         show_code(neighbours.honesty_curve, figure=t("es.code_curve"))
 
@@ -243,15 +221,8 @@ show_code(cloud.cloud_rows, cloud.project, cloud.neighbours, figure=t("es.code_c
 # --- 4. A perplexity sweep --------------------------------------------------------------------------------
 st.header(t("es.h_sweep"))
 c1, c2 = st.columns(2)
-data = translated_choice(
-    c1.radio,
-    t("es.sweep_data"),
-    SWEEP_DATA,
-    key="es_sweep_data",
-    format_func=lambda d: t(f"es.sweep_{d}"),
-    horizontal=True,
-)
-typed_sweep = c2.text_input(t("es.sweep"), ", ".join(f"{p:g}" for p in neighbours.SWEEP), key="es_sweep", **IN_LINK)
+data = SETTINGS["es_sweep_data"].draw(c1, horizontal=True)
+typed_sweep = SETTINGS["es_sweep"].draw(c2)
 sweep_cfg = replace(cfg, dims=2) if cfg.method == "t-SNE" else CloudConfig("t-SNE", 2, seed=int(seed))
 demo, labels = neighbours.demo_clusters(data) if data != "cloud" else (None, None)
 n_sweep = len(rows) if demo is None else len(demo)
@@ -278,7 +249,7 @@ if perplexities:
     )  # fmt: skip
     if swept is not None:
         panels = {t("es.panel", perplexity=f"{p:g}"): xy for p, xy in zip(perplexities, swept, strict=True)}
-        hover = words if demo is None else [t("es.cluster", n=int(c) + 1) for c in labels]
+        hover = words if labels is None else [t("es.cluster", n=int(c) + 1) for c in labels]
         names = None if labels is None else [t("es.cluster", n=c + 1) for c in range(int(labels.max()) + 1)]
         fig = sweep_figure(panels, hover, t(f"es.sweep_{data}"), groups=labels, group_names=names)
         st.plotly_chart(fig, key="es_sweep_plot")

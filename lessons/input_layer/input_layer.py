@@ -1,7 +1,8 @@
 """The input layer, stage by stage: token x sqrt(d_model) + position + segment -> LayerNorm -> dropout."""
 
-import inspect
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -16,23 +17,20 @@ from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
 from figures.input_layer import stage_figure
 from figures.training import lines_figure
+from lessons.input_layer.settings import SETTINGS
 from ui import live_chart
 from ui.cache import cached
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.link import IN_LINK, translated_choice
 from ui.minilm import unknown_notice
 from ui.resources import minilm_input
 from ui.tables import downloads, table
 from ui.vectors import bundled_vectors
 
-MODES = ("glove", "random", "minilm")
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024]  # the d_models of section 2
 SQRT_AT = 512  # the d_model section 2's notice reads the plot at (the paper's)
-# The settings' defaults are build_input_layer's.
-LAYER = {name: p.default for name, p in inspect.signature(emb.build_input_layer).parameters.items()}
 
 
 def key_text(name: str) -> str:
@@ -93,34 +91,25 @@ st.markdown(t("il.intro"))
 # 1's fragment below, so that a sentence reruns that section alone (the browser writes the URL); the table and the
 # layer's settings, moved far less, rerun the page, which hands them to the fragment. Sections 2 and 5 have their own
 # controls and are fragments too; sections 3 and 4 have none.
-captions = [t(f"il.mode_{m}") for m in MODES]
-mode = translated_choice(
-    st.radio, t("il.table"), MODES, key="il_mode", format_func=lambda m: t(f"il.option_{m}"), captions=captions,
-    horizontal=True,
-)  # fmt: skip
+captions = [t(f"il.mode_{m}") for m in SETTINGS["il_mode"].options]
+mode = SETTINGS["il_mode"].draw(st, captions=captions, horizontal=True)
 typed = st.container()
 c1, c2, c3, c4 = st.columns([1.25, 1, 1, 1.25])  # toggles cut their labels rather than wrap them
-own = dict(disabled=mode == "minilm", **IN_LINK)  # the real model has its own scale, positions and dropout
-scale = c1.toggle("× √d_model", LAYER["scale"], key="il_scale", help=t("il.scale_help"), **own)
-positions = ("sinusoidal", "learned")
-assert positions[0] == LAYER["position"]  # translated_choice's default is the first option
-position = translated_choice(
-    c1.radio, t("il.positions"), positions, key="il_position", format_func=lambda p: t(f"il.option_{p}"),
-    disabled=mode == "minilm",
-)  # fmt: skip
-random_only = dict(disabled=mode != "random", **IN_LINK)  # GloVe's width is its own, the real model's too
-d_model = c2.select_slider("d_model", [2**k for k in range(2, 10)], LAYER["d_model"], key="il_d_model", **random_only)
-max_len = int(c2.number_input("max_len", 1, 512, LAYER["max_len"], step=1, key="il_max_len", **IN_LINK))
-dropout = c3.slider(t("il.dropout"), 0.0, 0.9, LAYER["dropout"], key="il_dropout", **own)
-training = c4.toggle(t("il.training"), False, key="il_train", help=t("il.training_help"), **own)
+own = mode == "minilm"  # the real model has its own scale, positions and dropout
+scale = SETTINGS["il_scale"].draw(c1, disabled=own)
+position = SETTINGS["il_position"].draw(c1, disabled=own)
+d_model = SETTINGS["il_d_model"].draw(c2, disabled=mode != "random")  # GloVe's width is its own, the real model's too
+max_len = int(SETTINGS["il_max_len"].draw(c2))
+dropout = SETTINGS["il_dropout"].draw(c3, disabled=own)
+training = SETTINGS["il_train"].draw(c4, disabled=own)
 layer_settings = (d_model, max_len, position, scale, dropout)
 
 
 @st.fragment
-def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
+def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float], training: bool) -> None:
     c1, c2 = typed.columns(2)
-    sentence = c1.text_input(t("il.sentence"), " ".join(emb.ARE_YOU_OK_WORDS), key="il_sentence", **IN_LINK)
-    pair = c2.text_input(t("il.pair"), "", key="il_pair", **IN_LINK)
+    sentence = SETTINGS["il_sentence"].draw(c1)
+    pair = SETTINGS["il_pair"].draw(c2)
     d_model, max_len, *_ = layer_settings
 
     # --- 1. Tokens and stages -----------------------------------------------------------------------------
@@ -135,14 +124,14 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
             st.info(t("il.minilm_missing", problem=problem(err)))
             return
         st.info(t("il.minilm_dim", dim=real.word.size(1)))
-        tokens, ids, types = real.encode(sentence, pair or None)
+        tokens, id_tensor, types = real.encode(sentence, pair or None)
         unknown_notice(real.tokenizer, sentence, pair)
-        if len(ids) > max_len:
+        if len(id_tensor) > max_len:
             warn_cut("il.cut_wordpiece", tokens, max_len)
-            tokens, ids, types = tokens[:max_len], ids[:max_len], types[:max_len]
-        stages = {name: values.detach().cpu().numpy() for name, values in real.stages(ids, types).items()}
-        ids, segments = ids.tolist(), types.tolist()
-        code = (pretrained.MiniLMInput.stages,)
+            tokens, id_tensor, types = tokens[:max_len], id_tensor[:max_len], types[:max_len]
+        stages = {name: values.detach().cpu().numpy() for name, values in real.stages(id_tensor, types).items()}
+        ids, segments = id_tensor.tolist(), types.tolist()
+        code: tuple[Callable[..., Any], ...] = (pretrained.MiniLMInput.stages,)
     else:
         wv = None
         if mode == "glove":
@@ -179,7 +168,7 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
         live_chart.cached_charts("il_stages", partial(stage_figures, stages, tokens))
     downloads("stages", array=np.stack(list(stages.values())))  # (stage, token, d)
     show_code(*code)
-    moments = claims.row_moments(stages["LayerNorm"])  # what the LayerNorm heatmap holds, token by token
+    moments = claims.row_moments(stages["LayerNorm"].tolist())  # what the LayerNorm heatmap holds, token by token
     explain(
         r"x = \mathrm{Dropout}\big(\mathrm{LayerNorm}(E[\text{id}] \cdot \sqrt{d_{model}} + P_{pos} + S_{seg})\big)",
         t("il.stages_measured", mean=f"{moments.largest_mean:.2g}", lo=f"{moments.least_var:.3g}",
@@ -195,10 +184,7 @@ st.header(t("il.h_sqrt"))
 
 @st.fragment
 def sqrt_section() -> None:
-    init = translated_choice(
-        st.radio, t("il.init"), ("normal", "xavier"), key="il_init", format_func=lambda i: t(f"il.option_{i}"),
-        horizontal=True, help=t("il.init_help"),
-    )  # fmt: skip
+    init = SETTINGS["il_init"].draw(st, horizontal=True)
     measured = norms(init)
     shown = {key_text(name): values for name, values in measured.items()}
     st.plotly_chart(lines_figure(shown, t("il.norms_title"), "d_model", "‖v‖", x=SIZES, log_x=True, log_y=True))
@@ -241,9 +227,9 @@ st.header(t("il.h_tying"))
 
 @st.fragment
 def tying_section() -> None:
-    c1, c2 = st.columns(2)  # the base Transformer's sizes: 37,000 shared BPE tokens, d_model 512
-    vocab = int(c1.number_input(t("il.vocab"), 2, 1_000_000, 37_000, step=1000, key="il_vocab", **IN_LINK))
-    tie_d = int(c2.number_input("d_model", 1, 16384, 512, step=64, key="il_tie_d", **IN_LINK))
+    c1, c2 = st.columns(2)  # at first the base Transformer's sizes (lessons/input_layer/settings.py)
+    vocab = int(SETTINGS["il_vocab"].draw(c1))
+    tie_d = int(SETTINGS["il_tie_d"].draw(c2))
     counts = pd.DataFrame(emb.parameter_counts(vocab, tie_d))
     counts = counts.rename(index=key_text, columns=key_text).rename_axis("parameters")
     table(counts.map(lambda n: f"{n:,}"), "parameters", whole=counts)

@@ -7,17 +7,17 @@ import streamlit as st
 
 from core import minilm, probes
 from core.glove import VectorsError
-from core.minilm import HEADS, LAYERS
 from core.pretrained import PretrainedMissing
 from core.probes import STAGES, VARIANTS, ProbeConfig
 from core.problems import Problem
 from core.projection import pca
+from core.vectors import WordVectors
 from figures.minilm import attention_figure, head_grid_figure, lines_figure, moved_figure, trajectory_figure
+from lessons.real_transformer.settings import SETTINGS
 from ui import live_chart
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import figure_text, problem, shown, shown_all, t
-from ui.link import IN_LINK, translated_choice
 from ui.minilm import (
     context_view,
     draw,
@@ -38,7 +38,6 @@ from ui.minilm import (
 from ui.tables import table
 from ui.vectors import bundled_vectors
 
-CHAPTERS = ("heads", "positions", "context", "exercises")  # the lesson's sections, in order
 SAME = 1e-6  # the no-position run of shuffled tokens equals the shuffled no-position run to rounding (float64: 1e-15)
 
 
@@ -60,10 +59,9 @@ except PretrainedMissing as err:
     st.stop()
 
 # --- Settings ---------------------------------------------------------------------------------------
-default = ProbeConfig()
 c1, c2 = st.columns(2)
-sentence = c1.text_input(t("tf.sentence"), default.sentence, key="tf_sentence", **IN_LINK)
-pair = c2.text_input(t("tf.pair"), default.pair, key="tf_pair", help=t("tf.pair_help"), **IN_LINK)
+sentence = SETTINGS["tf_sentence"].draw(c1)
+pair = SETTINGS["tf_pair"].draw(c2)
 encoded = None
 try:
     encoded = learned_run(sentence, pair)[0]
@@ -72,14 +70,7 @@ except Problem as err:
     st.error(t("tf.sentence_refused", problem=problem(err)))
 
 # One chapter at a time, kept in the link by ui.link.translated_choice (?tf_chapter=positions).
-chapter = translated_choice(
-    st.segmented_control,
-    t("tf.chapter"),
-    CHAPTERS,
-    key="tf_chapter",
-    format_func=lambda c: t(f"tf.chapter_{c}"),
-    required=True,
-)
+chapter = SETTINGS["tf_chapter"].draw(st, required=True)
 
 
 def pick_head() -> None:
@@ -92,14 +83,13 @@ def pick_head() -> None:
 
 def head_pickers() -> tuple[int, int]:
     c1, c2 = st.columns(2)
-    layer = int(c1.number_input(t("tf.layer"), 1, LAYERS, default.layer, key="tf_layer", **IN_LINK))
-    return layer, int(c2.number_input(t("tf.head"), 1, HEADS, default.head, key="tf_head", **IN_LINK))
+    return int(SETTINGS["tf_layer"].draw(c1)), int(SETTINGS["tf_head"].draw(c2))
 
 
 if chapter == "heads":
     # --- 1. Positional heads -------------------------------------------------------------------------------
     st.header(t("tf.h_heads"))
-    yours = st.toggle(t("tf.yours"), default.yours, key="tf_yours", help=t("tf.yours_help"), **IN_LINK)
+    yours = SETTINGS["tf_yours"].draw()
     if yours and encoded is None:
         st.stop()
     profile, named, listed = profile_view(sentence if yours else "", pair if yours else "")
@@ -135,10 +125,7 @@ if chapter == "heads":
 elif chapter == "positions" and encoded is not None:
     # --- 2. Take the positions away --------------------------------------------------------------------------
     st.header(t("tf.h_positions"))
-    seed_help = t("tf.seed_help")
-    seed = int(
-        st.number_input(t("tf.seed"), 0, probes.MAX_SEED, default.seed, key="tf_seed", help=seed_help, **IN_LINK)
-    )
+    seed = int(SETTINGS["tf_seed"].draw())
     view = positions_view(sentence, pair, seed)
     labels = {v: t(f"tf.variant_{v}") for v in ("learned", *VARIANTS)}
     shuffled = shown_all((view["tokens"][i] for i in view["order"]), " ")
@@ -153,8 +140,8 @@ elif chapter == "positions" and encoded is not None:
     )
     show_code(probes.js_divergence, probes.in_sentence_order, minilm.shuffled_order, figure=t("tf.code_moved"))
     stages = [stage_name(s) for s in STAGES[1:]]
-    cosines, texts = {labels[v]: view["cosine"][v] for v in VARIANTS}, (t("tf.cosine_title"), t("tf.ax_cosine"))
-    draw("tf_cosine_chart", partial(lines_figure, stages, cosines, *texts))
+    cosines, cosine_texts = {labels[v]: view["cosine"][v] for v in VARIANTS}, (t("tf.cosine_title"), t("tf.ax_cosine"))
+    draw("tf_cosine_chart", partial(lines_figure, stages, cosines, *cosine_texts))
     ends = t("tf.sep").join(f"{labels[v]} **{view['cosine'][v][-1]:.3f}**" for v in VARIANTS)
     explain(
         r"\cos\Big(\tfrac1n \sum_i h^{\text{variant}}_i,\ \tfrac1n \sum_i h^{\text{learned}}_i\Big)",
@@ -183,11 +170,9 @@ elif chapter == "context":
     # --- 3. From static to contextual ------------------------------------------------------------------------
     st.header(t("tf.h_context"))
     c1, c2, c3 = st.columns([2, 5, 1])
-    word = c1.text_input(t("tf.word"), default.word, key="tf_word", **IN_LINK)
-    uses = c2.text_area(
-        t("tf.uses"), default.uses, key="tf_uses", help=t("tf.uses_help", most=probes.MAX_USES), **IN_LINK
-    )
-    k = int(c3.number_input(t("tf.k"), 1, probes.MAX_K, default.k, key="tf_k", **IN_LINK))
+    word = SETTINGS["tf_word"].draw(c1)
+    uses = SETTINGS["tf_uses"].draw(c2, help=t("tf.uses_help", most=probes.MAX_USES))
+    k = int(SETTINGS["tf_k"].draw(c3))
     lines = ProbeConfig(uses=uses).use_list
     try:
         view = context_view(word, tuple(lines))
@@ -231,10 +216,10 @@ elif chapter == "context":
         )
         show_code(pca, figure=t("tf.code_pca"))
     st.subheader(t("tf.neighbours_title", word=shown(word.strip())))
+    wv: WordVectors | None = None
     try:
         wv = bundled_vectors()
     except VectorsError as err:
-        wv = None
         st.info(problem(err))
     frame, found = neighbour_view(word, k, wv)
     if wv is not None and not found:

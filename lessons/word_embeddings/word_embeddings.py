@@ -12,31 +12,27 @@ from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.words import word_scatter_figure
 from lessons.word_embeddings.evaluation import REFUSED, eval_runner, show_evaluation, start_evaluation
 from lessons.word_embeddings.results import nearest_words, pca_coords
+from lessons.word_embeddings.settings import ANALOGY, AXES, SEED_WORDS, SETTINGS
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import QUEUES, refusal_notice
-from ui.link import IN_LINK, translated_choice
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors, source_name
 
-OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
+OUR_SET = Path(__file__).resolve().parents[2] / "data" / "analogies_small.txt"
 QUESTIONS_MB = evaluate.MAX_QUESTIONS_BYTES // 2**20  # the widget's cap, for the browser; the server checks it too
-SEED_WORDS = "man, woman, king, queen, cat, dog, mother, father"
-BACKGROUNDS = (1000, 5000, 10_000, 50_000)  # most frequent words PCA may be fitted on
-NEIGHBOURS_K = (1, 50, 10)  # the neighbours' k: least, most, default
-RESTRICTS = (10_000, 30_000, 100_000, 400_000)  # the evaluation's most frequent words (gensim's restrict_vocab)
 
 
 st.title(t("we.title"))
 st.markdown(t("we.intro"))
 
-wv, source_key = choose_vectors("we")
+wv, source_key = choose_vectors(SETTINGS)
 st.caption(t("we.source_caption", name=source_name(wv), n=len(wv), dim=wv.dim, device=wv.vectors.device.type))
 
 # --- 1. Words -> ids -> vectors -----------------------------------------------------------------------
 st.header(t("we.h_lookup"))
-look = lookup_words(wv, st.text_input(t("we.words"), SEED_WORDS, key="we_words", **IN_LINK))
+look = lookup_words(wv, SETTINGS["we_words"].draw())
 if look.lowered:
     st.info(t("we.lowered", words=", ".join(look.lowered)))
 if look.duplicates:
@@ -60,23 +56,22 @@ show_code(WordVectors.embedding, glove.load_bundled)
 
 # --- 2. Analogies ---------------------------------------------------------------------------------------
 st.header(t("we.h_analogy"))
-typed = [
-    column.text_input(box, default, key=f"we_{box}", **IN_LINK)
-    for column, box, default in zip(st.columns(3), "abc", ("man", "woman", "king"), strict=True)
-]
+typed = [SETTINGS[f"we_{box}"].draw(column) for column, box in zip(st.columns(3), ANALOGY, strict=True)]
 a, b, c = (resolve_word(wv, typed_word) for typed_word in typed)
 ranked = None
-missing = [typed_word for typed_word, w in zip(typed, (a, b, c), strict=True) if w is None]
-if missing:
+answered: tuple[str, str, str, str] | None = None  # a, b, c and the best answer, once there is one
+if a is None or b is None or c is None:
+    missing = [typed_word for typed_word, w in zip(typed, (a, b, c), strict=True) if w is None]
     st.warning(t("we.unknown", words=", ".join(missing)))
 elif len({a, b, c}) < 3:
     st.warning(t("we.three_different"))
 else:
     try:
         ranked = projection.analogy(wv, a, b, c, 5)
+        answered = (a, b, c, ranked[0][0]) if ranked else None
     except Problem as err:  # no fourth word to answer with, or a zero query
         st.error(problem(err))
-answer = ranked[0][0] if ranked else None
+answer = answered[3] if answered else None
 if ranked:
     table(pd.DataFrame(ranked, columns=["word", "cosine"]).set_index("word"), "analogy", plain=True)
     st.caption(t("we.arrows_caption", a=a, b=b, c=c, answer=answer))
@@ -89,14 +84,10 @@ show_code(projection.analogy, projection.nearest)
 # --- 3. PCA, with the analogy's arrows -------------------------------------------------------------------
 st.header(t("we.h_pca"))
 c1, c2, c3 = st.columns(3)
-dims = 3 if c1.radio(t("we.dims"), ("2D", "3D"), key="we_pca_dims", horizontal=True, **IN_LINK) == "3D" else 2
-# A toggle, not a radio of translated options: a bound radio puts its option's text, in the reader's language,
-# into the link (ui_api's caveat), and a link must open in either language.
-frequent = c2.toggle(t("we.fit_frequent_toggle"), False, key="we_pca_fit", **IN_LINK)
-background = c3.select_slider(
-    t("we.background"), BACKGROUNDS, 10_000, key="we_background", disabled=not frequent, **IN_LINK
-)
-arrows_words = [w for w in (a, b, c) if w not in words] if answer else []
+dims = 3 if SETTINGS["we_pca_dims"].draw(c1, horizontal=True) == "3D" else 2
+frequent = SETTINGS["we_pca_fit"].draw(c2)
+background = SETTINGS["we_background"].draw(c3, disabled=not frequent)
+arrows_words = [w for w in answered[:3] if w not in words] if answered else []
 plotted = words + arrows_words + ([answer] if answer and answer not in words + arrows_words else [])
 proj = None
 if not frequent and len(plotted) < dims:
@@ -108,7 +99,7 @@ else:
         st.error(problem(err))
 if proj is not None:
     titles = tuple(t("we.pc_title", i=i + 1, share=f"{r:.0%}") for i, r in enumerate(proj.explained_variance_ratio))
-    arrows = [(a, b), (c, answer)] if answer else []
+    arrows = [(answered[0], answered[1]), (answered[2], answered[3])] if answered else []
     st.plotly_chart(
         word_scatter_figure(proj.coords, plotted, axis_titles=titles, arrows=arrows, points_name=t("we.legend_words"))
     )
@@ -132,12 +123,9 @@ st.header(t("we.h_neighbours"))
 @st.fragment
 def neighbours_section(wv: WordVectors) -> None:
     c1, c2, c3 = st.columns(3)
-    typed_word = c1.text_input(t("we.word"), "frog", key="we_nn_word", **IN_LINK)
-    k = c2.slider("k", *NEIGHBOURS_K, key="we_nn_k", **IN_LINK)
-    metric = translated_choice(  # kept in the link as core names it, shown in the reader's language
-        c3.radio, t("we.metric"), projection.METRICS, key="we_nn_metric", format_func=lambda m: t(f"we.metric_{m}"),
-        horizontal=True,
-    )  # fmt: skip
+    typed_word = SETTINGS["we_nn_word"].draw(c1)
+    k = SETTINGS["we_nn_k"].draw(c2)
+    metric = SETTINGS["we_nn_metric"].draw(c3, horizontal=True)
     word = resolve_word(wv, typed_word)
     if word is None:
         st.warning(t("we.not_in_vocabulary", word=repr(typed_word.strip())))
@@ -155,21 +143,18 @@ neighbours_section(wv)
 
 # --- 5. Axes from word differences ----------------------------------------------------------------------
 st.header(t("we.h_axes"))
-boxes = ("x_from", "x_to", "y_from", "y_to")
-typed_axes = [
-    column.text_input(t(f"we.{box}"), default, key=f"we_{box}", **IN_LINK)
-    for column, box, default in zip(st.columns(4), boxes, ("man", "woman", "man", "king"), strict=True)
-]
+typed_axes = [SETTINGS[f"we_{box}"].draw(column) for column, box in zip(st.columns(4), AXES, strict=True)]
 resolved = [resolve_word(wv, typed_word) for typed_word in typed_axes]
-missing = [typed_word for typed_word, w in zip(typed_axes, resolved, strict=True) if w is None]
+found_axes = [w for w in resolved if w is not None]
 coords = None
-if missing:
+if len(found_axes) < len(resolved):
+    missing = [typed_word for typed_word, w in zip(typed_axes, resolved, strict=True) if w is None]
     st.warning(t("we.unknown", words=", ".join(missing)))
 else:
-    x_pair, y_pair = (resolved[0], resolved[1]), (resolved[2], resolved[3])
+    x_pair, y_pair = (found_axes[0], found_axes[1]), (found_axes[2], found_axes[3])
     zero = False  # an axis of length 0 has no direction: a notice naming its box, instead of a flat plot
     for axis, i in (("x", 0), ("y", 2)):
-        (frm, to), box = resolved[i : i + 2], t(f"we.{axis}_to")
+        (frm, to), box = found_axes[i : i + 2], t(f"we.{axis}_to")
         same = frm == to or torch.equal(wv.vectors[wv.stoi[frm]], wv.vectors[wv.stoi[to]])
         if frm == to:  # the same word, however it was typed
             typed_from, typed_to = (typed_word.strip() for typed_word in typed_axes[i : i + 2])
@@ -201,15 +186,8 @@ explain(r"x(w) = v_w \cdot \frac{v_{to} - v_{from}}{\lVert v_{to} - v_{from} \rV
 # --- 6. Evaluation --------------------------------------------------------------------------------------
 st.header(t("we.h_eval"))
 c1, c2 = st.columns(2)
-# Not in the link: a link cannot carry the uploaded file, and the options' texts are translated (ui_api's caveat).
-which = c1.radio(
-    t("we.questions"),
-    ("ours", "upload"),
-    format_func=lambda v: t(f"we.eval_{v}"),
-    key="we_eval_set",
-    persist_state="session",
-)
-restrict = c2.select_slider(t("we.restrict"), RESTRICTS, 30_000, key="we_eval_restrict", **IN_LINK)
+which = SETTINGS["we_eval_set"].draw(c1)  # not in the link: a link cannot carry the uploaded file
+restrict = SETTINGS["we_eval_restrict"].draw(c2)
 upload = None
 if which != "ours":
     upload = st.file_uploader(t("we.questions_file"), type=["txt"], key="we_eval_file", max_upload_size=QUESTIONS_MB)

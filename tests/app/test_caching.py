@@ -12,11 +12,11 @@ import plotly.graph_objects as go
 import pytest
 import streamlit as st
 import torch
-from core.attention.head import AttentionConfig
 from hypothesis import given
 from hypothesis import strategies as st_
 from streamlit.testing.v1 import AppTest
 
+from core.attention.head import AttentionConfig
 from core.cloud import CloudConfig
 from core.positional import PEConfig
 from core.rotary import RopeConfig

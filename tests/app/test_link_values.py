@@ -8,13 +8,11 @@ page is drawn); the test then opens every view of the page (each chapter, each m
 that each value was taken by its widget or named in a notice, and that every setting was drawn by some view.
 """
 
-import ast
 import re
 from pathlib import Path
 
 import pytest
 
-from core.cloud import METHODS
 from lessons import link_kinds
 from tests.app import open_link
 from tests.app.test_link_fuzz import holds
@@ -24,33 +22,17 @@ TEXTS = ("text_input", "text_area")  # any text is a value they take: nothing to
 PINNED = "pinned"  # a pinned A (ui.compare) names its own refusal: tests/app/test_links.py
 
 
-def constant(page: str, name: str) -> tuple:
-    """BRIDGE: a page's module-level tuple (its CHAPTERS), read from its source, for a page that does not declare
-    its settings yet (importing a page would run it)."""
-    for node in ast.parse(Path(page).read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(getattr(target, "id", "") == name for target in node.targets):
-            return ast.literal_eval(node.value)
-    raise KeyError(name)
-
-
 def views(page: str) -> dict[str, tuple]:
     """The controls that change which widgets a page draws, and their options."""
     controls = {
-        "lessons/positional_encoding/positional_encoding.py": {"pe_chapter": "CHAPTERS"},
-        "lessons/attention/attention.py": {"at_chapter": "CHAPTERS", "at_content": "CONTENTS"},
-        "lessons/real_transformer/real_transformer.py": {"tf_chapter": "CHAPTERS"},
-        "lessons/embedding_space/embedding_space.py": {"es_method": METHODS},
-        "lessons/input_layer/input_layer.py": {"il_mode": "MODES"},
-    }.get(page, {})
+        "lessons/positional_encoding/positional_encoding.py": ("pe_chapter",),
+        "lessons/attention/attention.py": ("at_chapter", "at_content"),
+        "lessons/real_transformer/real_transformer.py": ("tf_chapter",),
+        "lessons/embedding_space/embedding_space.py": ("es_method",),
+        "lessons/input_layer/input_layer.py": ("il_mode",),
+    }.get(page, ())
     settings = declaration(page)
-    return {
-        key: settings[key].options
-        if settings is not None and key in settings
-        else constant(page, options)
-        if isinstance(options, str)
-        else options
-        for key, options in controls.items()
-    }
+    return {key: settings[key].options for key in controls}
 
 
 def refused(kind: str) -> str:

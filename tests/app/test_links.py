@@ -86,8 +86,7 @@ EXAMPLES = {
         lv_seed=4,
         lv_test_len=24,
     ),
-    # BRIDGE: the pages that do not declare their settings yet: every setting's example, by hand. As a page declares
-    # its settings, what its declaration gives may go from here.
+    # Examples chosen by hand where a derived one (tests.app.test_links.derived) would show less.
     "lessons/word_embeddings/word_embeddings.py": dict(
         we_words="cat, dog",
         we_pca_dims="3D",
@@ -174,8 +173,8 @@ def derived(setting: Setting):
 def examples(page: str) -> dict:
     """{key: a value other than its default} for every setting of the page the link holds."""
     settings = declaration(page)
-    if settings is None:  # BRIDGE: a page that does not declare its settings yet
-        return EXAMPLES.get(page, {})
+    if settings is None:  # the overview: no settings
+        return {}
     given = EXAMPLES.get(page, {})
     return {s.key: given[s.key] if s.key in given else derived(s) for s in settings if s.in_link}
 
