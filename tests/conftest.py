@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 @pytest.fixture(scope="session")
 def server_url():
     """A real `streamlit run` server, started as the README starts it, shared by the browser and load tests."""
-    from tests.browser.harness import free_port, start_server
+    from labtools.server import free_port, start_server
 
     port = free_port()
     proc = start_server(port)
@@ -42,7 +42,7 @@ def browser(playwright):
     """Debian's Chromium on a fresh profile, shared by a process's browser tests."""
     import tempfile
 
-    from tests.browser.harness import launch_chromium
+    from labtools.browser import launch_chromium
 
     with tempfile.TemporaryDirectory() as profile:
         try:

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from core import numba_cache
+from labtools.server import ROOT, SERVER_ENV, free_port
 from scripts import docker_healthcheck as healthcheck
 from scripts.warm_up import warm_up
-from tests.browser.harness import ROOT, SERVER_ENV, free_port
 
 # Counts the numba compiles a UMAP makes in a fresh process once UMAP is imported (and its eager, explicitly typed
 # functions compiled): with the warm-up's cache, none.

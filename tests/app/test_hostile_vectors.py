@@ -15,6 +15,8 @@ import zipfile
 import pytest
 import torch
 
+from labtools.uploads import pt, zipped
+
 WORD_PAGE = "lessons/word_embeddings.py"
 SPACE_PAGE = "lessons/embedding_space.py"
 PAGES = [(WORD_PAGE, "we"), (SPACE_PAGE, "es")]
@@ -23,12 +25,6 @@ PAGES = [(WORD_PAGE, "we"), (SPACE_PAGE, "es")]
 def text(rows: dict[str, list[float]] | list[tuple[str, list[float]]]) -> bytes:
     items = rows.items() if isinstance(rows, dict) else rows
     return "".join(f"{word} {' '.join(map(str, vector))}\n" for word, vector in items).encode()
-
-
-def pt(itos: list[str], vectors: torch.Tensor) -> bytes:
-    buffer = io.BytesIO()
-    torch.save((itos, {w: i for i, w in enumerate(itos)}, vectors, vectors.size(1)), buffer)
-    return buffer.getvalue()
 
 
 SIX = {
@@ -40,15 +36,6 @@ SIX = {
     "two": [0.1, 0, 0.9],
 }
 BAD = [1.0, 2.0, 3.0]
-
-
-def zipped(data: bytes) -> bytes:
-    """A .pt with its entries deflated: torch.load would unpack them, whatever they grow to."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as old, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
-        for entry in old.infolist():
-            new.writestr(entry.filename, old.read(entry.filename))
-    return out.getvalue()
 
 
 def many_objects(n: int) -> bytes:

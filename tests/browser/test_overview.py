@@ -1,6 +1,6 @@
 """The overview in a real Chromium: its links reach every step, and an exercise checks an answer."""
 
-from tests.browser.harness import EXCEPTION, assert_layout, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, wait_until_idle
 from ui.pages import PATH
 
 

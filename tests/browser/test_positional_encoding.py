@@ -3,21 +3,9 @@
 import numpy as np
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    HEATMAP_SHAPE,
-    HEATMAP_Y0,
-    assert_layout,
-    choose,
-    click_button,
-    drag_slider,
-    pick,
-    press_slider,
-    shared_link,
-    type_into,
-    wait_for_plot,
-    wait_until_idle,
-)
+from labtools.browser import EXCEPTION, assert_layout, shared_link, wait_for_plot, wait_until_idle
+from labtools.moves import choose, click_button, drag_slider, pick, press_slider, type_into
+from tests.browser import HEATMAP_SHAPE, HEATMAP_Y0
 
 CHART = "document.querySelector('.live-chart')"  # the first window chart (ui.window.window_chart)
 # the first chart's lines: how many, the first one's first position and its length
@@ -34,7 +22,7 @@ def open_pe(page, server_url, query: str = "", shape: str = "100, 128") -> None:
 
 def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every chart keeps its height, covers nothing and has its
-    tick labels (harness.assert_layout). The table's heatmap once collapsed to 0 px after the first new figure
+    tick labels (labtools.browser.assert_layout). The table's heatmap once collapsed to 0 px after the first new figure
     (d_model typed) and was drawn over the caption, the download, the formula and "Show the code" below it."""
     open_pe(page, server_url)
     assert_layout(page)

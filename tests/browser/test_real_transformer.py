@@ -7,16 +7,8 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    assert_layout,
-    click_button,
-    pick,
-    toggle,
-    type_into,
-    wait_for_plot,
-    wait_until_idle,
-)
+from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.moves import click_button, pick, toggle, type_into
 from ui.i18n import catalog
 
 PLOTS = "document.querySelectorAll('.js-plotly-plot')"
@@ -53,7 +45,7 @@ USES = "The river was high after the rain.\nWe walked along the river at dusk.\n
 
 def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the four chapters: after each move every chart keeps its height, covers nothing and
-    labels its axes (harness.assert_layout). The other tests of this file check the layout after their own moves (a
+    labels its axes (labtools.browser.assert_layout). The other tests of this file check the layout after their own moves (a
     click on the grid, the head, the seed, a word split into pieces, a refused sentence): not repeated here."""
     text = lambda key: catalog("en")[f"tf.{key}"]  # noqa: E731
     page.goto(f"{server_url}/real_transformer")

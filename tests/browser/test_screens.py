@@ -1,12 +1,12 @@
 """Every page and chapter on the screens a laptop's window is not: a projector in presenter mode (1024 x 768) and a
 phone in the hand (390 x 844, touch). After each chapter is opened, and after a move or two, the layout check holds
-(harness.assert_layout: no sideways scroll, every chart whole, within the screen, at least 150 px tall, its tick
+(labtools.browser.assert_layout: no sideways scroll, every chart whole, within the screen, at least 150 px tall, its tick
 labels apart, every control within reach). On a phone the sidebar opens and its language switch and share link take
 a tap; in presenter mode a click on the MiniLM grid's last head picks that head.
 
 One browser and the session's one server serve every test of the file; each page is opened on both screens in one
 test (the second screen finds the first one's results in the server's caches). The 1920 x 1080 projector and the
-tablet are in harness.SCREENS for a run by hand (EMBLAB_SCREENS=presenter-1920,tablet)."""
+tablet are in labtools.browser.SCREENS for a run by hand (EMBLAB_SCREENS=presenter-1920,tablet)."""
 
 import ast
 import os
@@ -15,16 +15,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    ROOT,
-    assert_layout,
-    click_button,
-    launch_browser,
-    screen_link,
-    screen_page,
-    wait_until_idle,
-)
+from labtools.browser import EXCEPTION, assert_layout, launch_browser, screen_link, screen_page, wait_until_idle
+from labtools.moves import click_button
+from labtools.server import ROOT
 from ui.i18n import catalog
 from ui.pages import LESSONS, OVERVIEW
 

@@ -2,22 +2,14 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    assert_layout,
-    click_button,
-    drag_slider,
-    pick,
-    toggle,
-    type_into,
-    wait_until_idle,
-)
+from labtools.browser import EXCEPTION, assert_layout, wait_until_idle
+from labtools.moves import click_button, drag_slider, pick, toggle, type_into
 from tests.fixtures import FIXTURES
 
 
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move the PCA and the axes' plots keep their height, cover
-    nothing and have their tick labels (harness.assert_layout)."""
+    nothing and have their tick labels (labtools.browser.assert_layout)."""
     page.goto(f"{server_url}/word_embeddings")
     page.wait_for_selector(".js-plotly-plot")
     assert_layout(page)
