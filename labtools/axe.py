@@ -40,7 +40,10 @@ def fetch() -> Path:
     if digest != INTEGRITY:
         raise RuntimeError(f"{URL}: integrity {digest} is not the pinned {INTEGRITY}")
     with tarfile.open(fileobj=io.BytesIO(tarball)) as tar:
-        script = tar.extractfile("package/axe.min.js").read()
+        member = tar.extractfile("package/axe.min.js")
+        if member is None:
+            raise RuntimeError(f"{URL}: no package/axe.min.js in the tarball")
+        script = member.read()
     SCRIPT.parent.mkdir(parents=True, exist_ok=True)
     SCRIPT.write_bytes(script)
     return SCRIPT

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 CHROMIUM = os.environ.get("EMBLAB_CHROMIUM", "/usr/bin/chromium")
@@ -72,7 +73,7 @@ def new_context(browser, **kwargs):
 # Where the lab is opened besides a laptop's window (launch_chromium's 1400 x 1000): a projector in presenter mode
 # (?present=true), at the two sizes projectors take; a phone and a tablet, emulated as Chromium's device mode does
 # (a touch screen, a mobile viewport, its pixel density): tests/browser/test_screens.py.
-SCREENS = {
+SCREENS: dict[str, dict[str, dict[str, Any]]] = {
     "presenter-1024": dict(context=dict(viewport={"width": 1024, "height": 768}), link={"present": "true"}),
     "presenter-1920": dict(context=dict(viewport={"width": 1920, "height": 1080}), link={"present": "true"}),
     "phone": dict(

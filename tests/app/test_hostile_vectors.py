@@ -9,13 +9,13 @@ while the rest of the page keeps working. No run may show a traceback.
 
 import io
 import json
-import time
 import zipfile
 
 import pytest
 import torch
 
 from labtools.uploads import pt, zipped
+from tests.app import wait_for_job
 
 WORD_PAGE = "lessons/word_embeddings.py"
 SPACE_PAGE = "lessons/embedding_space.py"
@@ -253,11 +253,8 @@ def test_embedding_space_on_six_words_names_each_setting_that_does_not_fit_and_r
     move(at, "number_input", "es_perplexity", 1)
     move(at, "select_slider", "es_iterations", 300)
     at.button(key="es_run").click().run()
-    deadline = time.monotonic() + 120
-    while not charts(at) and time.monotonic() < deadline:
-        time.sleep(1)
-        at.run()
-    assert not at.exception and not at.error
+    wait_for_job(at, charts, "t-SNE on the uploaded vectors")
+    assert not at.error
     assert sum(len(trace.get("hovertext", [])) for trace in _chart(at)["data"]) == 7
 
 

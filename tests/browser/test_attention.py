@@ -3,7 +3,7 @@ heatmaps and goes into the link, and the distance slider moves the score-against
 
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, rerun, wait_for_plot, wait_until_idle
 from labtools.moves import drag_slider, pick, press_slider, type_into
 
 # The first heatmap's panels (one per scheme) and the number of key columns of its first panel
@@ -49,8 +49,8 @@ def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     pick(page, "Try this")
     assert_layout(page)
     pick(page, "1. Every scheme")
-    page.get_by_text("random", exact=True).click()  # random vectors instead of a sentence
-    wait_until_idle(page)
+    with rerun(page):
+        page.get_by_text("random", exact=True).click()  # random vectors instead of a sentence
     type_into(page, "Random tokens", 40)
     assert_layout(page)
     assert page.locator(EXCEPTION).count() == 0

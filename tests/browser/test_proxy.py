@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, wait_for_plot, wait_until_idle
+from labtools.browser import EXCEPTION, rerun, wait_for_plot, wait_until_idle
 from labtools.moves import download, type_into
 from labtools.replicas import REPLICA_HEADER, STICKY_COOKIE, start_proxy, start_replicas
 from labtools.server import free_port
@@ -171,9 +171,9 @@ def test_a_stopped_replicas_learner_comes_back_on_the_other_with_the_same_view(l
     assert page.locator(EXCEPTION).count() == 0
     # the other learner's session goes on where it was, on its replica
     box = other.get_by_role("textbox", name="a", exact=True)
-    box.fill("king")
-    box.press("Enter")
-    wait_until_idle(other)
+    with rerun(other):
+        box.fill("king")
+        box.press("Enter")
     assert other.locator(EXCEPTION).count() == 0 and replica_of(other) == kept
 
 

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, rerun, wait_for_plot, wait_until_idle
 from labtools.moves import click_button, pick, toggle, type_into
 from ui.i18n import catalog
 
@@ -66,9 +66,9 @@ def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     pick(page, text("chapter_context"))
     type_into(page, text("word"), "river")
     uses = page.get_by_label(text("uses"), exact=True)
-    uses.fill(USES)
-    uses.press("Control+Enter")  # a text area applies on Ctrl+Enter
-    wait_until_idle(page)
+    with rerun(page):
+        uses.fill(USES)
+        uses.press("Control+Enter")  # a text area applies on Ctrl+Enter
     assert_layout(page)
     type_into(page, text("k"), 8)
     assert_layout(page)

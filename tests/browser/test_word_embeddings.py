@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, rerun, wait_until_idle
 from labtools.moves import click_button, drag_slider, pick, toggle, type_into
 from tests.fixtures import FIXTURES
 
@@ -43,9 +43,9 @@ def test_king_minus_man_plus_woman_is_queen(page, server_url):
     page.wait_for_selector(".js-plotly-plot")
     for label, word in (("a", "man"), ("b", "woman"), ("c", "king")):
         box = page.get_by_role("textbox", name=label, exact=True)
-        box.fill(word)
-        box.press("Enter")
-        wait_until_idle(page)
+        with rerun(page):
+            box.fill(word)
+            box.press("Enter")
     first = page.locator('[data-testid="stTable"]').first.locator("tbody tr").first
     assert first.locator("th").inner_text().strip() == "queen"
     assert page.locator(EXCEPTION).count() == 0
