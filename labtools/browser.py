@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import weakref
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -70,10 +71,12 @@ def new_context(browser, **kwargs):
 
 
 # --- Screens ----------------------------------------------------------------------------------------------------
-# Where the lab is opened besides a laptop's window (launch_chromium's 1400 x 1000): a projector in presenter mode
-# (?present=true), at the two sizes projectors take; a phone and a tablet, emulated as Chromium's device mode does
-# (a touch screen, a mobile viewport, its pixel density): tests/browser/test_screens.py.
+# Where the lab is opened: a laptop's window (launch_chromium's); a projector in presenter mode (?present=true), at
+# the two sizes projectors take; a phone and a tablet, emulated as Chromium's device mode does (a touch screen, a
+# mobile viewport, its pixel density). tests/browser/test_screens.py and the pages' walks (tests/browser/__init__.py:
+# WALKS) use them.
 SCREENS: dict[str, dict[str, dict[str, Any]]] = {
+    "laptop": dict(context=dict(viewport={"width": 1400, "height": 1000}), link={}),
     "presenter-1024": dict(context=dict(viewport={"width": 1024, "height": 768}), link={"present": "true"}),
     "presenter-1920": dict(context=dict(viewport={"width": 1920, "height": 1080}), link={"present": "true"}),
     "phone": dict(
@@ -85,13 +88,21 @@ SCREENS: dict[str, dict[str, dict[str, Any]]] = {
         link={},
     ),
 }
+# Screens one page can be checked on in turn by resizing its window: the same link (presenter mode or not), the same
+# kind of device (a mouse, or touch). The first screen of each is the one its context opens at.
+MODES: dict[str, list[str]] = {
+    "laptop": ["laptop"],
+    "presenter": ["presenter-1024", "presenter-1920"],
+    "touch": ["phone", "tablet"],
+}
 
 
 @contextlib.contextmanager
 def screen_page(browser, screen: str):
-    """A page on the screen `screen` (a key of SCREENS) in a context of its own, closed afterwards; browser:
-    launch_browser's. Open a link with screen_link, which adds the screen's settings (presenter mode)."""
-    context = new_context(browser, **SCREENS[screen]["context"])
+    """A page on the screen `screen` (a key of SCREENS, or of MODES: its first screen) in a context of its own, closed
+    afterwards; browser: launch_browser's. Open a link with screen_link, which adds the screen's settings (presenter
+    mode)."""
+    context = new_context(browser, **SCREENS[MODES.get(screen, [screen])[0]]["context"])
     try:
         page = context.new_page()
         page.set_default_timeout(60_000)
@@ -101,8 +112,9 @@ def screen_page(browser, screen: str):
 
 
 def screen_link(url: str, screen: str, params: dict | None = None) -> str:
-    """`url` with `params` and the screen's own settings (presenter mode) in its query."""
-    query = {**(params or {}), **SCREENS[screen]["link"]}
+    """`url` with `params` and the screen's own settings (presenter mode) in its query; screen: a key of SCREENS or
+    of MODES."""
+    query = {**(params or {}), **SCREENS[MODES.get(screen, [screen])[0]]["link"]}
     return f"{url}{'&' if '?' in url else '?'}{urlencode(query)}" if query else url
 
 
@@ -144,11 +156,30 @@ def requests(page) -> int:
 @contextlib.contextmanager
 def rerun(page, timeout: float | None = None):
     """Around a move that makes the page ask for a run: after the block, wait for that request, then for the run
-    to end. Fails (a Playwright timeout) if the move asked for none. timeout: ms for each wait."""
+    to end, then check the layout if check_after_moves asked for it. Fails (a Playwright timeout) if the move asked
+    for none. timeout: ms for each wait."""
     before = requests(page)
     yield
     page.wait_for_function(f"window.__emblabRuns.requests > {before}", timeout=timeout)
     wait_until_idle(page, timeout)
+    after_move(page)
+
+
+# The screens each page's moves are checked on (check_after_moves): the page's walk sets them.
+_CHECKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def check_after_moves(page, screens: list[str]) -> None:
+    """From now on, after every move on `page` (rerun, and labtools.moves' moves), check the layout on each of
+    `screens` (keys of SCREENS, which share the page's link and kind of device: MODES), the window resized to each
+    in turn and back. [] stops the checks."""
+    _CHECKED[page] = list(screens)
+
+
+def after_move(page) -> None:
+    """The layout check check_after_moves asked for on `page`, if any (assert_layout_on)."""
+    if screens := _CHECKED.get(page):
+        assert_layout_on(page, screens)
 
 
 def wait_for_plot(page, predicate: str, **kwargs) -> None:
@@ -203,3 +234,24 @@ def assert_layout(page, timeout: float = 20_000, steady: bool = False) -> None:
         problems = layout_problems(page)
         if problems:
             raise AssertionError(f"layout at {page.url}:\n  " + "\n  ".join(problems)) from None
+
+
+def assert_layout_on(page, screens: list[str], timeout: float = 20_000) -> None:
+    """assert_layout on each screen of `screens` (keys of SCREENS sharing the page's link and kind of device), the
+    window resized to each in turn, then back to the size it had. On a resized window the check must hold on three
+    polls in a row (steady): the charts are drawn again at the new width after the resize."""
+    first = page.viewport_size
+    try:
+        for screen in screens:
+            size = SCREENS[screen]["context"]["viewport"]
+            if size != page.viewport_size:
+                page.set_viewport_size(size)
+                try:
+                    assert_layout(page, timeout, steady=True)
+                except AssertionError as problem:
+                    raise AssertionError(f"on the {screen} screen: {problem}") from None
+            else:
+                assert_layout(page, timeout)
+    finally:
+        if page.viewport_size != first:
+            page.set_viewport_size(first)

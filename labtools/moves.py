@@ -15,6 +15,9 @@ A page's walk (tests/browser/test_positional_encoding.py has one per chapter)::
     click_button(page, "Pin these settings as A")
     assert_layout(page)
 
+After each move, the layout is checked on the screens labtools.browser.check_after_moves names for the page (a
+page's walk names its mode's: tests/browser/__init__.py, WALKS).
+
 Each move expects the page to ask for a run and fails (a Playwright timeout) if it asks for none: a move that
 changes nothing (the value a box holds already, a slider at its end) passes `runs=False`, and then waits only for
 the runs already asked for.
@@ -26,7 +29,7 @@ import contextlib
 import re
 from pathlib import Path
 
-from labtools.browser import rerun, wait_until_idle
+from labtools.browser import after_move, rerun, wait_until_idle
 
 
 @contextlib.contextmanager
@@ -37,6 +40,7 @@ def _move(page, runs: bool):
     else:
         yield
         wait_until_idle(page)
+        after_move(page)
 
 
 def type_into(page, target, value, runs: bool = True) -> None:
@@ -95,12 +99,21 @@ def press_slider(page, name: str, key: str = "ArrowRight", times: int = 1, runs:
             slider.press(key)
 
 
+def press(control) -> None:
+    """Press a control as a learner does: a tap on a touch screen (a click there only focuses Streamlit's select
+    box, which opens on a tap), else a click."""
+    if control.page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        control.tap()
+    else:
+        control.click()
+
+
 def _click_control(control) -> None:
-    """Click a control as a learner does: Streamlit's radios and toggles hide their <input> inside a <label>,
-    which is what takes the click."""
+    """Press a control as a learner does: Streamlit's radios and toggles hide their <input> inside a <label>,
+    which is what takes the press."""
     if control.evaluate("e => e.tagName") == "INPUT":
         control = control.locator("xpath=ancestor::label[1]")
-    control.click()
+    press(control)
 
 
 def pick(page, option: str, runs: bool = True) -> None:
@@ -118,15 +131,15 @@ def toggle(page, label: str, runs: bool = True) -> None:
 
 def choose(page, label: str, option: str, runs: bool = True) -> None:
     """Choose `option` in the select box labelled `label`."""
-    page.get_by_role("combobox", name=label, exact=True).click()
+    press(page.get_by_role("combobox", name=label, exact=True))
     with _move(page, runs):
-        page.get_by_role("option", name=option, exact=True).click()
+        press(page.get_by_role("option", name=option, exact=True))
 
 
 def click_button(page, name: str, runs: bool = True) -> None:
     """Press a button by its text (exact), e.g. "Pin these settings as A"."""
     with _move(page, runs):
-        page.get_by_role("button", name=name, exact=True).first.click()
+        press(page.get_by_role("button", name=name, exact=True).first)
 
 
 def download(page, key: str) -> tuple[str, Path]:

@@ -5,6 +5,7 @@ from playwright.sync_api import expect
 
 from labtools.browser import EXCEPTION, assert_layout, rerun, wait_for_plot, wait_until_idle
 from labtools.moves import drag_slider, pick, press_slider, type_into
+from tests.browser import walks
 
 # The first heatmap's panels (one per scheme) and the number of key columns of its first panel
 LOGITS = (
@@ -12,11 +13,11 @@ LOGITS = (
     " return p.data.length + '|' + (p.data[0].x || []).length; })()"
 )
 
-
 # 60 words (the most is 64): too many to label every row and column of a heatmap
 LONG = " ".join(["the cat sat on the mat because it was tired", "and the dog ran to the park with its friends"] * 3)
 
 
+@walks("presenter")
 def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every heatmap and plot keeps its height (ui.live_chart
     draws them all into the <div>s they had), covers nothing and labels its axes (labtools.browser.assert_layout). A sentence

@@ -8,8 +8,10 @@ from playwright.sync_api import expect
 
 from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
 from labtools.moves import drag_slider, pick, toggle, type_into
+from tests.browser import walks
 
 
+@walks("presenter")
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move the cloud, the neighbours and the sweep keep their height,
     cover nothing and have their tick labels (labtools.browser.assert_layout)."""

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from labtools.browser import EXCEPTION, assert_layout, requests, rerun, shared_link, wait_for_plot, wait_until_idle
 from labtools.moves import choose, click_button, drag_slider, pick, press_slider, type_into
-from tests.browser import HEATMAP_SHAPE, HEATMAP_Y0
+from tests.browser import HEATMAP_SHAPE, HEATMAP_Y0, walks
 
 CHART = "document.querySelector('.live-chart')"  # the first window chart (ui.window.window_chart)
 # the first chart's lines: how many, the first one's first position and its length
@@ -20,6 +20,7 @@ def open_pe(page, server_url, query: str = "", shape: str = "100, 128") -> None:
     wait_until_idle(page)
 
 
+@walks("presenter")
 def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every chart keeps its height, covers nothing and has its
     tick labels (labtools.browser.assert_layout). The table's heatmap once collapsed to 0 px after the first new figure

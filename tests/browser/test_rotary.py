@@ -7,8 +7,10 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from labtools.browser import EXCEPTION, assert_layout, shared_link, wait_for_plot, wait_until_idle
 from labtools.moves import choose, click_button, drag_slider, pick, press_slider, type_into
 from loadtest.protocol import Session
+from tests.browser import walks
 
 
+@walks("touch")
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every chart keeps its height, covers nothing and has its
     tick labels (labtools.browser.assert_layout), with A pinned too."""

@@ -4,9 +4,11 @@ from playwright.sync_api import expect
 
 from labtools.browser import EXCEPTION, assert_layout, rerun, wait_until_idle
 from labtools.moves import click_button, drag_slider, pick, toggle, type_into
+from tests.browser import walks
 from tests.fixtures import FIXTURES
 
 
+@walks("touch")
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move the PCA and the axes' plots keep their height, cover
     nothing and have their tick labels (labtools.browser.assert_layout)."""
