@@ -44,7 +44,7 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from labtools.browser import launch_chromium, wait_until_idle  # noqa: E402
+from labtools.browser import launch_chromium, rerun, wait_until_idle  # noqa: E402
 from labtools.server import free_port, start_server  # noqa: E402
 
 # The heatmap's first row and column and its shape: z is plotly's base64 form when the server sent the cells, rows
@@ -210,8 +210,8 @@ def main() -> None:
             for name, widest in (("", False), (", widest windows", True)):
                 if widest:
                     for slider in ("Positions shown", "Dimensions shown"):
-                        page.get_by_role("slider", name=slider).press("End")
-                        wait_until_idle(page)
+                        with rerun(page):  # ui/live_chart.js asks for the run once it has drawn the move
+                            page.get_by_role("slider", name=slider).press("End")
                 largest = Subject(
                     f"PE table, 100,000 x 4,096{name}, 'First position' +1",
                     page,

@@ -35,7 +35,7 @@ def fetch() -> Path:
         except OSError:
             if attempt == 2:
                 raise
-            time.sleep(5)
+            time.sleep(5)  # a registry hiccup: a moment before the next try
     digest = "sha512-" + base64.b64encode(hashlib.sha512(tarball).digest()).decode()
     if digest != INTEGRITY:
         raise RuntimeError(f"{URL}: integrity {digest} is not the pinned {INTEGRITY}")

@@ -238,20 +238,21 @@ def assert_layout(page, timeout: float = 20_000, steady: bool = False) -> None:
 
 def assert_layout_on(page, screens: list[str], timeout: float = 20_000) -> None:
     """assert_layout on each screen of `screens` (keys of SCREENS sharing the page's link and kind of device), the
-    window resized to each in turn, then back to the size it had. On a resized window the check must hold on three
-    polls in a row (steady): the charts are drawn again at the new width after the resize."""
-    first = page.viewport_size
-    try:
-        for screen in screens:
-            size = SCREENS[screen]["context"]["viewport"]
-            if size != page.viewport_size:
-                page.set_viewport_size(size)
-                try:
-                    assert_layout(page, timeout, steady=True)
-                except AssertionError as problem:
-                    raise AssertionError(f"on the {screen} screen: {problem}") from None
-            else:
-                assert_layout(page, timeout)
-    finally:
-        if page.viewport_size != first:
-            page.set_viewport_size(first)
+    window resized to each in turn, the page's own size last. After a resize the check must hold on three polls in
+    a row (steady): the charts are drawn again at the new width; and the page is left settled at its own size (a
+    box typed into while Streamlit redraws it at a new width may lose what was typed)."""
+    own = page.viewport_size
+    sizes = [(screen, SCREENS[screen]["context"]["viewport"]) for screen in screens]
+    sizes.sort(key=lambda item: item[1] == own)  # the page's own size last
+    resized = False
+    for screen, size in sizes:
+        if size != page.viewport_size:
+            page.set_viewport_size(size)
+            resized = True
+        try:
+            assert_layout(page, timeout, steady=resized)
+        except AssertionError as problem:
+            raise AssertionError(f"on the {screen} screen: {problem}") from None
+    if page.viewport_size != own:
+        page.set_viewport_size(own)
+        assert_layout(page, timeout, steady=True)

@@ -101,7 +101,9 @@ def press_slider(page, name: str, key: str = "ArrowRight", times: int = 1, runs:
 
 def press(control) -> None:
     """Press a control as a learner does: a tap on a touch screen (a click there only focuses Streamlit's select
-    box, which opens on a tap), else a click."""
+    box, which opens on a tap), else a click. The control is scrolled into view first: under presenter mode's CSS
+    zoom, a click that scrolls the control into view itself lands where the control was before the scroll."""
+    control.scroll_into_view_if_needed()
     if control.page.evaluate("matchMedia('(pointer: coarse)').matches"):
         control.tap()
     else:
@@ -130,8 +132,12 @@ def toggle(page, label: str, runs: bool = True) -> None:
 
 
 def choose(page, label: str, option: str, runs: bool = True) -> None:
-    """Choose `option` in the select box labelled `label`."""
-    press(page.get_by_role("combobox", name=label, exact=True))
+    """Choose `option` in the select box labelled `label`: its text typed into the box, which keeps the options
+    that match (the list shows only as many options as fit its height: in presenter mode, a long one's last ones
+    are not in the page until it scrolls), then pressed."""
+    box = page.get_by_role("combobox", name=label, exact=True)
+    press(box)
+    box.fill(option)
     with _move(page, runs):
         press(page.get_by_role("option", name=option, exact=True))
 

@@ -68,7 +68,7 @@ def start_proxy(
         except urllib.error.HTTPError:  # a 503 still means the proxy listens
             break
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.1)  # polling: the port is not open yet, and a refused connection returns at once
     else:
         proc.kill()
         raise RuntimeError("haproxy did not accept connections within 20 s")
