@@ -101,9 +101,10 @@ def press_slider(page, name: str, key: str = "ArrowRight", times: int = 1, runs:
 
 def press(control) -> None:
     """Press a control as a learner does: a tap on a touch screen (a click there only focuses Streamlit's select
-    box, which opens on a tap), else a click. The control is scrolled into view first: under presenter mode's CSS
-    zoom, a click that scrolls the control into view itself lands where the control was before the scroll."""
-    control.scroll_into_view_if_needed()
+    box, which opens on a tap), else a click. The control is scrolled to the middle of the window first, by the
+    page itself: under presenter mode's CSS zoom, Playwright's own scrolling leaves a control above the window, and
+    its click lands elsewhere (tests/browser/test_positional_encoding.py's walk, a chapter's pill)."""
+    control.evaluate("e => e.scrollIntoView({block: 'center', inline: 'nearest'})")
     if control.page.evaluate("matchMedia('(pointer: coarse)').matches"):
         control.tap()
     else:
