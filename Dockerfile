@@ -26,8 +26,8 @@ COPY scripts/docker_entrypoint.sh /usr/local/bin/emblab
 COPY scripts/docker_healthcheck.py /usr/local/bin/emblab-health
 
 FROM ${BASE} AS packages
-# MALLOC_ARENA_MAX: two malloc arenas for all session threads; OMP_NUM_THREADS: one CPU thread per torch op
-# (docs/deploy.md). PYTHONPYCACHEPREFIX: the .pyc files of what the server imports, written there on the first
+# MALLOC_ARENA_MAX, OMP_NUM_THREADS: the server's environment, declared in serving.env (which says why) and repeated
+# here, as ENV cannot read a file (tests/test_serving.py checks they are equal). PYTHONPYCACHEPREFIX: the .pyc files of what the server imports, written there on the first
 # start and read on every restart of the container (the image carries none: they would add 95 MB).
 # Every RUN below removes /tmp/pycache again: .pyc files written there by the build (pip's, the standard
 # library's: 39 MB) would be root's, so the server (user emblab) could not write its own beside them.

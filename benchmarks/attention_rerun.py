@@ -29,7 +29,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.rerun import RUNNING, SETTLE_MS, TEXT, Subject, open_window, report  # noqa: E402
-from tests.browser.harness import free_port, start_server  # noqa: E402
+from labtools.server import free_port, start_server  # noqa: E402
 
 # The distance plot's title names the query position; the first heatmap's first panel's values change with the seed
 DISTANCE = (

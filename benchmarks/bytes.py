@@ -3,7 +3,7 @@
     flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/bytes.py [--pages positional_encoding,rotary]
 
 Starts replicas (`streamlit run serve.py`, as the Docker image serves; --script app.py for Streamlit alone) and
-HAProxy as tests/browser/replicas.py does (--haproxy-cfg: another commit's copy), then in Debian's Chromium, for
+HAProxy as labtools/replicas.py does (--haproxy-cfg: another commit's copy), then in Debian's Chromium, for
 each page:
 - first visit: a fresh profile (empty cache) opens the page;
 - after another page: the same browser, its cache warm from the overview, opens the page (a new document: what a
@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.browser.harness import launch_chromium, wait_until_idle  # noqa: E402
-from tests.browser.replicas import HAPROXY_CFG, start_replicas  # noqa: E402
+from labtools.browser import launch_chromium, wait_until_idle  # noqa: E402
+from labtools.replicas import HAPROXY_CFG, start_replicas  # noqa: E402
 from ui.pages import OVERVIEW, PATH  # noqa: E402
 
 PAGES = [lesson.script.removeprefix("lessons/").removesuffix(".py") for lesson in (OVERVIEW, *PATH)]

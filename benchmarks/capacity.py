@@ -2,7 +2,7 @@
 
 What it compares: the rerun times learners see as their number grows (10 -> 200 by default), against the target
 of issues 27 and 34 (p95 <= 500 ms with 0 errors), for 1 replica (`streamlit run`, as the README starts it) and
-for 2 replicas behind HAProxy with deploy/haproxy.cfg (tests/browser/replicas.py); and the server CPU each page's
+for 2 replicas behind HAProxy with deploy/haproxy.cfg (labtools/replicas.py); and the server CPU each page's
 main control costs per rerun, each control alone.
 
 Each learner is a Locust user speaking Streamlit's websocket protocol (loadtest/protocol.py, no browser): it
@@ -52,10 +52,10 @@ from locust import between  # Locust monkey-patches the standard library for gev
 from locust.env import Environment
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from labtools.server import free_port, start_server  # noqa: E402
 from loadtest.controls import CLASS_MIX  # noqa: E402
 from loadtest.locustfile import USER_CLASSES  # noqa: E402
 from loadtest.protocol import Session  # noqa: E402
-from tests.browser.harness import free_port, start_server  # noqa: E402
 
 TARGET_P95_S = 0.5
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -133,7 +133,7 @@ def start_lab(replicas: int, learners_per_replica: int | None = None) -> Lab:
 
         url = f"http://127.0.0.1:{port}"
         return Lab("1 replica", url, [proc.pid], None, stop, [url])
-    from tests.browser.replicas import start_replicas  # H2's: N servers behind deploy/haproxy.cfg
+    from labtools.replicas import start_replicas  # H2's: N servers behind deploy/haproxy.cfg
 
     proxy_env = {"EMBLAB_LEARNERS_PER_REPLICA": str(learners_per_replica)} if learners_per_replica else None
     lab = start_replicas(replicas, proxy_env=proxy_env)

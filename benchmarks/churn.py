@@ -5,7 +5,7 @@ opening one page, making a few reruns and leaving, until SESSIONS sessions have 
 (overview, positional_encoding, word_embeddings, embedding_space, learned_vs_sinusoidal, input_layer, rotary,
 in turn). A rerun moves the page's main control to one of a few values (so its cached results fill up and stop
 growing, as in a class), or reruns the page as it is where a page has none. One server, started as the README
-starts it (tests/browser/harness.py: start_server), or --url/--pid for one already running.
+starts it (labtools/server.py: start_server), or --url/--pid for one already running.
 
 It samples the server's RSS every second and prints it every --every sessions, then after the server has
 dropped the disconnected sessions (Streamlit keeps one for server.disconnectedSessionTTL, 120 s), and says
@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from labtools.server import free_port, start_server  # noqa: E402
 from loadtest.protocol import Element, Session  # noqa: E402
-from tests.browser.harness import free_port, start_server  # noqa: E402
 
 TTL_S = 120  # Streamlit's server.disconnectedSessionTTL: how long a closed tab's session is kept
 WORDS = "the cat sat on a mat while king and queen walked to paris".split()

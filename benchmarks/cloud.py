@@ -28,7 +28,8 @@ from core import cloud  # noqa: E402
 from core.cloud import GROUPS, CloudConfig  # noqa: E402
 from core.glove import load_glove  # noqa: E402
 from figures.cloud import cloud_figure  # noqa: E402
-from tests.browser.harness import free_port, launch_chromium, start_server, wait_for_plot, wait_until_idle  # noqa: E402
+from labtools.browser import launch_chromium, wait_for_plot, wait_until_idle  # noqa: E402
+from labtools.server import free_port, start_server  # noqa: E402
 
 CHOSEN = ["man", "woman", "king", "queen"]
 DEFAULT_GROUPS = ("animals", "countries", "capitals", "numbers")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.browser.harness import SERVER_ENV, free_port  # noqa: E402
+from labtools.server import SERVER_ENV, free_port  # noqa: E402
 
 SIZE = 5000  # the embedding-space page's default cloud
 PAGES = (("word_embeddings", ""), ("input_layer", "mode=minilm"), ("learned_vs_sinusoidal", ""))

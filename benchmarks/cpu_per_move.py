@@ -10,7 +10,7 @@ CPU (3 s with nothing moving) is subtracted. Printed per control: ms of server C
 range over --rounds rounds, whether the move reran a fragment alone, and the rerun's median wall time.
 
 The floor is Streamlit's own cost of a move: benchmarks/trivial_page.py (one slider, one number box, their text)
-on its own server, its number box moved the same way. Servers start as tests/browser/harness.start_server starts
+on its own server, its number box moved the same way. Servers start as labtools.server.start_server starts
 them: the lab's .streamlit/config.toml (postScriptGC off) and the deployed environment (one torch thread).
 
 --profile DIR also records each control's moves with py-spy (requirements-bench.txt), in a separate pass (py-spy
@@ -40,9 +40,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from labtools.browser import launch_chromium, wait_until_idle  # noqa: E402
+from labtools.server import free_port, start_server  # noqa: E402
 from loadtest.controls import CLASS_MIX, CONTROLS  # noqa: E402
 from loadtest.protocol import Session  # noqa: E402
-from tests.browser.harness import free_port, launch_chromium, start_server, wait_until_idle  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAUSE_S = 0.5  # after the last move (and for the idle rate): the work a run leaves behind is counted

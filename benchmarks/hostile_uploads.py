@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.glove import MAX_UPLOAD_BYTES, VectorsError, load_glove  # noqa: E402
 from core.upload_size import MAX_MEMORY  # noqa: E402
+from labtools.uploads import pt, zipped  # noqa: E402
 
 NEAR_CAP = MAX_UPLOAD_BYTES - 2**20
 
@@ -29,20 +30,6 @@ NEAR_CAP = MAX_UPLOAD_BYTES - 2**20
 def rss() -> int:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * 4096
-
-
-def pt(itos: list[str], vectors: torch.Tensor) -> bytes:
-    buffer = io.BytesIO()
-    torch.save((itos, {w: i for i, w in enumerate(itos)}, vectors, vectors.size(1)), buffer)
-    return buffer.getvalue()
-
-
-def zipped(data: bytes) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as old, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
-        for entry in old.infolist():
-            new.writestr(entry.filename, old.read(entry.filename))
-    return out.getvalue()
 
 
 def cases():

@@ -5,7 +5,7 @@ control takes.
    cpu (and on cuda when there is one): core.minilm.forward on a 32-token sentence ([CLS], 30 pieces, [SEP]), the
    median of --repeats runs after a warm-up; the same in float64 (the page's equivariance check); chapter 2's work
    for it (probes.take_positions_away: four runs, two float64 runs); the 40 shipped sentences' head profile.
-2. A real server (tests.browser.harness.start_server, as deployed) and one learner speaking Streamlit's own protocol
+2. A real server (labtools.server.start_server, as deployed) and one learner speaking Streamlit's own protocol
    (loadtest.protocol.Session, no browser) on the page: each row's control is moved through its values once to warm
    the caches (as a class does: everyone moves the same few heads), then --moves times more. Printed: the server's
    CPU per move (/proc/<pid>/stat, user + system, over those moves) and the median rerun time as the learner sees it
@@ -30,8 +30,8 @@ import torch  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.attention import median_ms  # noqa: E402
 from core import minilm, probes  # noqa: E402
+from labtools.server import free_port, start_server  # noqa: E402
 from loadtest.protocol import Session  # noqa: E402
-from tests.browser.harness import free_port, start_server  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 GOAL_MS = 40.0  # server CPU per move of a page's main control, cached settings (the class goal of the other pages)

@@ -6,7 +6,7 @@ A page open is a full run of app.py and the page for a new session (its widgets,
 cost a class pays when 100 learners open their pages within seconds (benchmarks/capacity.py --open-within).
 For each page: one open to fill the caches, then `--opens` new sessions opened one after another (each closed
 before the next), the server process's CPU (user + system, every thread, /proc/<pid>/stat) read around them,
-the idle rate subtracted. Servers start as tests/browser/harness.start_server starts them (the environment of
+the idle rate subtracted. Servers start as labtools.server.start_server starts them (the environment of
 scripts/run.sh). `--profile DIR` also records the opens with py-spy (`--gil`), one file per page.
 """
 
@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.cpu_per_move import cpu_seconds, summarise  # noqa: E402
+from labtools.server import free_port, start_server  # noqa: E402
 from loadtest.protocol import Session  # noqa: E402
-from tests.browser.harness import free_port, start_server  # noqa: E402
 
 PAGES = ("positional_encoding", "word_embeddings", "rotary", "input_layer", "attention", "embedding_space",
          "real_transformer")  # fmt: skip

@@ -1,6 +1,6 @@
 """Memory of two replicas on one machine: what a second server process adds next to the first.
 
-Starts one server as the README starts it (tests/browser/harness.py: start_server), opens every page once
+Starts one server as the README starts it (labtools/server.py: start_server), opens every page once
 (loadtest/protocol.py, no browser), then a second server and the same; then prints each process's RSS and PSS
 (/proc/<pid>/smaps_rollup: PSS counts a page shared by two processes half in each) and the memory they hold
 in private (what no other process maps). Read-only memory maps (the bundled GloVe matrix, its unit rows, the MiniLM tables) are shared
@@ -31,8 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from labtools.server import free_port, start_server  # noqa: E402
 from loadtest.protocol import Session  # noqa: E402
-from tests.browser.harness import free_port, start_server  # noqa: E402
 
 PAGES = [
     "",

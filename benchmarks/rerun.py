@@ -26,7 +26,7 @@ remounts on every change of data and plotly draws the chart twice; ui.live_chart
 (Plotly.react). After a fragment run React re-renders every element on the page, three times (the run's start, its
 elements, its end), so the PE page shows one chapter at a time; its sliders sit in fragments, so only their
 section reruns on the server. Each move also writes the settings into the URL, so that a link shows the view.
-The servers run as deployed (harness.SERVER_ENV), with one CPU thread per torch op: with one per core, a move took
+The servers run as deployed (labtools.server.SERVER_ENV, serving.env), with one CPU thread per torch op: with one per core, a move took
 longer, as the window's sin and cos waited for a second thread that Chromium was using.
 Run: .venv/bin/python benchmarks/rerun.py [--moves 30]
 """
@@ -44,7 +44,8 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.browser.harness import free_port, launch_chromium, start_server, wait_until_idle  # noqa: E402
+from labtools.browser import launch_chromium, rerun, wait_until_idle  # noqa: E402
+from labtools.server import free_port, start_server  # noqa: E402
 
 # The heatmap's first row and column and its shape: z is plotly's base64 form when the server sent the cells, rows
 # of a Float32Array when the browser cut the window from its block (window_chart)
@@ -209,8 +210,8 @@ def main() -> None:
             for name, widest in (("", False), (", widest windows", True)):
                 if widest:
                     for slider in ("Positions shown", "Dimensions shown"):
-                        page.get_by_role("slider", name=slider).press("End")
-                        wait_until_idle(page)
+                        with rerun(page):  # ui/live_chart.js asks for the run once it has drawn the move
+                            page.get_by_role("slider", name=slider).press("End")
                 largest = Subject(
                     f"PE table, 100,000 x 4,096{name}, 'First position' +1",
                     page,

@@ -30,7 +30,7 @@ export DOCKER_BUILDKIT=0  # the daemon's classic builder: Debian's docker.io has
 export COMPOSE_HTTP_TIMEOUT=600  # under vfs, creating a container copies the whole image: more than compose's 60 s
 export PYTHONPATH=$PWD
 has() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
-port() { "$PY" -c 'from tests.browser.harness import free_port; print(free_port())'; }
+port() { "$PY" -c 'from labtools.server import free_port; print(free_port())'; }
 since() { echo $(( $(date +%s) - $1 )); }
 
 command -v docker-compose >/dev/null || apt-get install -y docker-compose
@@ -53,8 +53,8 @@ browse() {  # url: the word page and the PE page in Chromium, no exception; then
     "$PY" - "$1" <<'PY'
 import sys, tempfile
 from playwright.sync_api import sync_playwright
-from tests.browser.harness import launch_chromium, wait_until_idle
-from tests.browser.replicas import REPLICA_HEADER
+from labtools.browser import launch_chromium, wait_until_idle
+from labtools.replicas import REPLICA_HEADER
 
 url = sys.argv[1]
 with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:

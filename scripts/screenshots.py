@@ -4,12 +4,12 @@
     .venv/bin/python scripts/screenshots.py --pages pe at --langs zh
     .venv/bin/python scripts/screenshots.py --phone --pages pe --langs en   # docs/img/pe-en-phone.webp
 
-It starts the real server and Debian's Chromium as the browser tests do (tests/browser/harness.py), opens each page
+It starts the real server and Debian's Chromium as the browser tests do (labtools/browser.py), opens each page
 (and each chapter, ?<key>_chapter=<chapter>) in a 1280 px wide window, waits until the page has run and its charts
 are drawn, and keeps the main column from the title (a chapter: from the chapter control) down, at most --height
 px (from the section of its first chart, when the title is too far above it), as WebP (one tenth of a PNG's size: the README's pictures stay under 3 MB together). Names are stable:
 <page key>[-<chapter>]-<lang>.webp, e.g. pe-similarity-zh.webp. --phone takes them on a phone instead (390 px wide,
-touch, Chromium's device emulation: tests/browser/harness.py's SCREENS), named <...>-<lang>-phone.webp. A layout problem that tests/browser/layout.js finds
+touch, Chromium's device emulation: labtools/browser.py's SCREENS), named <...>-<lang>-phone.webp. A layout problem that labtools/layout.js finds
 on the way is printed, and the run ends with status 1.
 
 Needs: Chromium at /usr/bin/chromium (Debian's `chromium`), Pillow (Streamlit's own), and a CJK font, without which
@@ -33,15 +33,8 @@ from PIL import Image  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import lessons  # noqa: E402
-from tests.browser.harness import (  # noqa: E402
-    SCREENS,
-    assert_layout,
-    free_port,
-    launch_browser,
-    launch_chromium,
-    start_server,
-    wait_until_idle,
-)
+from labtools.browser import SCREENS, assert_layout, launch_browser, launch_chromium, wait_until_idle  # noqa: E402
+from labtools.server import free_port, start_server  # noqa: E402
 from ui.pages import OVERVIEW, PATH  # noqa: E402
 
 LANGS = ("en", "zh")

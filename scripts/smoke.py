@@ -157,7 +157,7 @@ def check_charts(url: str, context=None) -> None:
 
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.harness import launch_chromium
+    from labtools.browser import launch_chromium
 
     if context is not None:
         _draw_charts(url, context)
@@ -169,7 +169,7 @@ def check_charts(url: str, context=None) -> None:
 
 
 def _draw_charts(url: str, context) -> None:
-    from tests.browser.harness import EXCEPTION, wait_until_idle
+    from labtools.browser import EXCEPTION, wait_until_idle
 
     page = context.new_page()
     try:

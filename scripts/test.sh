@@ -17,7 +17,7 @@ fi
 # every package took 155 s of a fresh install instead of 67 s)
 .venv/bin/python -m pip install -q --no-compile -r requirements-dev.txt
 .venv/bin/python -m pip install -q --no-compile --no-deps -r requirements-nodeps.txt
-.venv/bin/python -m tests.browser.axe  # axe-core from npm (pinned, sha512-checked) into .axe-core/ for the a11y test
+.venv/bin/python -m labtools.axe  # axe-core from npm (pinned, sha512-checked) into .axe-core/ for the a11y test
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
 .venv/bin/hadolint --failure-threshold error Dockerfile deploy/proxy.Dockerfile
 # The types of core/, figures/ and ui/ (pyproject.toml's [tool.mypy]), checked beside the tests: a cold mypy spends

@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 @pytest.fixture(scope="session")
 def server_url():
     """A real `streamlit run` server, started as the README starts it, shared by the browser and load tests."""
-    from tests.browser.harness import free_port, start_server
+    from labtools.server import free_port, start_server
 
     port = free_port()
     proc = start_server(port)
@@ -42,7 +42,7 @@ def browser(playwright):
     """Debian's Chromium on a fresh profile, shared by a process's browser tests."""
     import tempfile
 
-    from tests.browser.harness import launch_chromium
+    from labtools.browser import launch_chromium
 
     with tempfile.TemporaryDirectory() as profile:
         try:
@@ -53,12 +53,41 @@ def browser(playwright):
         context.close()
 
 
+@pytest.fixture(scope="session")
+def screens(playwright):
+    """Debian's Chromium without a profile, for pages on other screens (labtools.browser.screen_page)."""
+    from labtools.browser import launch_browser
+
+    try:
+        browser = launch_browser(playwright)
+    except RuntimeError as err:
+        pytest.fail(str(err))
+    yield browser
+    browser.close()
+
+
 @pytest.fixture
-def page(browser):
-    page = browser.new_page()
-    page.set_default_timeout(60_000)
-    yield page
-    page.close()
+def page(request, browser):
+    """A page on a laptop's window. Parametrized indirectly with a mode of labtools.browser.MODES (tests/browser's
+    WALKS), a page in that mode instead: on its first screen, its links opened in that mode (presenter mode's
+    ?present=true added to every goto), and after every move the layout checked on each of the mode's screens
+    (labtools.browser.check_after_moves)."""
+    from labtools.browser import MODES, check_after_moves, screen_link, screen_page
+
+    mode = getattr(request, "param", None)
+    if mode in (None, "laptop"):
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        if mode:
+            check_after_moves(page, MODES[mode])
+        yield page
+        page.close()
+        return
+    with screen_page(request.getfixturevalue("screens"), mode) as page:
+        goto = page.goto
+        page.goto = lambda url, **options: goto(screen_link(url, mode), **options)  # type: ignore[method-assign]
+        check_after_moves(page, MODES[mode])
+        yield page
 
 
 # Hypothesis: CI runs a fixed set of examples (derandomized, no example database); `HYPOTHESIS_PROFILE=long` by

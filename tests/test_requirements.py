@@ -7,8 +7,8 @@ which would add 14 packages (164 MB, transformers among them) that the app never
 import re
 from importlib.metadata import packages_distributions
 
+from labtools.server import ROOT
 from scripts.smoke import imported_modules  # what the image's smoke test imports too
-from tests.browser.harness import ROOT
 
 INSTALLERS = ["scripts/run.sh", "scripts/test.sh", "Dockerfile", "scripts/docker_prepare.sh"]
 

@@ -12,6 +12,7 @@ limit (a page is as long as it reads well).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,3 +175,50 @@ def test_core_is_measured_by_concept_and_the_others_by_module(tmp_path):
         (tmp_path / name).write_text("x = 1\n" * lines)
     assert sizes(tmp_path) == {"app.py": 1, "core/glove.py": 3, "core/attention": 7, "ui/a.py": 5, "ui/b/c.py": 6}
     assert oversized({"core": 6, "ui": 5}, tmp_path) == {"core/attention": 7, "ui/b/c.py": 6}
+
+
+# --- Tools apart from tests ---------------------------------------------------------------------------------------
+# What the tests, benchmarks and scripts share (a server, a browser, a learner's moves) is labtools/, which drives the
+# lab from outside as a browser does: it imports none of the lab's layers, and the tools import nothing from tests/.
+TOOLS = ("benchmarks", "scripts", "loadtest", "labtools")
+
+
+def tool_imports(root: Path = ROOT) -> dict[str, set[str]]:
+    """Each tool file (a .py under TOOLS) -> the dotted names it imports anywhere in it; a shell script under them ->
+    the Python modules it names (`-m pkg.mod`, `from pkg.mod import`, `import pkg.mod` in an inline script)."""
+    out: dict[str, set[str]] = {}
+    for folder in TOOLS:
+        for path in sorted((root / folder).rglob("*.py")):
+            names: set[str] = set()
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    names |= {a.name for a in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.module:
+                    names.add(node.module)
+            out[str(path.relative_to(root))] = names
+        for path in sorted((root / folder).rglob("*.sh")):
+            text = path.read_text()
+            found = re.findall(r"(?:-m|\bfrom|^\s*import)\s+([A-Za-z_][\w.]*)", text, re.MULTILINE)
+            out[str(path.relative_to(root))] = set(found)
+    return out
+
+
+def test_the_tool_import_finder_sees_what_the_tools_once_imported(tmp_path):
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "benchmarks" / "b.py").write_text("def f():\n    from tests.browser.harness import free_port\n")
+    (tmp_path / "scripts" / "s.sh").write_text("python -m tests.browser.axe\n$PY - <<'PY'\nfrom tests.x import y\nPY\n")
+    found = tool_imports(tmp_path)
+    assert found == {"benchmarks/b.py": {"tests.browser.harness"}, "scripts/s.sh": {"tests.browser.axe", "tests.x"}}
+
+
+def test_benchmarks_scripts_and_labtools_import_nothing_from_tests():
+    wrong = [f"{path} imports {name}" for path, names in tool_imports().items() for name in sorted(names)
+             if name == "tests" or name.startswith("tests.")]  # fmt: skip
+    assert wrong == []
+
+
+def test_labtools_imports_none_of_the_labs_layers():
+    wrong = [f"{path} imports {name}" for path, names in tool_imports().items() if path.startswith("labtools/")
+             for name in sorted(names) if name.split(".")[0] in LAYERS]  # fmt: skip
+    assert wrong == []

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from core import numba_cache
+from labtools.server import ROOT, SERVER_ENV, free_port
 from scripts import docker_healthcheck as healthcheck
 from scripts.warm_up import warm_up
-from tests.browser.harness import ROOT, SERVER_ENV, free_port
 
 # Counts the numba compiles a UMAP makes in a fresh process once UMAP is imported (and its eager, explicitly typed
 # functions compiled): with the warm-up's cache, none.
@@ -102,7 +102,7 @@ def served(tmp_path_factory):
                     break
             except OSError:
                 checks.append(healthcheck.check(proc.pid, cmd, env))
-                time.sleep(0.5)
+                time.sleep(0.5)  # polling the health check while the port is closed (it answers at once)
         else:
             raise AssertionError(f"no health answer; the log:\n{log.read_text()}")
         answered = log.read_text()  # what the process had printed when its health first answered
@@ -134,7 +134,7 @@ def test_the_health_check_says_starting_while_the_process_warms_up_and_never_fai
     marker = healthcheck.warm_up_marker(pid, env)
     deadline = time.monotonic() + 60
     while marker.exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
+        time.sleep(0.2)  # polling a file another process removes: nothing to wait on
     assert not marker.exists()
     assert healthcheck.check(pid, cmd, env) == (0, "healthy")
 

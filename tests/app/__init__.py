@@ -1,6 +1,7 @@
 """AppTests of the pages; APP is the app's entry point they all start from."""
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -19,13 +20,39 @@ def open_link(page: str, params: dict | None = None, /, **named) -> AppTest:
     return at
 
 
-def train_and_wait(at: AppTest, tries: int = 120) -> None:
-    """Press Train on the learned-vs-sinusoidal page and rerun until its result or its error shows (it trains in
-    the background): up to `tries` reruns, a quarter of a second apart."""
-    at.button(key="lv_train").click().run()
-    for _ in range(tries):
-        if at.metric or at.error:
-            return
-        time.sleep(0.25)
+# How often wait_for_job reruns: a page's progress fragment reruns every second in a browser (ui/jobs.py,
+# run_every=1.0); AppTest runs no fragment on a timer, so the test reruns the page itself, a little more often.
+POLL_S = 0.25
+
+
+def wait_for_job(
+    at: AppTest,
+    done: Callable[[AppTest], object],
+    what: str,
+    seconds: float = 120,
+    each: Callable[[AppTest], None] | None = None,
+) -> None:
+    """Rerun the page, as its progress fragment does in a browser, until `done(at)` holds: a job (training, an
+    evaluation, a projection) that runs in the background has shown its result.
+
+    Fails (AssertionError) as soon as the page shows an exception, or when `seconds` pass without `done`: the
+    message names `what` and the page's last errors. each(at): called after every rerun while waiting (to check
+    what the page shows meanwhile).
+    """
+    deadline = time.monotonic() + seconds
+    while not done(at):
+        assert not at.exception, at.exception
+        if time.monotonic() > deadline:
+            shown = [e.value for e in at.error] + [w.value for w in at.warning]
+            raise AssertionError(f"{what} did not finish within {seconds:.0f} s; the page shows {shown}")
+        time.sleep(POLL_S)  # the job runs in another thread: see POLL_S
         at.run()
-    raise AssertionError(f"training did not finish in {tries} reruns")
+        if each is not None:
+            each(at)
+    assert not at.exception, at.exception
+
+
+def train_and_wait(at: AppTest, seconds: float = 120) -> None:
+    """Press Train on the learned-vs-sinusoidal page and wait (wait_for_job) until its result or its error shows."""
+    at.button(key="lv_train").click().run()
+    wait_for_job(at, lambda at: at.metric or at.error, "training", seconds)

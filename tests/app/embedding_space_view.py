@@ -3,9 +3,10 @@ its metrics, plots and progress bars (tests/app/test_embedding_space*.py)."""
 
 import base64
 import json
-import time
 
 import numpy as np
+
+from tests.app import wait_for_job
 
 PAGE = "lessons/embedding_space/embedding_space.py"
 
@@ -67,8 +68,6 @@ def progress_texts(at) -> list[str]:
 
 
 def run_until_done(at, seconds: float = 120) -> None:
-    """Rerun every half second, as the progress fragments do in a browser, until no job's progress bar is left."""
-    deadline = time.monotonic() + seconds
-    while at.get("progress") and time.monotonic() < deadline:
-        time.sleep(0.5)
-        at.run()
+    """Rerun, as the progress fragments do in a browser, until no job's progress bar is left (tests.app.wait_for_job:
+    fails after `seconds`)."""
+    wait_for_job(at, lambda at: not at.get("progress"), "the embedding space's jobs", seconds)

@@ -3,7 +3,6 @@ bad inputs, t-SNE and the sweep in the background (the honesty measures: test_em
 
 import json
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from core import neighbours
 from core.cloud import CloudConfig
 from lessons.embedding_space import found as finding
-from tests.app import open_link
+from tests.app import open_link, wait_for_job
 from tests.app.embedding_space_view import (
     PAGE,
     chart,
@@ -153,15 +152,15 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     at.button(key="es_run").click().run()
     at.switch_page("lessons/positional_encoding/positional_encoding.py").run()
     at.switch_page(PAGE).run()
-    deadline = time.monotonic() + 120
     layouts = []  # the captions of the intermediate layouts drawn under the progress bar
-    while at.get("progress") and time.monotonic() < deadline:
-        if at.get("plotly_chart"):
+
+    def intermediate(at):
+        if at.get("progress") and at.get("plotly_chart"):
             layouts.append(next(c.value for c in at.caption if "redrawn as it runs" in c.value))
             assert len(drawn(at)) == 502  # every point, as in the final plot
-        time.sleep(0.5)
-        at.run()
-    assert not at.exception and not at.get("progress")
+
+    intermediate(at)
+    wait_for_job(at, lambda at: not at.get("progress"), "t-SNE", each=intermediate)
     assert layouts, "no intermediate layout was drawn while t-SNE ran"
     assert all("of 750" in caption for caption in layouts)
     assert len(drawn(at)) == stated(at) == 502  # king and queen are not among the 500 most frequent
@@ -237,11 +236,7 @@ def test_the_sweep_runs_in_the_background_as_small_multiples(at):
     at.text_input(key="es_sweep").set_value("5, 50").run()
     assert at.button(key="es_sweep_run").label == "Run t-SNE 2 times on 600 points"
     at.button(key="es_sweep_run").click().run()
-    deadline = time.monotonic() + 120
-    while at.get("progress") and time.monotonic() < deadline:
-        time.sleep(1)
-        at.run()
-    assert not at.exception
+    wait_for_job(at, lambda at: not at.get("progress"), "the sweep")
     (sweep,) = [
         spec for spec in (json.loads(c.proto.spec) for c in at.get("plotly_chart")) if "xaxis2" in spec["layout"]
     ]

@@ -172,7 +172,7 @@ def test_the_formula_and_the_winners_are_the_tasks_and_the_plots(task):
         LV_PAGE,
         lv_task=task, lv_steps="40", lv_train_len="8", lv_test_len="16", lv_seed="41", lv_d_model="32", lv_lr="1e-2",
     )  # fmt: skip
-    train_and_wait(at, tries=240)
+    train_and_wait(at, seconds=300)
     assert not at.exception and not at.error
     formula = at.latex[0].value
     notice = next(c.value for c in at.caption if c.value.startswith("Without P"))
@@ -421,6 +421,6 @@ def test_tested_at_the_trained_length_the_past_notice_says_nothing_of_past_it():
     at = open_link(
         LV_PAGE, lv_steps="40", lv_train_len="8", lv_test_len="8", lv_seed="41", lv_d_model="32", lv_lr="1e-2"
     )
-    train_and_wait(at, tries=240)
+    train_and_wait(at, seconds=300)
     past = next(m.value for m in at.markdown if m.value.startswith("The learned table has rows"))
     assert "Inside the trained length (positions 0–7)" in past and "Past it" not in past and "nan" not in past

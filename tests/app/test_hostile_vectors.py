@@ -9,11 +9,13 @@ while the rest of the page keeps working. No run may show a traceback.
 
 import io
 import json
-import time
 import zipfile
 
 import pytest
 import torch
+
+from labtools.uploads import pt, zipped
+from tests.app import wait_for_job
 
 WORD_PAGE = "lessons/word_embeddings/word_embeddings.py"
 SPACE_PAGE = "lessons/embedding_space/embedding_space.py"
@@ -25,12 +27,6 @@ def text(rows: dict[str, list[float]] | list[tuple[str, list[float]]]) -> bytes:
     return "".join(f"{word} {' '.join(map(str, vector))}\n" for word, vector in items).encode()
 
 
-def pt(itos: list[str], vectors: torch.Tensor) -> bytes:
-    buffer = io.BytesIO()
-    torch.save((itos, {w: i for i, w in enumerate(itos)}, vectors, vectors.size(1)), buffer)
-    return buffer.getvalue()
-
-
 SIX = {
     "cat": [1, 0, 0],
     "dog": [0.9, 0.1, 0],
@@ -40,15 +36,6 @@ SIX = {
     "two": [0.1, 0, 0.9],
 }
 BAD = [1.0, 2.0, 3.0]
-
-
-def zipped(data: bytes) -> bytes:
-    """A .pt with its entries deflated: torch.load would unpack them, whatever they grow to."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as old, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
-        for entry in old.infolist():
-            new.writestr(entry.filename, old.read(entry.filename))
-    return out.getvalue()
 
 
 def many_objects(n: int) -> bytes:
@@ -266,11 +253,8 @@ def test_embedding_space_on_six_words_names_each_setting_that_does_not_fit_and_r
     move(at, "number_input", "es_perplexity", 1)
     move(at, "select_slider", "es_iterations", 300)
     at.button(key="es_run").click().run()
-    deadline = time.monotonic() + 120
-    while not charts(at) and time.monotonic() < deadline:
-        time.sleep(1)
-        at.run()
-    assert not at.exception and not at.error
+    wait_for_job(at, charts, "t-SNE on the uploaded vectors")
+    assert not at.error
     assert sum(len(trace.get("hovertext", [])) for trace in _chart(at)["data"]) == 7
 
 

@@ -11,7 +11,7 @@ from streamlit.runtime.session_manager import SessionInfo
 from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
 import ui.sessions
-from tests.browser.harness import ROOT
+from labtools.server import ROOT
 from ui.sessions import SessionReaper, release_free_memory, settle_heap
 
 TTL = 120
@@ -51,7 +51,7 @@ def test_a_session_whose_window_is_not_over_is_kept_for_its_reconnect():
     early = stored(storage, "early")
     between = time.monotonic() + TTL
     while time.monotonic() + TTL <= between:  # the second session is saved strictly later
-        time.sleep(0.001)
+        time.sleep(0.001)  # the condition is the clock itself: the loop ends once it has moved on
     late = stored(storage, "late")
     assert reaper.reap(at_time=between) == 1
     assert early.shut_down and not late.shut_down

@@ -2,12 +2,12 @@
 
 import functools
 import threading
-import time
 
 import pytest
 
 from core.glove import load_glove
 from tests.app import open_link as open_link_to
+from tests.app import wait_for_job
 from ui.jobs import QUEUES, job_runner
 
 PAGE = "lessons/word_embeddings/word_embeddings.py"
@@ -145,12 +145,12 @@ def test_a_pasted_article_shows_its_first_100_words_and_says_how_many_were_left_
 def evaluate_and_wait(at):
     """Press Evaluate, then rerun (as the progress fragment does in a browser) until the result or a message shows."""
     at.button(key="we_eval_go").click().run()
-    deadline = time.monotonic() + 60
-    while not (at.metric or at.error or at.warning) and time.monotonic() < deadline:
-        assert at.get("progress") or at.metric, "neither the job's progress nor its result is shown"
-        time.sleep(0.25)
-        at.run()
-    assert not at.exception
+
+    def shows_progress(at):
+        assert at.get("progress") or at.metric or at.error or at.warning, "neither the job's progress nor its result"
+
+    shows_progress(at)
+    wait_for_job(at, lambda at: at.metric or at.error or at.warning, "the evaluation", 60, each=shows_progress)
 
 
 def test_evaluation_on_our_set_runs_as_a_job_and_survives_leaving_the_page(at):

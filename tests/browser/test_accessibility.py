@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.axe import describe, failing, run_axe
-from tests.browser.harness import EXCEPTION, wait_until_idle
+from labtools.axe import describe, failing, run_axe
+from labtools.browser import EXCEPTION, wait_until_idle
 from ui.pages import OVERVIEW, PATH
 
 # each page's address is what st.navigation makes of its script's name; the overview is the default page, at "/"

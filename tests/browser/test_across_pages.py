@@ -5,7 +5,9 @@ import numpy as np
 import pandas as pd
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, HEATMAP_SHAPE, download, wait_for_plot, wait_until_idle
+from labtools.browser import EXCEPTION, wait_for_plot, wait_until_idle
+from labtools.moves import download
+from tests.browser import HEATMAP_SHAPE
 from ui.i18n import catalog
 from ui.pages import OVERVIEW, PATH
 

@@ -3,16 +3,9 @@ heatmaps and goes into the link, and the distance slider moves the score-against
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    assert_layout,
-    drag_slider,
-    pick,
-    press_slider,
-    type_into,
-    wait_for_plot,
-    wait_until_idle,
-)
+from labtools.browser import EXCEPTION, assert_layout, rerun, wait_for_plot, wait_until_idle
+from labtools.moves import drag_slider, pick, press_slider, type_into
+from tests.browser import walks
 
 # The first heatmap's panels (one per scheme) and the number of key columns of its first panel
 LOGITS = (
@@ -20,14 +13,14 @@ LOGITS = (
     " return p.data.length + '|' + (p.data[0].x || []).length; })()"
 )
 
-
 # 60 words (the most is 64): too many to label every row and column of a heatmap
 LONG = " ".join(["the cat sat on the mat because it was tired", "and the dog ran to the park with its friends"] * 3)
 
 
+@walks("presenter")
 def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every heatmap and plot keeps its height (ui.live_chart
-    draws them all into the <div>s they had), covers nothing and labels its axes (harness.assert_layout). A sentence
+    draws them all into the <div>s they had), covers nothing and labels its axes (labtools.browser.assert_layout). A sentence
     of 60 words once dropped every token label from the heatmaps."""
     page.goto(f"{server_url}/attention")
     page.wait_for_selector(".js-plotly-plot")
@@ -57,8 +50,8 @@ def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     pick(page, "Try this")
     assert_layout(page)
     pick(page, "1. Every scheme")
-    page.get_by_text("random", exact=True).click()  # random vectors instead of a sentence
-    wait_until_idle(page)
+    with rerun(page):
+        page.get_by_text("random", exact=True).click()  # random vectors instead of a sentence
     type_into(page, "Random tokens", 40)
     assert_layout(page)
     assert page.locator(EXCEPTION).count() == 0

@@ -6,21 +6,15 @@ import re
 import pandas as pd
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    assert_layout,
-    drag_slider,
-    pick,
-    toggle,
-    type_into,
-    wait_for_plot,
-    wait_until_idle,
-)
+from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.moves import drag_slider, pick, toggle, type_into
+from tests.browser import walks
 
 
+@walks("presenter")
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move the cloud, the neighbours and the sweep keep their height,
-    cover nothing and have their tick labels (harness.assert_layout)."""
+    cover nothing and have their tick labels (labtools.browser.assert_layout)."""
     page.goto(f"{server_url}/embedding_space")
     page.wait_for_selector(".js-plotly-plot")
     assert_layout(page)

@@ -3,23 +3,17 @@ alone, and the link follows; a shared link opens with its table and sentence."""
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    assert_layout,
-    drag_slider,
-    pick,
-    toggle,
-    type_into,
-    wait_for_plot,
-    wait_until_idle,
-)
+from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.moves import drag_slider, pick, toggle, type_into
+from tests.browser import walks
 
 PLOTS = "[...document.querySelectorAll('.js-plotly-plot')]"
 
 
+@walks("touch")
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every stage's heatmap and the norms' plot keep their
-    height, cover nothing and have their tick labels (harness.assert_layout)."""
+    height, cover nothing and have their tick labels (labtools.browser.assert_layout)."""
     page.goto(f"{server_url}/input_layer")
     page.wait_for_selector(".js-plotly-plot")
     assert_layout(page)

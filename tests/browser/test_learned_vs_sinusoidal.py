@@ -1,12 +1,15 @@
 """The learned-vs-sinusoidal page in a real Chromium: Train trains and shows the result; the link keeps the
 settings, so a shared link opens the same finished run; the layout holds after every move, trained or not."""
 
-from tests.browser.harness import EXCEPTION, assert_layout, choose, click_button, drag_slider, type_into
+from labtools.browser import EXCEPTION, assert_layout
+from labtools.moves import choose, click_button, drag_slider, type_into
+from tests.browser import walks
 
 
+@walks("touch")
 def test_train_button_trains_and_shows_the_result_and_the_layout_holds(page, server_url):
     """After each move, and once the models are trained, every chart keeps its height, covers nothing and has its
-    tick labels (harness.assert_layout)."""
+    tick labels (labtools.browser.assert_layout)."""
     page.goto(f"{server_url}/learned_vs_sinusoidal")
     page.wait_for_selector(".js-plotly-plot")
     assert_layout(page)

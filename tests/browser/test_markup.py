@@ -7,7 +7,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.harness import EXCEPTION, wait_until_idle
+from labtools.browser import EXCEPTION, wait_until_idle
 
 HOST = "evil.example"
 MARKUP = (

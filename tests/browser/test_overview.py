@@ -1,6 +1,6 @@
 """The overview in a real Chromium: its links reach every step, and an exercise checks an answer."""
 
-from tests.browser.harness import EXCEPTION, assert_layout, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, rerun
 from ui.pages import PATH
 
 
@@ -18,9 +18,9 @@ def test_the_overview_links_to_every_step_and_an_exercise_checks_its_answer(page
     assert page.url.endswith("/rotary")
     assert_layout(page)
     box = page.locator('[data-testid="stTextInput"] input[aria-label="Your answer"]').last
-    box.fill("0.5")
-    box.press("Enter")
-    wait_until_idle(page)
+    with rerun(page):
+        box.fill("0.5")
+        box.press("Enter")
     page.get_by_role("button", name="Check").last.click()
     page.wait_for_selector('[data-testid="stAlertContentSuccess"]')
     assert "2^(−8/8)" in page.locator('[data-testid="stAlertContentSuccess"]').inner_text()

@@ -1,4 +1,4 @@
-"""Two replicas behind HAProxy with deploy/haproxy.cfg (tests/browser/replicas.py), in Chromium: each browser
+"""Two replicas behind HAProxy with deploy/haproxy.cfg (labtools/replicas.py), in Chromium: each browser
 stays on one replica, so uploads (st.file_uploader's PUT) and downloads (/media GETs) reach the process that
 holds its session; a stopped replica's learner comes back on the other with the same view; past capacity a new
 learner gets the "full" page at once while those already in keep working; with no replica up, the proxy answers
@@ -12,16 +12,11 @@ import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    HEATMAP_SHAPE,
-    download,
-    free_port,
-    type_into,
-    wait_for_plot,
-    wait_until_idle,
-)
-from tests.browser.replicas import REPLICA_HEADER, STICKY_COOKIE, start_proxy, start_replicas
+from labtools.browser import EXCEPTION, rerun, wait_for_plot, wait_until_idle
+from labtools.moves import download, type_into
+from labtools.replicas import REPLICA_HEADER, STICKY_COOKIE, start_proxy, start_replicas
+from labtools.server import free_port
+from tests.browser import HEATMAP_SHAPE
 from tests.fixtures import FIXTURES
 
 
@@ -176,9 +171,9 @@ def test_a_stopped_replicas_learner_comes_back_on_the_other_with_the_same_view(l
     assert page.locator(EXCEPTION).count() == 0
     # the other learner's session goes on where it was, on its replica
     box = other.get_by_role("textbox", name="a", exact=True)
-    box.fill("king")
-    box.press("Enter")
-    wait_until_idle(other)
+    with rerun(other):
+        box.fill("king")
+        box.press("Enter")
     assert other.locator(EXCEPTION).count() == 0 and replica_of(other) == kept
 
 

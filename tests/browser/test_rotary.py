@@ -4,25 +4,16 @@ base, the share button; and, on the real server, what a move sends."""
 from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+from labtools.browser import EXCEPTION, assert_layout, shared_link, wait_for_plot, wait_until_idle
+from labtools.moves import choose, click_button, drag_slider, pick, press_slider, type_into
 from loadtest.protocol import Session
-from tests.browser.harness import (
-    EXCEPTION,
-    assert_layout,
-    choose,
-    click_button,
-    drag_slider,
-    pick,
-    press_slider,
-    shared_link,
-    type_into,
-    wait_for_plot,
-    wait_until_idle,
-)
+from tests.browser import walks
 
 
+@walks("touch")
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every chart keeps its height, covers nothing and has its
-    tick labels (harness.assert_layout), with A pinned too."""
+    tick labels (labtools.browser.assert_layout), with A pinned too."""
     page.goto(f"{server_url}/rotary")
     page.wait_for_selector(".js-plotly-plot")
     assert_layout(page)

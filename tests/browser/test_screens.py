@@ -1,33 +1,34 @@
-"""Every page and chapter on the screens a laptop's window is not: a projector in presenter mode (1024 x 768) and a
-phone in the hand (390 x 844, touch). After each chapter is opened, and after a move or two, the layout check holds
-(harness.assert_layout: no sideways scroll, every chart whole, within the screen, at least 150 px tall, its tick
-labels apart, every control within reach). On a phone the sidebar opens and its language switch and share link take
-a tap; in presenter mode a click on the MiniLM grid's last head picks that head.
+"""Every page and chapter on the screens a laptop's window is not: a projector in presenter mode (1024 x 768 and
+1920 x 1080) and a touch screen (a phone, 390 x 844, and a tablet, 768 x 1024). After each chapter is opened, and
+after a move or two, the layout check holds on both screens of the mode (labtools.browser.assert_layout_on: no
+sideways scroll, every chart whole, within the screen, at least 150 px tall, its tick labels apart, every control
+within reach), the window resized from one to the other. On a phone the sidebar opens and its language switch and
+share link take a tap; in presenter mode a click on the MiniLM grid's last head picks that head.
 
-One browser and the session's one server serve every test of the file; each page is opened on both screens in one
-test (the second screen finds the first one's results in the server's caches). The 1920 x 1080 projector and the
-tablet are in harness.SCREENS for a run by hand (EMBLAB_SCREENS=presenter-1920,tablet)."""
+One browser and the session's one server serve every test of the file; each page is opened in both modes in one test
+(the second mode finds the first one's results in the server's caches). The pages' walks check the layout after
+every move in one of the modes each (tests/browser/__init__.py: walks)."""
 
-import os
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 import lessons
-from tests.browser.harness import (
+from labtools.browser import (
     EXCEPTION,
+    MODES,
     assert_layout,
-    click_button,
-    launch_browser,
+    assert_layout_on,
     screen_link,
     screen_page,
     wait_until_idle,
 )
+from labtools.moves import click_button
 from ui.i18n import catalog
 from ui.pages import LESSONS, OVERVIEW
 
-SCREENS = os.environ.get("EMBLAB_SCREENS", "presenter-1024,phone").split(",")
+MODES_SHOWN = ("presenter", "touch")  # labtools.browser.MODES, both screens of each
 EN = catalog("en")
 
 
@@ -72,33 +73,25 @@ PAGES = {
 }
 
 
-@pytest.fixture(scope="module")
-def screens(playwright):
-    browser = launch_browser(playwright)
-    yield browser
-    browser.close()
-
-
 def open_view(page, url: str) -> None:
     """Open `url` and wait for its run to end (the layout check then waits for the charts it sent)."""
     page.goto(url)
     page.wait_for_selector('[data-testid="stMain"] h1')
-    page.wait_for_function("document.querySelector('[data-testid=\"stApp\"]').dataset.testScriptState === 'notRunning'")
     wait_until_idle(page)
 
 
 @pytest.mark.parametrize("key", list(PAGES))
-def test_every_chapter_fits_the_projector_and_the_phone(screens, server_url, key):
+def test_every_chapter_fits_the_projector_the_phone_and_the_tablet(screens, server_url, key):
     path, settings, moves = PAGES[key]
-    for screen in SCREENS:
-        with screen_page(screens, screen) as page:
+    for mode in MODES_SHOWN:
+        with screen_page(screens, mode) as page:
             for chapter in chapters(key):
-                open_view(page, screen_link(f"{server_url}/{path}", screen, {**settings, **chapter}))
-                assert_layout(page, steady=True)
+                open_view(page, screen_link(f"{server_url}/{path}", mode, {**settings, **chapter}))
+                assert_layout_on(page, MODES[mode])
             for move in moves:
                 move(page)
-                assert_layout(page, steady=True)
-            assert page.locator(EXCEPTION).count() == 0, screen
+                assert_layout_on(page, MODES[mode])
+            assert page.locator(EXCEPTION).count() == 0, mode
 
 
 def test_on_a_phone_the_sidebar_opens_and_its_controls_take_a_tap(screens, server_url):

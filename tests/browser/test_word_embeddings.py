@@ -2,22 +2,16 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    assert_layout,
-    click_button,
-    drag_slider,
-    pick,
-    toggle,
-    type_into,
-    wait_until_idle,
-)
+from labtools.browser import EXCEPTION, assert_layout, rerun, wait_until_idle
+from labtools.moves import click_button, drag_slider, pick, toggle, type_into
+from tests.browser import walks
 from tests.fixtures import FIXTURES
 
 
+@walks("touch")
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move the PCA and the axes' plots keep their height, cover
-    nothing and have their tick labels (harness.assert_layout)."""
+    nothing and have their tick labels (labtools.browser.assert_layout)."""
     page.goto(f"{server_url}/word_embeddings")
     page.wait_for_selector(".js-plotly-plot")
     assert_layout(page)
@@ -51,9 +45,7 @@ def test_king_minus_man_plus_woman_is_queen(page, server_url):
     page.wait_for_selector(".js-plotly-plot")
     for label, word in (("a", "man"), ("b", "woman"), ("c", "king")):
         box = page.get_by_role("textbox", name=label, exact=True)
-        box.fill(word)
-        box.press("Enter")
-        wait_until_idle(page)
+        type_into(page, box, word, runs=box.input_value() != word)  # a box holding the word already asks for no run
     first = page.locator('[data-testid="stTable"]').first.locator("tbody tr").first
     assert first.locator("th").inner_text().strip() == "queen"
     assert page.locator(EXCEPTION).count() == 0
@@ -95,9 +87,11 @@ def test_an_uploaded_vectors_file_is_used_and_a_bad_one_gets_a_message(page, ser
     page.get_by_role("combobox", name="Vectors").click()
     page.get_by_role("option", name="Upload a file…").click()
     dropzone = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
-    dropzone.set_input_files(FIXTURES / "tiny_glove.4d.txt")
+    with rerun(page):  # each upload's run
+        dropzone.set_input_files(FIXTURES / "tiny_glove.4d.txt")
     expect(page.get_by_text("tiny_glove.4d.txt: 15 words")).to_be_visible()
-    dropzone.set_input_files(files=[{"name": "empty.pt", "mimeType": "application/octet-stream", "buffer": b""}])
+    with rerun(page):
+        dropzone.set_input_files(files=[{"name": "empty.pt", "mimeType": "application/octet-stream", "buffer": b""}])
     expect(page.get_by_text("empty.pt was refused")).to_be_visible()  # an empty .pt raised IndexError once
     assert (
         "Still using the file uploaded before, tiny_glove.4d.txt"
@@ -118,9 +112,9 @@ def test_an_uploaded_questions_file_is_evaluated_and_a_bad_one_gets_a_message(pa
         ("unknown.txt", unknown + "man woman king zzqq\n", "All 2 questions were skipped"),  # 'nan%' once
         ("many.txt", unknown * 20_001, "The file has 20,001 questions; the first 20,000 are asked"),
     ]:
-        dropzone.set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": text.encode()}])
+        with rerun(page):  # the upload's run: a click during it could be undone by it
+            dropzone.set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": text.encode()}])
         expect(page.locator('[data-testid="stFileChipName"]')).to_have_text(name)
-        wait_until_idle(page)  # the upload's run: a click during it could be undone by it
         page.get_by_role("button", name="Evaluate").click()
         expect(page.get_by_text(shown).first).to_be_visible(timeout=30_000)
         assert page.locator(EXCEPTION).count() == 0, name

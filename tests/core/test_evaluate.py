@@ -12,7 +12,7 @@ from scipy.stats import spearmanr
 from core.evaluate import Question, evaluate_analogies, main, read_pairs, read_questions
 from core.glove import load_glove
 from core.vectors import WordVectors
-from tests.browser.harness import ROOT
+from labtools.server import ROOT
 from tests.fixtures import FIXTURES
 
 

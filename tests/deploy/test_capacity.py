@@ -27,8 +27,8 @@ import pytest
 import requests
 import websocket
 
-from tests.browser.harness import ROOT, free_port
-from tests.browser.replicas import HAPROXY_CFG, start_proxy
+from labtools.replicas import HAPROXY_CFG, start_proxy
+from labtools.server import ROOT, free_port
 
 PER_REPLICA = 2
 REPLICAS = ("app1", "app2")

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 import yaml
 
-from tests.browser.harness import ROOT
+from labtools.server import ROOT
 
 DEPLOY = ROOT / "deploy"
 # What docker-compose 1.29 reads under `deploy:` without a warning (compose/config/config.py's

@@ -6,9 +6,9 @@ import ast
 import re
 from importlib.metadata import packages_distributions
 
+from labtools.server import ROOT
 from scripts.docker_healthcheck import START_PERIOD_S, WARM_UP_WORST_S, health_url, server_option, streamlit_process
 from scripts.smoke import imported_modules
-from tests.browser.harness import ROOT
 from tests.test_requirements import normalised
 
 ENTRYPOINT_ARGV = ["/opt/venv/bin/python3", "/opt/venv/bin/streamlit", "run", "app.py", "--server.address=0.0.0.0"]

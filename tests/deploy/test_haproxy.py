@@ -1,13 +1,13 @@
 """deploy/haproxy.cfg is valid for HAProxy (`haproxy -c`) in both its setups: servers found by Docker's DNS
-(compose, swarm) and servers named by EMBLAB_SERVER_n (the host, tests/browser/replicas.py)."""
+(compose, swarm) and servers named by EMBLAB_SERVER_n (the host, labtools/replicas.py)."""
 
 import os
 import subprocess
 
 import pytest
 
-from tests.browser.harness import ROOT
-from tests.browser.replicas import HAPROXY_CFG, haproxy_binary
+from labtools.replicas import HAPROXY_CFG, haproxy_binary
+from labtools.server import ROOT
 
 
 def check(env: dict[str, str]) -> subprocess.CompletedProcess:

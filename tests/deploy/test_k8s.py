@@ -8,7 +8,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from tests.browser.harness import ROOT
+from labtools.server import ROOT
 
 K8S = ROOT / "deploy" / "k8s"
 HEALTH = "/_stcore/health"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import streamlit
 
-from tests.browser.harness import ROOT, free_port, start_server
+from labtools.server import ROOT, free_port, start_server
 
 STATIC = Path(streamlit.__file__).parent / "static" / "static"
 
@@ -81,7 +81,7 @@ def test_the_script_that_serves_the_lab_on_a_laptop_serves_serve_py():
 
 def test_an_address_below_a_page_opens_the_lab_and_names_what_it_asked_for(url, page):
     """Before serve.py sent them their files, /positional_encoding/extra drew a blank page (issue 40)."""
-    from tests.browser.harness import EXCEPTION
+    from labtools.browser import EXCEPTION
 
     page.goto(f"{url}/positional_encoding/extra?pe_d_model=64")
     notice = page.locator('[data-testid="stAlert"]', has_text="positional_encoding/extra")

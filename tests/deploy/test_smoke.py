@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
+from labtools.server import ROOT, free_port, start_server
 from scripts import smoke
-from tests.browser.harness import ROOT, free_port, start_server
 
 
 @pytest.fixture(scope="module")

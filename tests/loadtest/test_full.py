@@ -3,9 +3,9 @@ answer benchmarks/capacity.py counts apart from errors, never a generic failure.
 
 import pytest
 
+from labtools.replicas import start_proxy
+from labtools.server import free_port
 from loadtest.protocol import LabFull, ProtocolError, Session
-from tests.browser.harness import free_port
-from tests.browser.replicas import start_proxy
 
 
 def test_a_learner_told_the_lab_is_full_raises_lab_full():

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from labtools.server import ROOT
 from loadtest.protocol import Session
-from tests.browser.harness import ROOT
 
 # one learner of each: issue 27's three (the pages that open fastest) and issue 34's two beyond them, the attention
 # page's seed and the embedding-space page's "find a word"

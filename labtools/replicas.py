@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.browser.harness import ROOT, free_port, start_server
+from labtools.server import ROOT, free_port, start_server
 
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 # The cookie deploy/haproxy.cfg inserts to keep a browser on its replica.
@@ -68,7 +68,7 @@ def start_proxy(
         except urllib.error.HTTPError:  # a 503 still means the proxy listens
             break
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.1)  # polling: the port is not open yet, and a refused connection returns at once
     else:
         proc.kill()
         raise RuntimeError("haproxy did not accept connections within 20 s")
@@ -122,7 +122,7 @@ def start_replicas(
     cfg: Path = HAPROXY_CFG,
     script: str = "app.py",
 ) -> Replicas:
-    """Start n `streamlit run app.py` replicas (tests.browser.harness.start_server, each with `env` added to
+    """Start n `streamlit run app.py` replicas (labtools.server.start_server, each with `env` added to
     its environment) on free 127.0.0.1 ports, and HAProxy with `cfg` (deploy/haproxy.cfg) in front of them, with
     `proxy_env` added to its environment. `script`: what each replica runs (serve.py: as the Docker image does).
 

@@ -1,6 +1,6 @@
 """axe-core, the accessibility checker, pinned and fetched from npm; run in a Playwright page.
 
-`python -m tests.browser.axe` (scripts/test.sh runs it) downloads the pinned tarball once into .axe-core/ and checks
+`python -m labtools.axe` (scripts/test.sh runs it) downloads the pinned tarball once into .axe-core/ and checks
 it against npm's sha512 integrity, so CI needs neither node nor npm.
 """
 
@@ -19,7 +19,7 @@ VERSION = "4.14.1"
 URL = f"https://registry.npmjs.org/axe-core/-/axe-core-{VERSION}.tgz"
 # npm's dist.integrity for that tarball (https://registry.npmjs.org/axe-core/4.14.1)
 INTEGRITY = "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
-SCRIPT = Path(__file__).resolve().parents[2] / ".axe-core" / VERSION / "axe.min.js"
+SCRIPT = Path(__file__).resolve().parents[1] / ".axe-core" / VERSION / "axe.min.js"
 FAILING = ("serious", "critical")  # axe's impacts that fail a test; "minor" and "moderate" are reported only
 
 
@@ -35,12 +35,15 @@ def fetch() -> Path:
         except OSError:
             if attempt == 2:
                 raise
-            time.sleep(5)
+            time.sleep(5)  # a registry hiccup: a moment before the next try
     digest = "sha512-" + base64.b64encode(hashlib.sha512(tarball).digest()).decode()
     if digest != INTEGRITY:
         raise RuntimeError(f"{URL}: integrity {digest} is not the pinned {INTEGRITY}")
     with tarfile.open(fileobj=io.BytesIO(tarball)) as tar:
-        script = tar.extractfile("package/axe.min.js").read()
+        member = tar.extractfile("package/axe.min.js")
+        if member is None:
+            raise RuntimeError(f"{URL}: no package/axe.min.js in the tarball")
+        script = member.read()
     SCRIPT.parent.mkdir(parents=True, exist_ok=True)
     SCRIPT.write_bytes(script)
     return SCRIPT
@@ -55,7 +58,7 @@ RUN = """async () => (await axe.run(document, {resultTypes: ['violations']})).vi
 def run_axe(page) -> list[dict]:
     """axe's violations on the page as it is now (WCAG 2 A and AA rules and axe's best practices)."""
     if not SCRIPT.exists():
-        raise RuntimeError(f"{SCRIPT} is missing: run `.venv/bin/python -m tests.browser.axe` (scripts/test.sh does)")
+        raise RuntimeError(f"{SCRIPT} is missing: run `.venv/bin/python -m labtools.axe` (scripts/test.sh does)")
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(SCRIPT))
     return page.evaluate(RUN)

@@ -62,9 +62,12 @@
   const controls = 'button, input:not([type="hidden"]), textarea, a[href], summary, [role="slider"], [role="radio"], [role="switch"], [role="combobox"]';
   for (const e of main.querySelectorAll(controls)) {
     if (!shown(e) || e.closest(".modebar")) continue; // plotly's toolbar shows on hover, inside its chart
-    // where a finger lands: the middle of the control (of the label a radio or a toggle hides its input in); a
-    // slider's thumb at its end stands out of the slider by half its width
-    const r = e.closest("label") ? rect(e.closest("label").getBoundingClientRect()) : rect(e.getBoundingClientRect());
+    // where a finger lands: the middle of the control (of the label a radio or a toggle hides its input in; of the
+    // thumb Streamlit's slider hides its <input> in, clipped to nothing, whose own box means nothing: on a phone it
+    // reads 129 px wide); a slider's thumb at its end stands out of the slider by half its width
+    const slider = e.tagName === "INPUT" && e.closest('[data-testid="stSlider"]');
+    const where = slider ? e.parentElement.parentElement : e.closest("label") || e;
+    const r = rect(where.getBoundingClientRect());
     const middle = (r.left + r.right) / 2;
     if (r.right - r.left > 0 && (middle < screen.left || middle > screen.right))
       problems.push(`the control ${e.getAttribute("aria-label") || text(e) || e.tagName.toLowerCase()} in ${name(e)} ${px(r)} is not within the screen, ${screen.right} px wide`);
