@@ -6,6 +6,7 @@ Adding a lesson is one entry here and one page file in lessons/ (its texts go un
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -41,6 +42,7 @@ PATH = (  # from text to the vectors a Transformer reads, one step per lesson
     Lesson("at", "lessons/attention.py", ":material/grid_view:", seeds=("seed004",)),
     Lesson("tf", "lessons/real_transformer.py", ":material/hub:", seeds=("seed000", "seed002", "seed003", "seed004")),
     Lesson("lv", "lessons/learned_vs_sinusoidal.py", ":material/straighten:", seeds=("seed002", "seed004")),
+    Lesson("sv", "lessons/sentence_vectors/page.py", ":material/notes:", seeds=("seed003", "seed004")),
 )
 LESSONS = {lesson.key: lesson for lesson in PATH}
 
@@ -48,12 +50,23 @@ LESSONS = {lesson.key: lesson for lesson in PATH}
 def navigation():
     """The sidebar's pages (the overview, then the path) and the page this run shows."""
     pages = {
-        lesson.script: st.Page(lesson.script, title=lesson.title, icon=lesson.icon, default=lesson is OVERVIEW)
+        lesson.script: st.Page(
+            lesson.script, title=lesson.title, icon=lesson.icon, default=lesson is OVERVIEW, url_path=url_path(lesson)
+        )
         for lesson in (OVERVIEW, *PATH)
     }
     page = st.navigation(list(pages.values()))
     key = next(lesson.key for lesson in (OVERVIEW, *PATH) if pages[lesson.script] is page)
     return page, key
+
+
+def url_path(lesson: Lesson) -> str | None:
+    """The page's address: its folder for a lesson in a folder (lessons/<folder>/page.py), else Streamlit's own
+    (the script's name); None for the overview, the default page."""
+    if lesson is OVERVIEW:
+        return None
+    path = PurePosixPath(lesson.script)
+    return path.parent.name if path.name == "page.py" else None
 
 
 def page_script(key: str) -> str:
