@@ -223,7 +223,9 @@ def _sources(script: str) -> tuple[str, ...]:
         elif isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names if alias.name.startswith("ui."))
     here = Path(__file__).parent
-    modules = (here / f"{name.removeprefix('ui.')}.py" for name in sorted(imported))
+    modules = [here / f"{name.removeprefix('ui.')}.py" for name in sorted(imported)]
+    if Path(script).name == "page.py":  # a lesson in a folder declares its settings beside it (ui.settings)
+        modules.append(Path(script).with_name("settings.py"))
     return (text, *(path.read_text(encoding="utf-8") for path in modules if path.is_file()))
 
 
@@ -253,7 +255,8 @@ def _takes(values: list[str], value) -> bool:
 
 @functools.cache
 def widget_kinds(script: str) -> dict[str, str]:
-    """{key: what takes it} for each widget call of a page's script (or of a ui module it imports) with a literal key (`key="pe_d_model"`): the
+    """{key: what takes it} for each widget call of a page's script (or of a ui module it imports, or of the settings
+    it declares beside it, `Setting("sv_k", "number_input", ...)`) with a literal key (`key="pe_d_model"`): the
     widget's name (number_input, slider, text_input, ...), or "multi" for a widget that takes several values.
     A key built at run time (f"we_{box}") is not in it: its value is left to Streamlit."""
     kinds: dict[str, str] = {}
@@ -262,6 +265,10 @@ def widget_kinds(script: str) -> dict[str, str]:
         if not isinstance(node, ast.Call):
             continue
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        given = [a.value for a in node.args[:2] if isinstance(a, ast.Constant)]
+        if called == "Setting" and len(given) == 2:  # a declaration, Setting("sv_k", "number_input", ...)
+            kinds[given[0]] = "multi" if given[1] in SEVERAL else given[1]
+            continue
         words = {w.arg: w.value.value for w in node.keywords if isinstance(w.value, ast.Constant)}
         key = words.get("key")
         if isinstance(key, str):

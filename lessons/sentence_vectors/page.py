@@ -38,6 +38,15 @@ def refusal_text(refusal: views.Refusal) -> str:
     return t(key, **values)
 
 
+def shared_collection():
+    """The shipped sentences, their topics' names in the reader's language, and the query box (chapters 3 and 4)."""
+    collection = sentence_collection()
+    topic_names = {topic: t(f"sv.topic_{topic}") for topic in dict.fromkeys(collection.topics)}
+    query = SETTINGS["sv_query"].draw(st).strip()
+    st.caption(t("sv.collection", n=len(collection.sentences), topics=", ".join(topic_names.values())))
+    return collection, topic_names, query
+
+
 st.title(t("sv.title"))
 st.markdown(t("sv.intro"))
 st.info(t("sv.english"), icon=":material/translate:")
@@ -48,8 +57,11 @@ except (PretrainedMissing, VectorsError) as err:
     st.stop()
 chapter = SETTINGS["sv_chapter"].draw(st, required=True)
 
-if chapter == "sentences":
-    # --- 1. One vector per sentence --------------------------------------------------------------------------
+
+# --- 1. One vector per sentence --------------------------------------------------------------------------
+@st.fragment
+def one_vector_per_sentence() -> None:
+    """Chapter 1, a fragment: a move of the list reruns it alone."""
     st.header(t("sv.h_sentences"))
     text = SETTINGS["sv_sentences"].draw(st, height=200, help=t("sv.sentences_help", most=MAX_SENTENCES))
     lines = sentences.read_lines(text)
@@ -113,8 +125,11 @@ if chapter == "sentences":
         )
         show_code(sentences.pair_ranks, sentences.rank_correlation, figure=t("sv.code_ranks"))
 
-elif chapter == "order":
-    # --- 2. Word order ------------------------------------------------------------------------------------------
+
+# --- 2. Word order ------------------------------------------------------------------------------------------
+@st.fragment
+def word_order() -> None:
+    """Chapter 2, a fragment: a move of the learner's pair reruns it alone."""
     st.header(t("sv.h_order"))
     st.markdown(t("sv.order_intro"))
     c1, c2 = st.columns(2)
@@ -180,14 +195,12 @@ elif chapter == "order":
     )
     show_code(minilm.embed, figure=t("sv.code_separation"))
 
-elif chapter in ("search", "map"):
-    collection = sentence_collection()
-    topic_names = {topic: t(f"sv.topic_{topic}") for topic in dict.fromkeys(collection.topics)}
-    query = SETTINGS["sv_query"].draw(st).strip()
-    st.caption(t("sv.collection", n=len(collection.sentences), topics=", ".join(topic_names.values())))
 
-if chapter == "search":
-    # --- 3. Search ----------------------------------------------------------------------------------------------
+# --- 3. Search ----------------------------------------------------------------------------------------------
+@st.fragment
+def search() -> None:
+    """Chapter 3, a fragment: a move of the query or k reruns it alone."""
+    collection, topic_names, query = shared_collection()
     st.header(t("sv.h_search"))
     k = int(SETTINGS["sv_k"].draw(st))
     view = views.search_view(query, k)
@@ -230,9 +243,18 @@ if chapter == "search":
         )
     show_code(sentences.search, sentences.only_in, figure=t("sv.code_search"))
 
+
+if chapter == "sentences":
+    one_vector_per_sentence()
+elif chapter == "order":
+    word_order()
+elif chapter == "search":
+    search()
+
 if chapter == "map":
     # --- 4. A map of sentences ----------------------------------------------------------------------------------
     st.header(t("sv.h_map"))
+    collection, topic_names, query = shared_collection()
     c1, c2, c3 = st.columns(3)
     space = SETTINGS["sv_space"].draw(c1, horizontal=True)
     method = SETTINGS["sv_method"].draw(c2, horizontal=True)

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.exercises import EXERCISES, answer_text, check, parse_answer
 from core.glove import load_glove
-from tests.app import APP
+from tests.app import APP, switch
 
 PAGES = {
     "pe": "lessons/positional_encoding.py",
@@ -20,6 +20,7 @@ PAGES = {
     "rp": "lessons/rotary.py",
     "at": "lessons/attention.py",
     "tf": "lessons/real_transformer.py",
+    "sv": "lessons/sentence_vectors/page.py",
 }
 
 
@@ -62,8 +63,8 @@ def test_check_accepts_the_answer_in_the_forms_people_type(wv):
 @pytest.mark.parametrize("prefix", list(PAGES))
 def test_every_exercise_answered_right_and_wrong(prefix, wv):
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page(PAGES[prefix])
-    if prefix in ("pe", "at", "tf"):  # these pages show one chapter at a time; their exercises are the last
+    switch(at, PAGES[prefix])
+    if prefix in ("pe", "at", "tf", "sv"):  # these pages show one chapter at a time; their exercises are the last
         at.query_params["chapter"] = "exercises"
     at.run()
     for exercise in EXERCISES[prefix]:

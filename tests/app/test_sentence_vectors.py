@@ -3,14 +3,16 @@ sentence (never a traceback) while the other sentences stay, a link opens a view
 page's own numbers."""
 
 import json
+import re
 import time
 
 import pytest
 
 from core import sentences
 from core.exercises import EXERCISES, sentence_answers
-from lessons.sentence_vectors.settings import SETTINGS
+from lessons.sentence_vectors.settings import CHAPTERS, SETTINGS
 from tests.app import open_link
+from tests.app.test_i18n import english_words, shown_texts
 
 PAGE = "lessons/sentence_vectors/page.py"
 
@@ -180,3 +182,16 @@ def test_the_exercises_answers_are_the_pages_numbers(sv):
         sv.text_input(key=f"ex_{exercise.key}").set_value(str(exercise.answer(None))).run()
         sv.button(key=f"ex_{exercise.key}_check").click().run()
         assert len(sv.success) == 1 and not sv.error
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_chinese_interface_has_no_english_but_technical_names(chapter):
+    # tests/app/test_i18n.py's check, on each chapter of this page (its views list the pages of lessons/*.py)
+    at = open_link(PAGE, lang="zh", sv_chapter=chapter)
+    boxes = [*at.text_input, *at.text_area]
+    data = {w for box in boxes for w in re.findall(r"[A-Za-z][\w'-]*", str(box.value or ""))}
+    data |= {w for df in [*at.dataframe, *at.table] for w in map(str, [*df.value.index, *df.value.values.ravel()])}
+    data |= {w for text in sentences.read_collection()[0] for w in re.findall(r"[A-Za-z][\w'-]*", text)}
+    data |= {w for p in sentences.read_pairs() for w in re.findall(r"[A-Za-z][\w'-]*", p.first + " " + p.second)}
+    english = {w: text for text in shown_texts(at) for w in english_words(text, data)}
+    assert not english, english
