@@ -5,18 +5,17 @@ import pandas as pd
 import streamlit as st
 
 from core import claims, minilm, neighbours, sentences, trustworthiness
-from core.cloud import CloudConfig, project
+from core.cloud import CloudConfig
 from core.glove import VectorsError
 from core.pretrained import PretrainedMissing
 from core.sentences import MAX_SENTENCES, METHODS
 from figures.sentences import map_figure, separation_figure, similarity_figure
-from lessons.sentence_vectors import views
+from lessons.sentence_vectors import map_jobs, views
 from lessons.sentence_vectors.settings import SETTINGS
-from ui import live_chart, projections
+from ui import live_chart
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import figure_text, problem, shown, t
-from ui.jobs import QUEUES, job_progress, refusal_notice, submit
 from ui.resources import minilm_model, sentence_collection
 from ui.tables import table
 from ui.vectors import bundled_vectors
@@ -34,8 +33,7 @@ def cols(*names: str) -> list[str]:
 
 
 def refusal_text(refusal: views.Refusal) -> str:
-    key, values = refusal
-    return t(key, **values)
+    return t(refusal[0], **refusal[1])
 
 
 def shared_collection():
@@ -260,30 +258,7 @@ if chapter == "map":
     method = SETTINGS["sv_method"].draw(c2, horizontal=True)
     kept_k = int(SETTINGS["sv_kept_k"].draw(c3))
     cfg = CloudConfig(method, 2)
-    coords = None
-    if method == "PCA":
-        coords = views.pca_map(space)[0]
-    else:
-        key = ("sv_map", space, cfg)
-        job = projections.runner().get(key)
-        if job is not None and job.done and not job.error:
-            coords = job.result
-        elif job is not None and not job.done:
-            job_progress(projections.runner(), key, lambda job: projections.describe(method, job))
-        else:
-            if job is not None:
-                st.error(t("es.failed", method=method, error=job.error))
-            x = views.collection_array(space)
-            work = [(key, lambda progress: project(x, cfg, progress=progress), cfg.steps(len(x)))]
-            st.button(
-                t("es.run", method=method, n=len(x)),
-                key="sv_run",
-                type="primary",
-                on_click=submit,
-                args=(projections.runner(), work, "sv_refused"),
-            )
-            st.caption(t("es.slow", method=method, queue=QUEUES["projections"]["max_waiting"]))
-            refusal_notice(projections.runner(), "sv_refused")
+    coords = map_jobs.map_coords(space, cfg)
     if coords is not None:
         place = views.query_place(space, method, coords, query)
         name = method_name("learned" if space == "minilm" else "glove")
@@ -315,14 +290,10 @@ if chapter == "map":
                 same=f"{same:.0%}",
                 method=method,
                 space=name,
-            ),
+            ),  # fmt: skip
         )
-        show_code(
-            sentences.place_by_neighbours,
-            neighbours.preservation,
-            trustworthiness.trustworthiness,
-            figure=t("sv.code_map"),
-        )
+        code = (sentences.place_by_neighbours, neighbours.preservation, trustworthiness.trustworthiness)
+        show_code(*code, map_jobs.map_coords, figure=t("sv.code_map"))
 
 if chapter == "exercises":
     # --- Try this ---------------------------------------------------------------------------------------------

@@ -1,0 +1,36 @@
+"""Chapter 4's projections of the shipped sentences: PCA in the rerun; t-SNE and UMAP as jobs in the shared projection
+queue (ui.projections.runner), run once per server for each vector space and settings, whoever pressed Run."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from core.cloud import CloudConfig, project
+from lessons.sentence_vectors import views
+from ui import projections
+from ui.i18n import t
+from ui.jobs import QUEUES, job_progress, refusal_notice, submit
+
+
+def map_coords(space: str, cfg: CloudConfig) -> np.ndarray | None:
+    """(n, 2) the collection on the map when there are coordinates: PCA at once; t-SNE or UMAP once its job is done,
+    until then its Run button, or its progress bar."""
+    if cfg.method == "PCA":
+        return views.pca_map(space)[0]
+    key = ("sv_map", space, cfg)
+    job = projections.runner().get(key)
+    if job is not None and job.done and not job.error:
+        return job.result
+    if job is not None and not job.done:
+        job_progress(projections.runner(), key, lambda job: projections.describe(cfg.method, job))
+        return None
+    if job is not None:
+        st.error(t("es.failed", method=cfg.method, error=job.error))
+    x = views.collection_array(space)
+    work = [(key, lambda progress: project(x, cfg, progress=progress), cfg.steps(len(x)))]
+    run = t("es.run", method=cfg.method, n=len(x))
+    st.button(run, key="sv_run", type="primary", on_click=submit, args=(projections.runner(), work, "sv_refused"))
+    st.caption(t("es.slow", method=cfg.method, queue=QUEUES["projections"]["max_waiting"]))
+    refusal_notice(projections.runner(), "sv_refused")
+    return None
