@@ -265,7 +265,7 @@ def widget_kinds(script: str) -> dict[str, str]:
         if not isinstance(node, ast.Call):
             continue
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        given = [a.value for a in node.args[:2] if isinstance(a, ast.Constant)]
+        given = [a.value for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
         if called == "Setting" and len(given) == 2:  # a declaration, Setting("sv_k", "number_input", ...)
             kinds[given[0]] = "multi" if given[1] in SEVERAL else given[1]
             continue
