@@ -186,9 +186,10 @@ def profile(url: str, pid: int, name: str, page: str, control: str, values_of, a
 
 
 # This repository's files as py-spy names them in a frame: libraries by their path under site-packages, the rest
-# by their path from the working directory, and a page script, which Streamlit runs by its full path, by its name.
+# by their path from the working directory, and a lesson's page script, which Streamlit runs by its full path, by
+# its folder (".../lessons/<lesson>/page.py").
 ROOT = Path(__file__).resolve().parents[1]
-USER_CODE = ("(app.py:", "(ui/", "(figures/", "(core/", *(f"({p.name}:" for p in (ROOT / "lessons").glob("*.py")))
+USER_CODE = ("(app.py:", "(ui/", "(figures/", "(core/", "lessons/")
 
 
 # What a sample is spent on: the first stage, in this order, whose test holds for the sample's stack (its frames

@@ -1,7 +1,7 @@
 """What the embedding-space page's honesty measures cost, and what they add to a rerun.
 
 1. The page's measures of a new projection, for clouds of --sizes words (the bundled GloVe's most frequent, PCA in 2D,
-   k = 10): neighbours kept and trustworthiness at k (ui.honesty's measure: in the rerun up to ui.honesty.INLINE_MOST
+   k = 10): neighbours kept and trustworthiness at k (lessons.embedding_space.honesty's measure: in the rerun up to lessons.embedding_space.honesty.INLINE_MOST
    points, a background job above), and both at k = 5, 10, 30, 100 (one method's curve). Median of --repeats calls
    after a warm-up.
 2. Every other rerun (a cache hit) at the page's first cloud (the 5,000 most frequent words plus its chosen and
@@ -29,10 +29,10 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.attention import median_ms  # noqa: E402
 from core import cloud, neighbours  # noqa: E402
 from core.exercises import default_cloud_points  # noqa: E402
-from ui import honesty  # noqa: E402
+from lessons.embedding_space import honesty  # noqa: E402
 from ui.vectors import bundled_vectors  # noqa: E402
 
-PAGE = "lessons/embedding_space.py"
+PAGE = "lessons/embedding_space/embedding_space.py"
 
 
 def page_rerun(repeats: int) -> float:

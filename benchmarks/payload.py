@@ -39,7 +39,7 @@ LIMIT = 2_000_000
 def chart_bytes(changes: dict) -> dict[str, int]:
     """{chart's key: bytes of its message} for every chart of the chapters that draw charts."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.switch_page("lessons/positional_encoding.py").run()
+    at.switch_page("lessons/positional_encoding/positional_encoding.py").run()
     sizes = {}
     for chapter in ("table", "wavelengths", "similarity"):
         for key, value in {**changes, "pe_chapter": chapter}.items():

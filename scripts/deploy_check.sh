@@ -105,7 +105,7 @@ if has build; then
         | tar -x -C "$ctx"
     # the copy as it is first (other files may have changed since the build above), then the one-line change
     docker build -q --network host --build-arg BASE="$BASE" --build-arg OFFLINE=1 -t emblab:touched "$ctx" >/dev/null
-    echo "# a one-line change" >>"$ctx/lessons/word_embeddings.py"
+    echo "# a one-line change" >>"$ctx/lessons/word_embeddings/word_embeddings.py"
     start=$(date +%s)
     docker build --network host --build-arg BASE="$BASE" --build-arg OFFLINE=1 -t emblab:touched "$ctx" \
         >/tmp/emblab-rebuild.log

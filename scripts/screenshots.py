@@ -42,7 +42,7 @@ from tests.browser.harness import (  # noqa: E402
     start_server,
     wait_until_idle,
 )
-from ui.pages import OVERVIEW, PATH, url_path  # noqa: E402
+from ui.pages import OVERVIEW, PATH  # noqa: E402
 
 LANGS = ("en", "zh")
 WIDTH = 1280
@@ -64,7 +64,7 @@ def views(keys: list[str] | None) -> list[tuple[str, str, str]]:
     for lesson in (OVERVIEW, *PATH):
         if keys and lesson.key not in keys:
             continue
-        path = "" if lesson is OVERVIEW else url_path(lesson) or Path(lesson.script).stem
+        path = "" if lesson is OVERVIEW else Path(lesson.script).stem
         found.append((lesson.key, f"/{path}?", "h1"))
         for chapter in chapters(lesson.script)[1:]:
             found.append((f"{lesson.key}-{chapter}", f"/{path}?{lesson.key}_chapter={chapter}&", "chapters"))

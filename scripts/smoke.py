@@ -103,7 +103,7 @@ def check_imports(root: Path = ROOT) -> None:
 def page_names() -> list[str]:
     from ui.pages import OVERVIEW, PATH
 
-    return [lesson.script.removeprefix("lessons/").removesuffix(".py") for lesson in (OVERVIEW, *PATH)]
+    return [lesson.folder for lesson in (OVERVIEW, *PATH)]
 
 
 def _errors(session) -> list[str]:

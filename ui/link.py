@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 import math
 from pathlib import Path
 from typing import Literal, TypedDict
@@ -176,7 +177,7 @@ def check_link(where, script: str) -> None:
         waiting: dict[str, tuple[str, list[str]]] = {}
         for name, values in asked.items():
             said = f"{shown(old.get(name, name))}={shown(values[-1])}"
-            if name not in st.session_state and f'"{name}"' not in _text(script):
+            if name not in st.session_state and name not in kinds and f'"{name}"' not in _text(script):
                 ignored.append(f"{said} ({t('ui.link_unknown')})")
                 st.query_params.pop(name, None)
             elif name in refused or (name in st.session_state and not _takes(values, st.session_state[name])):
@@ -211,21 +212,19 @@ def _not_drawn_then_refused(script: str) -> list[str]:
 @functools.cache
 def _sources(script: str) -> tuple[str, ...]:
     """A page script's text and the texts of the ui modules it imports, where some of its widgets are drawn
-    (ui/pe_settings.py: the PE page's settings), read once per process."""
+    (lessons/positional_encoding/settings.py: the PE page's settings), read once per process."""
     text = Path(script).read_text(encoding="utf-8")
     imported: set[str] = set()
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module.startswith("ui."):
+            if node.module.startswith(("ui.", "lessons.")):
                 imported.add(node.module)
-            elif node.module == "ui":  # from ui import pe_settings
-                imported.update(f"ui.{alias.name}" for alias in node.names)
+            elif node.module in ("ui", "lessons"):  # from ui import live_chart
+                imported.update(f"{node.module}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names if alias.name.startswith("ui."))
-    here = Path(__file__).parent
-    modules = [here / f"{name.removeprefix('ui.')}.py" for name in sorted(imported)]
-    if Path(script).name == "page.py":  # a lesson in a folder declares its settings beside it (ui.settings)
-        modules.append(Path(script).with_name("settings.py"))
+            imported.update(alias.name for alias in node.names if alias.name.startswith(("ui.", "lessons.")))
+    root = Path(__file__).parents[1]
+    modules = (root / f"{name.replace('.', '/')}.py" for name in sorted(imported))
     return (text, *(path.read_text(encoding="utf-8") for path in modules if path.is_file()))
 
 
@@ -253,10 +252,20 @@ def _takes(values: list[str], value) -> bool:
     return text == str(value)
 
 
+def declared(script: str) -> dict[str, str]:
+    """{key: kind} of the settings the page declares (ui.settings: `SETTINGS` in lessons/<lesson>/settings.py), {}
+    for a page that declares none."""
+    module = Path(script).parent.as_posix().replace("/", ".") + ".settings"
+    try:
+        settings = importlib.import_module(module).SETTINGS
+    except (ModuleNotFoundError, AttributeError):
+        return {}
+    return settings.kinds()
+
+
 @functools.cache
 def widget_kinds(script: str) -> dict[str, str]:
-    """{key: what takes it} for each widget call of a page's script (or of a ui module it imports, or of the settings
-    it declares beside it, `Setting("sv_k", "number_input", ...)`) with a literal key (`key="pe_d_model"`): the
+    """{key: what takes it} for each widget call of a page's script (or of a ui module it imports) with a literal key (`key="pe_d_model"`): the
     widget's name (number_input, slider, text_input, ...), or "multi" for a widget that takes several values.
     A key built at run time (f"we_{box}") is not in it: its value is left to Streamlit."""
     kinds: dict[str, str] = {}
@@ -265,16 +274,12 @@ def widget_kinds(script: str) -> dict[str, str]:
         if not isinstance(node, ast.Call):
             continue
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        given = [a.value for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-        if called == "Setting" and len(given) == 2:  # a declaration, Setting("sv_k", "number_input", ...)
-            kinds[given[0]] = "multi" if given[1] in SEVERAL else given[1]
-            continue
         words = {w.arg: w.value.value for w in node.keywords if isinstance(w.value, ast.Constant)}
         key = words.get("key")
         if isinstance(key, str):
             several = called in SEVERAL or words.get("selection_mode") == "multi"
             kinds[key] = "multi" if several else called
-    return kinds
+    return kinds | declared(script)
 
 
 def _could_take(kind: str | None, values: list[str]) -> bool:

@@ -1,12 +1,13 @@
 """The lessons, in the order of the learning path: the one list the sidebar, the overview and links read.
 
-Adding a lesson is one entry here and one page file in lessons/ (its texts go under [<key>] in locales/).
+Adding a lesson is one entry here and one folder, lessons/<folder>/, whose <folder>.py is the page script (its texts go
+under [<key>] in locales/, its settings in lessons/<folder>/settings.py). The page is served at /<folder>. The script
+is named after its folder, not page.py: AppTest finds a page by its file's name before the first run.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -19,30 +20,36 @@ class Lesson:
     """A page of the lab.
 
     key: its settings' prefix in the link, its texts' section in locales/ and its title, t("app.<key>").
+    folder: its folder under lessons/, and its address (/<folder>).
     seeds: the tutorials (shared/seeds/) it teaches.
     """
 
     key: str
-    script: str
+    folder: str
     icon: str
     seeds: tuple[str, ...] = ()
+
+    @property
+    def script(self) -> str:
+        """The page script, as Streamlit names it (relative to app.py)."""
+        return f"lessons/{self.folder}/{self.folder}.py"
 
     @property
     def title(self) -> str:
         return t(f"app.{self.key}")
 
 
-OVERVIEW = Lesson("ov", "lessons/overview.py", ":material/route:")
+OVERVIEW = Lesson("ov", "overview", ":material/route:")
 PATH = (  # from text to the vectors a Transformer reads, one step per lesson
-    Lesson("il", "lessons/input_layer.py", ":material/stacks:", seeds=("seed000", "seed003", "seed004")),
-    Lesson("we", "lessons/word_embeddings.py", ":material/translate:", seeds=("seed003",)),
-    Lesson("es", "lessons/embedding_space.py", ":material/scatter_plot:", seeds=("seed004",)),
-    Lesson("pe", "lessons/positional_encoding.py", ":material/waves:", seeds=("seed000",)),
-    Lesson("rp", "lessons/rotary.py", ":material/autorenew:", seeds=("seed004",)),
-    Lesson("at", "lessons/attention.py", ":material/grid_view:", seeds=("seed004",)),
-    Lesson("tf", "lessons/real_transformer.py", ":material/hub:", seeds=("seed000", "seed002", "seed003", "seed004")),
-    Lesson("lv", "lessons/learned_vs_sinusoidal.py", ":material/straighten:", seeds=("seed002", "seed004")),
-    Lesson("sv", "lessons/sentence_vectors/page.py", ":material/notes:", seeds=("seed003", "seed004")),
+    Lesson("il", "input_layer", ":material/stacks:", seeds=("seed000", "seed003", "seed004")),
+    Lesson("we", "word_embeddings", ":material/translate:", seeds=("seed003",)),
+    Lesson("es", "embedding_space", ":material/scatter_plot:", seeds=("seed004",)),
+    Lesson("pe", "positional_encoding", ":material/waves:", seeds=("seed000",)),
+    Lesson("rp", "rotary", ":material/autorenew:", seeds=("seed004",)),
+    Lesson("at", "attention", ":material/grid_view:", seeds=("seed004",)),
+    Lesson("tf", "real_transformer", ":material/hub:", seeds=("seed000", "seed002", "seed003", "seed004")),
+    Lesson("lv", "learned_vs_sinusoidal", ":material/straighten:", seeds=("seed002", "seed004")),
+    Lesson("sv", "sentence_vectors", ":material/notes:", seeds=("seed003", "seed004")),
 )
 LESSONS = {lesson.key: lesson for lesson in PATH}
 
@@ -51,22 +58,17 @@ def navigation():
     """The sidebar's pages (the overview, then the path) and the page this run shows."""
     pages = {
         lesson.script: st.Page(
-            lesson.script, title=lesson.title, icon=lesson.icon, default=lesson is OVERVIEW, url_path=url_path(lesson)
+            lesson.script,
+            title=lesson.title,
+            icon=lesson.icon,
+            url_path=lesson.folder,
+            default=lesson is OVERVIEW,
         )
         for lesson in (OVERVIEW, *PATH)
     }
     page = st.navigation(list(pages.values()))
     key = next(lesson.key for lesson in (OVERVIEW, *PATH) if pages[lesson.script] is page)
     return page, key
-
-
-def url_path(lesson: Lesson) -> str | None:
-    """The page's address: its folder for a lesson in a folder (lessons/<folder>/page.py), else Streamlit's own
-    (the script's name); None for the overview, the default page."""
-    if lesson is OVERVIEW:
-        return None
-    path = PurePosixPath(lesson.script)
-    return path.parent.name if path.name == "page.py" else None
 
 
 def page_script(key: str) -> str:

@@ -93,7 +93,7 @@ class Setting:
     def draw(self, where: Any = st, **kwargs) -> Any:
         """Draw the widget in `where` (st, a column, st.sidebar) and return its value. `kwargs` go to the widget
         as they are (on_change, disabled, label_visibility, ...), and may override what the declaration says
-        (a label or help filled with values: `label=t("x.y", n=3)`)."""
+        (a label or help filled with values)."""
         label = kwargs.pop("label", None) or self.shown_label()
         if self.help is not None and "help" not in kwargs:
             kwargs["help"] = t(self.help)
@@ -103,7 +103,9 @@ class Setting:
         if self.translated:
             kwargs.setdefault("format_func", self.format_option)
             if self.widget in SEVERAL:
-                return translated_choices(widget, label, list(self.options), key=self.key, default=self.default, **kwargs)
+                return translated_choices(
+                    widget, label, list(self.options), key=self.key, default=self.default, **kwargs
+                )
             if self.options and self.options[0] != self.default:
                 raise ValueError(f"{self.key}: a translated choice's default is its first option")
             return translated_choice(widget, label, list(self.options), key=self.key, **kwargs)

@@ -1,8 +1,8 @@
 """The "Sentence vectors" page's cached results: each chapter's numbers, computed once per input and shared.
 
 A sentence's vectors are kept one sentence at a time (st.cache_resource, by reference), so that a move that changes
-one line of the list computes that line alone; a chapter's view (st.cache_data through page_cache_data) is keyed by
-its inputs, so a rerun that changes nothing computes nothing. A sentence a method cannot read comes back as a
+one line of the list computes that line alone; a chapter's view (st.cache_data) is keyed by
+its inputs, so a rerun that changes nothing computes nothing (this module is imported once: its decorators run once). A sentence a method cannot read comes back as a
 refusal, (locale key, values), never as an exception: the page names it and shows the others.
 """
 
@@ -16,7 +16,6 @@ from core import neighbours, sentences, trustworthiness
 from core.cloud import CloudConfig, project
 from core.problems import Problem
 from core.projection import pca
-from ui.caching import page_cache_data
 from ui.resources import minilm_model, sentence_collection, shipped_order_cosines
 from ui.vectors import bundled_vectors
 
@@ -42,7 +41,7 @@ def glove_row(sentence: str) -> tuple[torch.Tensor | None, Refusal | None]:
         return None, (f"sv.refused_{err.key}", err.values)
 
 
-@page_cache_data(max_entries=64)
+@st.cache_data(max_entries=64, show_spinner=False)
 def sentences_view(lines: tuple[str, ...]) -> dict:
     """Chapter 1: which sentences both methods read, their two cosine matrices, and every pair ranked by both.
 
@@ -66,7 +65,7 @@ def sentences_view(lines: tuple[str, ...]) -> dict:
     return out
 
 
-@page_cache_data(max_entries=64)
+@st.cache_data(max_entries=64, show_spinner=False)
 def order_view(first: str, second: str) -> dict:
     """Chapter 2: the shipped pairs' cosines under each method, and the learner's pair's (or why not).
 
@@ -89,7 +88,7 @@ def order_view(first: str, second: str) -> dict:
     )
 
 
-@page_cache_data(max_entries=128)
+@st.cache_data(max_entries=128, show_spinner=False)
 def search_view(query: str, k: int) -> dict:
     """Chapter 3: the query's k nearest shipped sentences by MiniLM and by GloVe mean, and where the two differ.
 
@@ -142,7 +141,7 @@ def query_place(space: str, method: str, coords: np.ndarray, query: str) -> np.n
     return sentences.place_by_neighbours(coords, sims, PLACED_BY)
 
 
-@page_cache_data(max_entries=32)
+@st.cache_data(max_entries=32, show_spinner=False)
 def measures(space: str, cfg: CloudConfig, k: int, _coords: np.ndarray) -> tuple[float, float, float]:
     """Neighbours kept, trustworthiness T(k) and the share of map neighbours on the same topic, for one map.
 

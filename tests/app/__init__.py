@@ -4,25 +4,14 @@ import time
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
-from streamlit.util import calc_hash
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def switch(at: AppTest, page: str) -> AppTest:
-    """at.switch_page(page), by the hash a browser's session gives the page: st.Page hashes its url_path, which for a
-    lesson in a folder (lessons/<folder>/page.py, ui.pages.url_path) is the folder's name, while AppTest before its
-    first run knows the file's name alone ("page")."""
-    at.switch_page(page)
-    if Path(page).name == "page.py":
-        at._page_hash = calc_hash(Path(page).parent.name)
-    return at
 
 
 def open_link(page: str, params: dict | None = None, /, **named) -> AppTest:
     """The page opened from a link with these query parameters (a dict, or named: `open_link(PAGE, rp_base="5")`)."""
     at = AppTest.from_file(APP, default_timeout=60)
-    switch(at, page)
+    at.switch_page(page)
     for name, value in {**(params or {}), **named}.items():
         at.query_params[name] = value
     at.run()

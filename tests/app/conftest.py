@@ -6,7 +6,7 @@ import pytest
 from streamlit import cache_resource
 from streamlit.testing.v1 import AppTest
 
-from tests.app import APP, switch
+from tests.app import APP
 from tests.fixtures import FIXTURES
 
 
@@ -16,7 +16,7 @@ def open_page():
 
     def _open(page: str) -> AppTest:
         app = AppTest.from_file(APP, default_timeout=60)
-        switch(app, page).run()  # the page's own first run, as a link to it opens it (not the overview's first)
+        app.switch_page(page).run()  # the page's own first run, as a link to it opens it (not the overview's first)
         assert not app.exception, app.exception
         return app
 

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-PAGE = "lessons/embedding_space.py"
+PAGE = "lessons/embedding_space/embedding_space.py"
 
 
 def sent(at) -> dict:

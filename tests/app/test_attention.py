@@ -12,7 +12,7 @@ from core.exercises import EXERCISES
 from core.glove import load_glove
 from tests.app import APP, train_and_wait
 
-PAGE = "lessons/attention.py"
+PAGE = "lessons/attention/attention.py"
 SCHEMES = ["none", "sinusoidal", "learned: MiniLM", "rope", "alibi", "t5"]
 
 
@@ -95,7 +95,7 @@ def test_each_scheme_says_whether_it_depends_on_m_minus_n_only_and_what_happens_
 
 def test_the_table_trained_on_the_learned_page_joins_every_scheme(at):
     """A tiny training on the learned page, in the same session: its learned table appears here beside MiniLM's."""
-    at.switch_page("lessons/learned_vs_sinusoidal.py").run()
+    at.switch_page("lessons/learned_vs_sinusoidal/learned_vs_sinusoidal.py").run()
     for key, value in {"lv_steps": 20, "lv_train_len": 8, "lv_seed": 11, "lv_test_len": 16}.items():
         at.number_input(key=key).set_value(value).run()
     train_and_wait(at)
@@ -114,7 +114,7 @@ def test_the_table_trained_on_the_learned_page_joins_every_scheme(at):
     chapter(at, "distance")
     assert trained in [line["name"] for line in charts(at)[0]["data"]]
     # other settings there: no table trained with them, the note and its link are back
-    at.switch_page("lessons/learned_vs_sinusoidal.py").run()
+    at.switch_page("lessons/learned_vs_sinusoidal/learned_vs_sinusoidal.py").run()
     at.number_input(key="lv_seed").set_value(12).run()
     at.switch_page(PAGE).run()
     chapter(at, "checks")

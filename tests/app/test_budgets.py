@@ -31,7 +31,7 @@ HANG_S = 120  # no link may make a page take longer (issue 40's bound: 2 minutes
 HELD_MIB = 300  # nor hold more memory after it
 EXAMPLES = max(settings.default.max_examples // 12, 1)
 GENERATE = (Phase.explicit, Phase.generate)
-MINILM, ROTARY = "lessons/real_transformer.py", "lessons/rotary.py"
+MINILM, ROTARY = "lessons/real_transformer/real_transformer.py", "lessons/rotary/rotary.py"
 
 
 def resident_mib() -> float:

@@ -1,6 +1,6 @@
-"""ui.caching.page_cache_data: a page's cached function is decorated once, and still caches by its arguments."""
+"""lessons.input_layer.caching.page_cache_data: a page's cached function is decorated once, and still caches by its arguments."""
 
-from ui.caching import page_cache_data
+from lessons.input_layer.caching import page_cache_data
 
 
 def make():

@@ -7,7 +7,7 @@ from tests.app import open_link
 from tests.app.embedding_space_view import drawn, stated
 from ui.vectors import bundled_vectors
 
-PAGE = "lessons/embedding_space.py"
+PAGE = "lessons/embedding_space/embedding_space.py"
 
 
 @pytest.mark.parametrize(("size", "grouped"), [(20_000, 10_000), (5000, 16_000)])

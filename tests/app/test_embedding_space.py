@@ -10,6 +10,7 @@ import pytest
 
 from core import neighbours
 from core.cloud import CloudConfig
+from lessons.embedding_space import found as finding
 from tests.app import open_link
 from tests.app.embedding_space_view import (
     PAGE,
@@ -23,7 +24,6 @@ from tests.app.embedding_space_view import (
     sent,
     stated,
 )
-from ui import found as finding
 from ui.vectors import bundled_vectors
 
 
@@ -151,7 +151,7 @@ def test_tsne_runs_in_the_background_survives_leaving_the_page_and_draws(at):
     at.number_input(key="es_perplexity").set_value(20).run()
     assert not at.get("plotly_chart")
     at.button(key="es_run").click().run()
-    at.switch_page("lessons/positional_encoding.py").run()
+    at.switch_page("lessons/positional_encoding/positional_encoding.py").run()
     at.switch_page(PAGE).run()
     deadline = time.monotonic() + 120
     layouts = []  # the captions of the intermediate layouts drawn under the progress bar
@@ -279,7 +279,9 @@ def test_run_tsne_pressed_while_the_sweep_runs_runs_once_the_sweep_ends(at, monk
         at.button(key="es_run").click().run()
         assert not at.warning and not at.exception
         assert "t-SNE: waits for your previous run on this page to finish, then joins the queue" in progress_texts(at)
-        at.switch_page("lessons/positional_encoding.py").run()  # leaving and coming back changes nothing
+        at.switch_page(
+            "lessons/positional_encoding/positional_encoding.py"
+        ).run()  # leaving and coming back changes nothing
         at.switch_page(PAGE).run()
         assert any("waits for your previous run" in text for text in progress_texts(at)) and not at.warning
     finally:

@@ -9,6 +9,7 @@ from core import trustworthiness as trust_module
 from core.neighbours import honesty_curve, preservation
 from core.projection import pca
 from core.trustworthiness import trustworthiness
+from lessons.embedding_space import honesty
 from tests.app import open_link
 from tests.app.embedding_space_view import (
     PAGE,
@@ -21,7 +22,6 @@ from tests.app.embedding_space_view import (
     run_until_done,
     stated,
 )
-from ui import honesty
 from ui.jobs import job_runner
 from ui.vectors import bundled_vectors
 

@@ -9,18 +9,18 @@ from streamlit.testing.v1 import AppTest
 
 from core.exercises import EXERCISES, answer_text, check, parse_answer
 from core.glove import load_glove
-from tests.app import APP, switch
+from tests.app import APP
 
 PAGES = {
-    "pe": "lessons/positional_encoding.py",
-    "we": "lessons/word_embeddings.py",
-    "es": "lessons/embedding_space.py",
-    "lv": "lessons/learned_vs_sinusoidal.py",
-    "il": "lessons/input_layer.py",
-    "rp": "lessons/rotary.py",
-    "at": "lessons/attention.py",
-    "tf": "lessons/real_transformer.py",
-    "sv": "lessons/sentence_vectors/page.py",
+    "pe": "lessons/positional_encoding/positional_encoding.py",
+    "we": "lessons/word_embeddings/word_embeddings.py",
+    "es": "lessons/embedding_space/embedding_space.py",
+    "lv": "lessons/learned_vs_sinusoidal/learned_vs_sinusoidal.py",
+    "il": "lessons/input_layer/input_layer.py",
+    "rp": "lessons/rotary/rotary.py",
+    "at": "lessons/attention/attention.py",
+    "tf": "lessons/real_transformer/real_transformer.py",
+    "sv": "lessons/sentence_vectors/sentence_vectors.py",
 }
 
 
@@ -63,7 +63,7 @@ def test_check_accepts_the_answer_in_the_forms_people_type(wv):
 @pytest.mark.parametrize("prefix", list(PAGES))
 def test_every_exercise_answered_right_and_wrong(prefix, wv):
     at = AppTest.from_file(APP, default_timeout=120)
-    switch(at, PAGES[prefix])
+    at.switch_page(PAGES[prefix])
     if prefix in ("pe", "at", "tf", "sv"):  # these pages show one chapter at a time; their exercises are the last
         at.query_params["chapter"] = "exercises"
     at.run()

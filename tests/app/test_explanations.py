@@ -21,10 +21,10 @@ from tests.app.embedding_space_view import PAGE as ES_PAGE
 from tests.app.embedding_space_view import plots, run_until_done
 from tests.figures.plotly_json import array
 
-TF_PAGE = "lessons/real_transformer.py"
-LV_PAGE = "lessons/learned_vs_sinusoidal.py"
-WE_PAGE = "lessons/word_embeddings.py"
-AT_PAGE = "lessons/attention.py"
+TF_PAGE = "lessons/real_transformer/real_transformer.py"
+LV_PAGE = "lessons/learned_vs_sinusoidal/learned_vs_sinusoidal.py"
+WE_PAGE = "lessons/word_embeddings/word_embeddings.py"
+AT_PAGE = "lessons/attention/attention.py"
 TREND = r"(rises from ([\d.]+) at k = (\d+) to ([\d.]+) at k = (\d+)|falls from ([\d.]+) at k = (\d+) to ([\d.]+) at k = (\d+)|stays at about ([\d.]+) from k = (\d+) to k = (\d+)|is ([\d.]+) at k = (\d+))( \(highest at k = (\d+): ([\d.]+)\))?"
 
 
@@ -308,7 +308,7 @@ def test_the_moved_notice_names_the_head_each_variant_moved_most():
 
 @pytest.mark.parametrize("mode", ["random", "minilm"])
 def test_the_stages_notice_reads_the_layernorm_heatmap(mode):
-    at = open_link("lessons/input_layer.py", il_mode=mode)
+    at = open_link("lessons/input_layer/input_layer.py", il_mode=mode)
     (norm,) = [f for f in live_figures(at) if f["layout"]["title"]["text"] == "LayerNorm"]
     z = array(norm["data"][0]["z"]).astype(float)
     z = z.reshape(len(array(norm["data"][0]["y"])), -1)
@@ -322,7 +322,7 @@ def test_the_stages_notice_reads_the_layernorm_heatmap(mode):
 
 @pytest.mark.parametrize("init", ["normal", "xavier"])
 def test_the_sqrt_notice_reads_the_norms_plot_at_d_model_512(init):
-    at = open_link("lessons/input_layer.py", il_init=init)
+    at = open_link("lessons/input_layer/input_layer.py", il_init=init)
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     (fig,) = [s for s in specs if s["layout"]["title"]["text"].startswith("Mean vector norm")]
     at512 = {t["name"]: float(array(t["y"])[list(array(t["x"])).index(512)]) for t in fig["data"]}
@@ -334,7 +334,12 @@ def test_the_sqrt_notice_reads_the_norms_plot_at_d_model_512(init):
 
 @pytest.mark.parametrize("layout", ["interleaved", "concatenated"])
 def test_the_curves_caption_names_the_layout_drawn(layout):
-    at = open_link("lessons/positional_encoding.py", pe_chapter="wavelengths", pe_layout=layout, pe_d_model="64")
+    at = open_link(
+        "lessons/positional_encoding/positional_encoding.py",
+        pe_chapter="wavelengths",
+        pe_layout=layout,
+        pe_d_model="64",
+    )
     notice = caption(at, "layout:")
     assert notice.startswith(layout.capitalize())
     assert ("columns i and i + 32 share" in notice) == (layout == "concatenated")
@@ -377,7 +382,9 @@ def test_the_sweep_notice_gives_the_ratio_each_panel_draws(open_page, monkeypatc
 
 @pytest.mark.parametrize("layout, d_model, base", [("interleaved", 128, "10000"), ("concatenated", 64, "100")])
 def test_the_table_caption_gives_the_wavelength_of_the_first_and_last_column_shown(layout, d_model, base):
-    at = open_link("lessons/positional_encoding.py", pe_layout=layout, pe_d_model=str(d_model), pe_base=base)
+    at = open_link(
+        "lessons/positional_encoding/positional_encoding.py", pe_layout=layout, pe_d_model=str(d_model), pe_base=base
+    )
     text = caption(at, "turns once every")
     d0, d1 = map(int, re.search(r"dimensions (\d+)–(\d+) of", text).groups())
     pairs = {"interleaved": lambda d: d // 2, "concatenated": lambda d: d if d < d_model // 2 else d - d_model // 2}
@@ -387,14 +394,16 @@ def test_the_table_caption_gives_the_wavelength_of_the_first_and_last_column_sho
 
 @pytest.mark.parametrize("d_model", [64, 63])
 def test_the_similarity_notice_says_parallel_only_when_every_column_has_a_partner(d_model):
-    at = open_link("lessons/positional_encoding.py", pe_chapter="similarity", pe_d_model=str(d_model))
+    at = open_link(
+        "lessons/positional_encoding/positional_encoding.py", pe_chapter="similarity", pe_d_model=str(d_model)
+    )
     notice = caption(at, "The bands") if d_model % 2 == 0 else caption(at, "no cosine partner")
     assert ("lie on top of each other" in notice) == (d_model % 2 == 0)
 
 
 @pytest.mark.parametrize("head_dim, distance", [(64, 512), (8, 64), (128, 4096)])
 def test_the_distance_notice_compares_the_q_equals_k_curves_near_and_far_halves(head_dim, distance):
-    at = open_link("lessons/rotary.py", rp_head_dim=str(head_dim), rp_distance=str(distance))
+    at = open_link("lessons/rotary/rotary.py", rp_head_dim=str(head_dim), rp_distance=str(distance))
     (fig,) = [f for f in live_figures(at) if f["layout"]["title"]["text"].startswith("q_m · k_n")]
     same = next(array(t["y"]).astype(float) for t in fig["data"] if t["name"] == "q = k")
     mid = len(same) // 2

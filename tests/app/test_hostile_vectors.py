@@ -15,8 +15,8 @@ import zipfile
 import pytest
 import torch
 
-WORD_PAGE = "lessons/word_embeddings.py"
-SPACE_PAGE = "lessons/embedding_space.py"
+WORD_PAGE = "lessons/word_embeddings/word_embeddings.py"
+SPACE_PAGE = "lessons/embedding_space/embedding_space.py"
 PAGES = [(WORD_PAGE, "we"), (SPACE_PAGE, "es")]
 
 

@@ -10,9 +10,10 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app import APP
 from ui.i18n import LANGUAGES, catalog
+from ui.pages import OVERVIEW, PATH
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lessons").glob("*.py"))
+PAGES = sorted(lesson.script for lesson in (OVERVIEW, *PATH))
 
 
 def placeholders(text: str) -> set[str]:
@@ -29,7 +30,7 @@ def test_both_languages_have_the_same_keys_and_placeholders():
 
 def test_every_key_the_code_names_exists():
     english = catalog("en")
-    sources = [*ROOT.glob("lessons/*.py"), *ROOT.glob("ui/*.py"), ROOT / "app.py"]
+    sources = [*ROOT.glob("lessons/**/*.py"), *ROOT.glob("ui/*.py"), ROOT / "app.py"]
     named = {key for path in sources for key in re.findall(r'\bt\(\s*"([\w.]+)"\s*[,)]', path.read_text())}
     problems = {
         f"problems.{key}"
@@ -57,7 +58,7 @@ def test_every_page_runs_in_each_language(page, lang):
 def title_key(page: str) -> str:
     prefix = {"overview": "ov", "positional_encoding": "pe", "word_embeddings": "we", "embedding_space": "es"}
     prefix |= {"learned_vs_sinusoidal": "lv", "input_layer": "il", "rotary": "rp", "attention": "at"}
-    prefix |= {"real_transformer": "tf"}
+    prefix |= {"real_transformer": "tf", "sentence_vectors": "sv"}
     return f"{prefix[Path(page).stem]}.title"
 
 
@@ -83,10 +84,10 @@ def test_back_after_a_language_switch_brings_the_language_back(monkeypatch):
 
 def test_a_pasted_page_of_text_is_cut_in_messages_and_a_message_inside_one_is_kept_whole(open_page):
     words = "zzqq " * 10_000
-    at = open_page("lessons/word_embeddings.py")
+    at = open_page("lessons/word_embeddings/word_embeddings.py")
     at.text_input(key="we_a").input(words).run()  # an unknown word is repeated in the warning
     assert at.warning[0].value == f"Not in the vocabulary: {words[:200]}… (50,000 characters in all)."
-    at = open_page("lessons/positional_encoding.py")
+    at = open_page("lessons/positional_encoding/positional_encoding.py")
     at.text_input(key="pe_base").input(words).run()
     assert "(50,000 characters in all)" in at.error[0].value and at.error[0].value.endswith("base 10000.")
 
@@ -94,7 +95,7 @@ def test_a_pasted_page_of_text_is_cut_in_messages_and_a_message_inside_one_is_ke
 @pytest.mark.parametrize(("lang", "cut"), [("en", "characters in all)"), ("zh", "个字符）")])
 def test_a_link_with_long_parameters_is_cut_in_the_notice_item_by_item(lang, cut):
     at = AppTest.from_file(APP, default_timeout=60)
-    at.switch_page("lessons/word_embeddings.py")
+    at.switch_page("lessons/word_embeddings/word_embeddings.py")
     at.query_params.update(lang=lang, d_model="x" * 1000, a="zzqq " * 1000, **{"bogus" * 100: "1"})
     at.run()
     assert not at.exception
@@ -126,15 +127,23 @@ STILL_ENGLISH = {
     "yarn": "rp_method",
     "default": "rp_method help",  # rotary
     "copy-back": "lv_task help",
-    "reverse": "lv_task help",  # lessons/learned_vs_sinusoidal.py
+    "reverse": "lv_task help",  # lessons/learned_vs_sinusoidal/learned_vs_sinusoidal.py
 }
 # Chinese views of every page and chapter (?lang=zh and the chapter in the link), and states that show more text.
 ZH_VIEWS = [(page, {}) for page in PAGES]
-ZH_VIEWS += [("lessons/positional_encoding.py", {"pe_chapter": c}) for c in ("wavelengths", "similarity", "checks")]
-ZH_VIEWS += [("lessons/positional_encoding.py", {"pe_chapter": c}) for c in ("model", "exercises")]
-ZH_VIEWS += [("lessons/attention.py", {"at_chapter": c}) for c in ("terms", "learned", "checks", "distance")]
-ZH_VIEWS += [("lessons/real_transformer.py", {"tf_chapter": c}) for c in ("positions", "context", "exercises")]
-ZH_VIEWS += [("lessons/input_layer.py", {"il_mode": "minilm"}), ("lessons/embedding_space.py", {"es_find": "queen"})]
+ZH_VIEWS += [
+    ("lessons/positional_encoding/positional_encoding.py", {"pe_chapter": c})
+    for c in ("wavelengths", "similarity", "checks")
+]
+ZH_VIEWS += [("lessons/positional_encoding/positional_encoding.py", {"pe_chapter": c}) for c in ("model", "exercises")]
+ZH_VIEWS += [("lessons/attention/attention.py", {"at_chapter": c}) for c in ("terms", "learned", "checks", "distance")]
+ZH_VIEWS += [
+    ("lessons/real_transformer/real_transformer.py", {"tf_chapter": c}) for c in ("positions", "context", "exercises")
+]
+ZH_VIEWS += [
+    ("lessons/input_layer/input_layer.py", {"il_mode": "minilm"}),
+    ("lessons/embedding_space/embedding_space.py", {"es_find": "queen"}),
+]
 
 
 def shown_texts(at: AppTest) -> list[str]:

@@ -7,7 +7,7 @@ import pytest
 
 from tests.app import open_link as open_link_to
 
-PAGE = "lessons/input_layer.py"
+PAGE = "lessons/input_layer/input_layer.py"
 
 
 @pytest.fixture

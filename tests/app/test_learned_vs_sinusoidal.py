@@ -11,7 +11,7 @@ from core.training import TrainConfig
 from tests.app import open_link as open_link_to
 from tests.app import train_and_wait
 
-PAGE = "lessons/learned_vs_sinusoidal.py"
+PAGE = "lessons/learned_vs_sinusoidal/learned_vs_sinusoidal.py"
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from tests.app import APP, switch
+from tests.app import APP
 from tests.app.test_links import SHARED, in_link
 from ui.i18n import escaped
 from ui.link import APP_PARAMS, ASKED
@@ -90,7 +90,7 @@ def links(draw, page: str) -> dict[str, list[str]]:
 
 def open_with(page: str, link: dict[str, list[str]]) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=90)
-    switch(at, page)
+    at.switch_page(page)
     for name, given_values in link.items():
         at.query_params[name] = given_values if len(given_values) > 1 else given_values[0]
     at.run()

@@ -35,11 +35,11 @@ def constant(page: str, name: str) -> tuple:
 def views(page: str) -> dict[str, tuple]:
     """The controls that change which widgets a page draws, and their options."""
     controls = {
-        "lessons/positional_encoding.py": {"pe_chapter": "CHAPTERS"},
-        "lessons/attention.py": {"at_chapter": "CHAPTERS", "at_content": CONTENTS},
-        "lessons/real_transformer.py": {"tf_chapter": "CHAPTERS"},
-        "lessons/embedding_space.py": {"es_method": METHODS},
-        "lessons/input_layer.py": {"il_mode": "MODES"},
+        "lessons/positional_encoding/positional_encoding.py": {"pe_chapter": "CHAPTERS"},
+        "lessons/attention/attention.py": {"at_chapter": "CHAPTERS", "at_content": CONTENTS},
+        "lessons/real_transformer/real_transformer.py": {"tf_chapter": "CHAPTERS"},
+        "lessons/embedding_space/embedding_space.py": {"es_method": METHODS},
+        "lessons/input_layer/input_layer.py": {"il_mode": "MODES"},
     }.get(page, {})
     return {key: constant(page, options) if isinstance(options, str) else options for key, options in controls.items()}
 

@@ -11,7 +11,7 @@ from ui import link
 # A value other than the default for every setting of every page (the test fails when a page gains a setting
 # that is missing here).
 SHARED = {
-    "lessons/positional_encoding.py": dict(
+    "lessons/positional_encoding/positional_encoding.py": dict(
         pe_chapter="checks",
         pe_d_model=64,
         pe_max_len=2000,
@@ -29,7 +29,7 @@ SHARED = {
         pe_curve_start=10,
         pe_sim_start=20,
     ),
-    "lessons/word_embeddings.py": dict(
+    "lessons/word_embeddings/word_embeddings.py": dict(
         we_words="cat, dog",
         we_pca_dims="3D",
         we_pca_fit=True,
@@ -46,7 +46,7 @@ SHARED = {
         we_y_to="big",
         we_eval_restrict=10_000,
     ),
-    "lessons/embedding_space.py": dict(
+    "lessons/embedding_space/embedding_space.py": dict(
         es_size=1000,
         es_words="cat, dog",
         es_method="t-SNE",
@@ -67,7 +67,7 @@ SHARED = {
         es_curve=False,
         es_sweep="5, 50",
     ),
-    "lessons/learned_vs_sinusoidal.py": dict(
+    "lessons/learned_vs_sinusoidal/learned_vs_sinusoidal.py": dict(
         lv_task="reverse",
         lv_shift=2,
         lv_d_model=32,
@@ -77,7 +77,7 @@ SHARED = {
         lv_seed=4,
         lv_test_len=24,
     ),
-    "lessons/input_layer.py": dict(
+    "lessons/input_layer/input_layer.py": dict(
         il_mode="random",
         il_sentence="I love you",
         il_pair="He eats",
@@ -91,7 +91,7 @@ SHARED = {
         il_vocab=1000,
         il_tie_d=256,
     ),
-    "lessons/rotary.py": dict(
+    "lessons/rotary/rotary.py": dict(
         rp_head_dim=64,
         rp_base="500000",
         rp_method="yarn",
@@ -108,7 +108,7 @@ SHARED = {
         rp_head=5,
         rp_alibi_len=64,
     ),
-    "lessons/attention.py": dict(
+    "lessons/attention/attention.py": dict(
         at_chapter="distance",
         at_content="random",
         at_sentence="a dog ran",
@@ -130,7 +130,7 @@ SHARED = {
         at_query_pos=20,
         at_max_distance=32,
     ),
-    "lessons/real_transformer.py": dict(
+    "lessons/real_transformer/real_transformer.py": dict(
         tf_chapter="positions",
         tf_sentence="A dog ran across the quiet street.",
         tf_pair="It was late.",
@@ -142,7 +142,7 @@ SHARED = {
         tf_uses="The river was wide.\nWe swam in the river.",
         tf_k=5,
     ),
-    "lessons/sentence_vectors/page.py": dict(
+    "lessons/sentence_vectors/sentence_vectors.py": dict(
         sv_chapter="map",
         sv_sentences="a cat\na dog",
         sv_first="the man bit the dog",
@@ -193,7 +193,7 @@ def test_every_setting_of_a_page_comes_back_from_a_link(page):
 
 def test_unknown_out_of_range_malformed_and_repeated_parameters_are_named_in_a_notice():
     at = open_link(
-        "lessons/embedding_space.py",
+        "lessons/embedding_space/embedding_space.py",
         dict(
             es_size="7",
             es_k="0",
@@ -220,28 +220,28 @@ def test_unknown_out_of_range_malformed_and_repeated_parameters_are_named_in_a_n
 
 
 def test_an_old_link_without_the_page_prefix_opens_the_same_view():
-    at = open_link("lessons/rotary.py", dict(head_dim="64", base="500000", bogus="1"))
+    at = open_link("lessons/rotary/rotary.py", dict(head_dim="64", base="500000", bogus="1"))
     assert at.session_state["rp_head_dim"] == 64 and at.session_state["rp_base"] == "500000"
     assert dict(at.query_params) == {"rp_head_dim": "64", "rp_base": "500000"}
     assert "bogus=1 (not a setting" in at.warning[0].value  # named as the link named it
 
 
 def test_a_language_the_lab_does_not_have_is_named_and_english_shown():
-    at = open_link("lessons/overview.py", dict(lang="xx"))
+    at = open_link("lessons/overview/overview.py", dict(lang="xx"))
     assert "lang=xx (not a value this setting takes" in at.warning[0].value and at.session_state["lang"] == "en"
     assert at.title[0].value.startswith("Overview")
 
 
 def test_presenter_mode_is_in_the_link_and_a_bad_value_is_named():
-    at = open_link("lessons/overview.py", dict(present="true"))
+    at = open_link("lessons/overview/overview.py", dict(present="true"))
     assert at.session_state["present"] is True and not at.warning
-    at = open_link("lessons/overview.py", dict(present="maybe"))
+    at = open_link("lessons/overview/overview.py", dict(present="maybe"))
     assert at.session_state["present"] is False and "present=maybe" in at.warning[0].value
 
 
 def test_the_sidebar_offers_the_link_to_copy():
     # the link itself is read in the browser (tests/browser); here: the control is in the sidebar, labelled
-    at = open_link("lessons/rotary.py", dict(rp_head_dim="64"))
+    at = open_link("lessons/rotary/rotary.py", dict(rp_head_dim="64"))
     (control,) = [c for c in at.get("bidi_component") if c.proto.component_name == "share_link"]
     assert json.loads(control.proto.json) == {"label": "Share this view", "copy": "Copy", "copied": "Copied"}
     assert any("copy it with the button" in c.value for c in at.sidebar.caption)
@@ -267,7 +267,7 @@ def test_streamlit_still_raises_on_an_infinite_number_for_a_whole_number_box():
 def test_a_number_no_box_takes_is_named_and_the_rest_of_the_link_is_used():
     # inf, -Infinity, 1e400 (inf once read) and nan in whole-number boxes; pe_shift_k's box is in another chapter
     at = open_link(
-        "lessons/positional_encoding.py",
+        "lessons/positional_encoding/positional_encoding.py",
         pe_d_model="inf",
         pe_max_len="-Infinity",
         pe_shift_k="1e400",
@@ -285,7 +285,7 @@ def test_a_number_no_box_takes_is_named_and_the_rest_of_the_link_is_used():
 
 
 def test_a_number_no_box_takes_is_named_on_the_attention_page_too():
-    at = open_link("lessons/attention.py", at_d_model="nan", at_query="inf", at_seed="+inf", at_head_dim="32")
+    at = open_link("lessons/attention/attention.py", at_d_model="nan", at_query="inf", at_seed="+inf", at_head_dim="32")
     said = notice(at)
     for part in ("at_d_model=nan", "at_query=inf", "at_seed=+inf"):
         assert f"{part} (not a value this setting takes" in said, part
@@ -296,14 +296,14 @@ def test_a_number_no_box_takes_is_named_on_the_attention_page_too():
 
 def test_a_setting_given_twice_is_named_and_its_default_used():
     # Streamlit would take the last of them; the notice says the default is used, and so it is
-    at = open_link("lessons/rotary.py", rp_head_dim=["32", "64"], rp_base="500000")
+    at = open_link("lessons/rotary/rotary.py", rp_head_dim=["32", "64"], rp_base="500000")
     assert "rp_head_dim=64 (given 2 times" in notice(at)
     assert at.session_state["rp_head_dim"] == 128 and at.session_state["rp_base"] == "500000"
     assert "rp_head_dim" not in at.query_params
 
 
 def test_a_pinned_a_given_twice_is_named_and_nothing_pinned():
-    at = open_link("lessons/rotary.py", rp_a=["head_dim:64", "base:500"], rp_base="500000")
+    at = open_link("lessons/rotary/rotary.py", rp_a=["head_dim:64", "base:500"], rp_base="500000")
     assert "rp_a=base:500 (given 2 times" in notice(at)
     assert "rp_a" not in at.query_params and at.button(key="rp_a_pin")
     assert at.session_state["rp_base"] == "500000"
@@ -311,7 +311,7 @@ def test_a_pinned_a_given_twice_is_named_and_nothing_pinned():
 
 @pytest.mark.parametrize("text", ["", ";;;;", " ; "])
 def test_a_pinned_a_that_names_no_setting_is_named_and_nothing_pinned(text):
-    at = open_link("lessons/positional_encoding.py", pe_a=text, pe_base="500000")
+    at = open_link("lessons/positional_encoding/positional_encoding.py", pe_a=text, pe_base="500000")
     (said,) = [w.value for w in at.warning if "pe_a=" in w.value]
     assert f"pe_a={text} were not used" in said and "names no setting" in said
     assert "pe_a" not in at.query_params and at.button(key="pe_a_pin")

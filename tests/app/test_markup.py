@@ -184,9 +184,15 @@ def test_a_hostile_link_plants_no_link_image_formula_or_tag_on_any_page(page):
 
 def test_the_issue_s_links_and_a_group_named_with_a_link_are_shown_as_text(open_page):
     for page, params in (
-        ("lessons/overview.py", {"zz": f"[CLICK ME](https://{HOST}/phish)", "yy": f"![x](http://{HOST}/t.png)"}),
-        ("lessons/word_embeddings.py", {"we_words": f"cat, [CLICK](https://{HOST}), ![x](http://{HOST}/t.png)"}),
-        ("lessons/rotary.py", {"rp_a": f"[CLICK](https://{HOST}):1"}),
+        (
+            "lessons/overview/overview.py",
+            {"zz": f"[CLICK ME](https://{HOST}/phish)", "yy": f"![x](http://{HOST}/t.png)"},
+        ),
+        (
+            "lessons/word_embeddings/word_embeddings.py",
+            {"we_words": f"cat, [CLICK](https://{HOST}), ![x](http://{HOST}/t.png)"},
+        ),
+        ("lessons/rotary/rotary.py", {"rp_a": f"[CLICK](https://{HOST}):1"}),
     ):
         at = AppTest.from_file(APP, default_timeout=90)
         at.switch_page(page)
@@ -197,7 +203,7 @@ def test_the_issue_s_links_and_a_group_named_with_a_link_are_shown_as_text(open_
         assert said, page  # the value is named
         assert not [problems(text) for text in said if problems(text)], said
     at = AppTest.from_file(APP, default_timeout=90)
-    at.switch_page("lessons/embedding_space.py")
+    at.switch_page("lessons/embedding_space/embedding_space.py")
     at.query_params["es_own_groups"] = f'<a href="//{HOST}/x">pets</a>: cat, dog\n<b>x</b>: red'
     at.run()
     specs = [spec for spec in texts(at)[1] if "pets" in spec]  # the cloud, and its labels' overlay

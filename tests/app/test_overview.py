@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app import APP
 from ui.i18n import LANGUAGES, catalog
-from ui.pages import PATH, url_path
+from ui.pages import PATH
 
 
 def test_the_overview_is_the_first_page_with_a_link_per_step_and_the_seeds():
@@ -32,7 +32,7 @@ def test_each_steps_heading_names_the_page_its_link_opens(lang):
     at.query_params["lang"] = lang
     at.run()
     assert not at.exception
-    by_path = {url_path(lesson) or Path(lesson.script).stem: lesson.key for lesson in PATH}
+    by_path = {Path(lesson.script).stem: lesson.key for lesson in PATH}
     links = [by_path[link.proto.page] for link in at.get("page_link")]
     headings = [h.value for h in at.subheader]
     assert links == [lesson.key for lesson in PATH]  # one step per lesson, in the path's order

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from core.positional import sinusoidal_encoding
 from tests.app import APP, open_link
 
-PAGE = "lessons/positional_encoding.py"
+PAGE = "lessons/positional_encoding/positional_encoding.py"
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from core.probes import ProbeConfig
 from tests.app import open_link
 from tests.figures.plotly_json import array
 
-PAGE = "lessons/real_transformer.py"
+PAGE = "lessons/real_transformer/real_transformer.py"
 DEFAULT = ProbeConfig()
 
 

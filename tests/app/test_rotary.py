@@ -16,7 +16,7 @@ from tests.app import APP
 from tests.app import open_link as open_link_to
 from tests.figures.plotly_json import array
 
-PAGE = "lessons/rotary.py"
+PAGE = "lessons/rotary/rotary.py"
 
 
 @pytest.fixture
@@ -300,7 +300,7 @@ def test_a_bad_pinned_a_is_named_never_a_traceback(text, says):
 def test_a_stays_pinned_across_pages(at):
     at.button(key="rp_a_pin").click().run()
     at.text_input(key="rp_base").input("500000").run()
-    at.switch_page("lessons/overview.py").run()
+    at.switch_page("lessons/overview/overview.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception and at.text_input(key="rp_base").value == "500000"
     assert at.query_params["rp_a"] == DEFAULT_A and titles(at)[2] == "Wavelength of each pair: A against B"

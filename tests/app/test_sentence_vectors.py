@@ -14,7 +14,7 @@ from lessons.sentence_vectors.settings import CHAPTERS, SETTINGS
 from tests.app import open_link
 from tests.app.test_i18n import english_words, shown_texts
 
-PAGE = "lessons/sentence_vectors/page.py"
+PAGE = "lessons/sentence_vectors/sentence_vectors.py"
 
 
 @pytest.fixture

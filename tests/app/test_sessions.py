@@ -85,4 +85,4 @@ def test_free_memory_is_given_back_and_skipped_where_there_is_no_glibc(monkeypat
 
 
 def test_the_app_runs_without_a_server_to_reap_in(open_page):
-    open_page("lessons/overview.py")  # AppTest: no Runtime with a session storage; start_reaper does nothing
+    open_page("lessons/overview/overview.py")  # AppTest: no Runtime with a session storage; start_reaper does nothing

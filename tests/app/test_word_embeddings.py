@@ -10,7 +10,7 @@ from core.glove import load_glove
 from tests.app import open_link as open_link_to
 from ui.jobs import QUEUES, job_runner
 
-PAGE = "lessons/word_embeddings.py"
+PAGE = "lessons/word_embeddings/word_embeddings.py"
 
 
 @pytest.fixture
@@ -129,7 +129,9 @@ def test_an_old_form_link_opens_the_same_view():
     assert list(old.table[1].value.index) == list(new.table[1].value.index) and len(old.table[1].value) == 7
 
 
-@pytest.mark.parametrize(("page", "key"), [(PAGE, "we_words"), ("lessons/embedding_space.py", "es_words")])
+@pytest.mark.parametrize(
+    ("page", "key"), [(PAGE, "we_words"), ("lessons/embedding_space/embedding_space.py", "es_words")]
+)
 def test_a_pasted_article_shows_its_first_100_words_and_says_how_many_were_left_out(open_page, page, key):
     words = " ".join(load_glove().itos[100:400])  # 300 distinct words of the bundled vectors
     at = open_page(page)
@@ -159,7 +161,7 @@ def test_evaluation_on_our_set_runs_as_a_job_and_survives_leaving_the_page(at):
     shown = at.metric[0].value
     at.slider(key="we_nn_k").set_value(5).run()  # another widget: the result stays
     assert at.metric[0].value == shown
-    at.switch_page("lessons/overview.py").run()
+    at.switch_page("lessons/overview/overview.py").run()
     at.switch_page(PAGE).run()
     assert at.metric[0].value == shown and not at.exception
     at.select_slider(key="we_eval_restrict").set_value(30_000).run()  # asked with other settings: not shown
@@ -211,7 +213,9 @@ def test_folder_files_load_and_bad_ones_fall_back(open_page, vectors_folder):
     assert "refused" in at.error[0].value and not at.exception
 
 
-@pytest.mark.parametrize(("page", "prefix"), [(PAGE, "we"), ("lessons/embedding_space.py", "es")])  # ui.choose_vectors
+@pytest.mark.parametrize(
+    ("page", "prefix"), [(PAGE, "we"), ("lessons/embedding_space/embedding_space.py", "es")]
+)  # ui.choose_vectors
 def test_without_the_bundled_package_the_page_says_how_to_install_it(
     open_page, vectors_folder, uninstall, page, prefix
 ):

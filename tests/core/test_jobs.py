@@ -94,10 +94,14 @@ def test_a_press_is_taken_whole_or_refused_whole_and_the_queue_is_bounded():
 # --- The queues as a state machine ------------------------------------------------------------------------
 # The pages' presses, as ui.jobs.press makes them: (queue, the state key its refusal is kept under, jobs per press).
 PAGES = {
-    "training": ("training", "lv_refused", 3),  # lessons/learned_vs_sinusoidal.py: three models per Train
-    "projection": ("projections", "es_refused", 1),  # lessons/embedding_space.py: t-SNE or UMAP
+    "training": (
+        "training",
+        "lv_refused",
+        3,
+    ),  # lessons/learned_vs_sinusoidal/learned_vs_sinusoidal.py: three models per Train
+    "projection": ("projections", "es_refused", 1),  # lessons/embedding_space/embedding_space.py: t-SNE or UMAP
     "sweep": ("projections", "es_sweep_refused", 1),  # the same page's perplexity sweep, on the same queue
-    "evaluation": ("evaluation", "we_eval_refused", 1),  # lessons/word_embeddings.py
+    "evaluation": ("evaluation", "we_eval_refused", 1),  # lessons/word_embeddings/word_embeddings.py
     "tight": ("tight", "tight_refused", 2),  # a queue with small bounds, two workers and 4 kept: eviction and races
 }
 QUEUE_BOUNDS = QUEUES | {"tight": dict(workers=2, keep=4, per_owner=2, max_waiting=3)}

@@ -64,8 +64,12 @@ def session_page(session: Session) -> list[tuple]:
 @pytest.mark.parametrize(
     ("page", "script", "moves"),
     [
-        ("positional_encoding", "lessons/positional_encoding.py", [("pe_d_model", 64), ("pe_d_model", 96)]),
-        ("rotary", "lessons/rotary.py", [("rp_base", "500000")]),
+        (
+            "positional_encoding",
+            "lessons/positional_encoding/positional_encoding.py",
+            [("pe_d_model", 64), ("pe_d_model", 96)],
+        ),
+        ("rotary", "lessons/rotary/rotary.py", [("rp_base", "500000")]),
     ],
 )
 def test_a_simulated_rerun_gets_the_page_an_apptest_gets(server_url, page, script, moves):

@@ -10,7 +10,8 @@ from core import claims, evaluate, glove, projection
 from core.problems import Problem
 from core.vectors import WordVectors, lookup_words, resolve_word
 from figures.words import word_scatter_figure
-from ui.evaluation import REFUSED, eval_runner, show_evaluation, start_evaluation
+from lessons.word_embeddings.evaluation import REFUSED, eval_runner, show_evaluation, start_evaluation
+from lessons.word_embeddings.results import nearest_words, pca_coords
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
@@ -18,7 +19,6 @@ from ui.jobs import QUEUES, refusal_notice
 from ui.link import IN_LINK, translated_choice
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors, source_name
-from ui.word_results import nearest_words, pca_coords
 
 OUR_SET = Path(__file__).resolve().parents[1] / "data" / "analogies_small.txt"
 QUESTIONS_MB = evaluate.MAX_QUESTIONS_BYTES // 2**20  # the widget's cap, for the browser; the server checks it too

@@ -76,7 +76,7 @@ def measures_ui(
 
 def curves_ui(wv: WordVectors, rows: list[int], cloud_id: tuple, drawn: dict[str, tuple]) -> None:
     """Both measures at each of core.neighbours.CURVE_KS, one panel per method drawn on this cloud
-    (ui.projections.drawn_on), and what to notice."""
+    (lessons.embedding_space.projections.drawn_on), and what to notice."""
     if not (ks := neighbours.curve_ks(len(rows))):
         st.info(t("es.curve_too_few", n=len(rows)))
         return

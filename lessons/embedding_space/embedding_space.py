@@ -12,8 +12,8 @@ from core.problems import Problem
 from core.vectors import lookup_words
 from figures.cloud import cloud_figure, labels_figure
 from figures.neighbours import frames_figure, kept_figure, sweep_figure
-from ui import found as finding
-from ui import honesty, projections
+from lessons.embedding_space import found as finding
+from lessons.embedding_space import honesty, projections
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t

@@ -15,8 +15,8 @@ from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
 from figures.input_layer import stage_figure
 from figures.training import lines_figure
+from lessons.input_layer.caching import page_cache_data
 from ui import live_chart
-from ui.caching import page_cache_data
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code

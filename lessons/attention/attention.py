@@ -7,8 +7,8 @@ from core import attention, attention_checks, attention_head, attention_scores
 from core.attention_head import CONTENTS, AttentionConfig
 from core.claims import BucketReach
 from figures.attention import distance_figure, heatmaps_figure, terms_figure
+from lessons.attention.views import MINILM, TRAINED, curves, learned_tables, t5_reach, trained_table, view
 from ui import live_chart
-from ui.attention_views import MINILM, TRAINED, curves, learned_tables, t5_reach, trained_table, view
 from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
@@ -144,7 +144,7 @@ def lesson(settings: dict) -> None:
     tokens = result.head.tokens
     axes = (t("at.ax_key"), t("at.ax_query"))
     # What a configuration's figures show (live_chart adds the language); the configs by their repr, which Streamlit
-    # hashes faster than a dataclass (ui.attention_views).
+    # hashes faster than a dataclass (lessons.attention.views).
     shown_for = (repr(cfg), names, repr(trained_cfg), where)
 
     if chapter == "schemes":

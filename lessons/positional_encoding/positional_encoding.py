@@ -10,6 +10,16 @@ from core import positional as pe
 from core.positional import PEConfig
 from figures import positional as fig
 from figures.rotary import ab_figure
+from lessons.positional_encoding.settings import fit_dim_span, pe_settings_ui, table_window_on
+from lessons.positional_encoding.tables import (
+    CHECKED_ROWS,
+    checks,
+    difference,
+    offset_curves,
+    similarity,
+    table_columns,
+    table_window,
+)
 from ui.compare import pin_ui, settings_table
 from ui.device import device
 from ui.exercises import try_this
@@ -17,8 +27,6 @@ from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.link import IN_LINK, translated_choice
 from ui.parse import parse_indices
-from ui.pe_settings import fit_dim_span, pe_settings_ui, table_window_on
-from ui.pe_tables import CHECKED_ROWS, checks, difference, offset_curves, similarity, table_columns, table_window
 from ui.tables import downloads, npy_bytes
 from ui.window import WindowConfig, window_chart, window_link
 
@@ -31,7 +39,7 @@ TABLE_WINDOW = WindowConfig(
     spans=((10, 20, 50, 100, 200, 500, 1000), (8, 16, 32, 64, 128, 256, 512, 1024)),
     defaults=(100, 512),
     max_cells=fig.HEATMAP_MAX_CELLS,
-)  # its choices of dimensions shown, cut at the table's width: ui.pe_settings.table_window_on
+)  # its choices of dimensions shown, cut at the table's width: lessons.positional_encoding.settings.table_window_on
 CURVES_WINDOW = WindowConfig(
     keys=("pe_curve_span", "pe_curve_start"),
     spans=((20, 50, 100, 200, 500, 1000, 2000),),
