@@ -10,7 +10,7 @@ from ui.link import ASKED, IN_LINK, check_link, keep_history, read_link, transla
 from ui.pages import asked_path, navigation, page_script
 from ui.presenter import CSS, PRESENT_KEY, presenting
 from ui.resources import import_libraries
-from ui.sessions import start_reaper
+from ui.sessions import settle_heap, start_reaper
 from ui.share_link import share_link
 
 THEME_CSS = Path(__file__).with_name("ui") / "theme.css"  # what .streamlit/config.toml's theme cannot say
@@ -46,3 +46,4 @@ if choice.warning:
     st.sidebar.warning(problem(choice.warning))
 page.run()
 check_link(notices, page_script(key))
+settle_heap(key)  # once per page and process: what it loaded is kept out of the collector's way

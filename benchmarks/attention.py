@@ -24,8 +24,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one CPU thread per torch op, as
 import torch  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from core.attention import attention_view, compare, score_by_distance  # noqa: E402
-from core.attention_head import MAX_TOKENS, AttentionConfig, make_head  # noqa: E402
+from core.attention.head import MAX_TOKENS, AttentionConfig, make_head  # noqa: E402
+from core.attention.view import attention_view, compare, score_by_distance  # noqa: E402
 from core.glove import load_glove  # noqa: E402
 from core.pretrained import minilm_position_table  # noqa: E402
 from figures.attention import distance_figure, heatmaps_figure, terms_figure  # noqa: E402

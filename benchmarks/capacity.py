@@ -15,9 +15,16 @@ reset, and the step held --hold seconds. Printed per step: learners, the p50 and
 the last step (issue 34: 100 opening within 3 s, first page p95 <= 2 s), reruns/s, p50 and p95 of the rerun
 time (BackMsg to script_finished), errors (closed socket, exception element, no answer within 30 s), server
 CPU per run (reruns and the few page opens in the hold) and in cores (all replicas; /proc/<pid>/stat), the
-proxy's CPU, server RSS (summed over replicas), and this generator's own CPU in cores: it shares the 2 cores
-with the server, so a busy generator also slows the reruns it times. "held" is the largest step with p95 <=
-500 ms and no error. The ramp stops after a step whose p95 passes --stop-p95.
+proxy's CPU, server RSS (summed over replicas), this generator's own CPU in cores (it shares the machine's cores
+with the server, so a busy generator also slows the reruns it times), and the machine's 1-minute load average at
+the step's end (other work on the machine slows the server too). "held" is the largest step with p95 <= 500 ms and
+no error. The ramp stops after a step whose p95 passes --stop-p95.
+
+Past capacity (2 replicas behind the proxy, --learners-per-replica sets its EMBLAB_LEARNERS_PER_REPLICA): a
+learner the proxy tells that the lab is full is counted as "full", not as an error, and stays out; printed per
+step are how many were let in and told full, and the longest wait of an arrival for each answer (its page's first
+run, or the "full" page). A class of 3x the capacity, arriving within 20 s:
+    benchmarks/capacity.py --replicas 2 --learners-per-replica 50 --steps 300 --open-within 20 --no-controls
 
 --controls-only measures each control alone (--control-users learners of one class, every class of
 loadtest/locustfile.py by default) on one replica: server CPU per rerun under load, caches filled by the
@@ -26,7 +33,7 @@ value cached (issue 34's table), with py-spy profiles.
 
 Run: flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/capacity.py --csv capacity.csv
      [--replicas 1 2] [--steps 10,25,50,75,100,125,150,200] [--hold 30] [--think 3] [--open-within 3]
-     [--controls-only | --no-controls]
+     [--controls-only | --no-controls] [--learners-per-replica 100]
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from locust.env import Environment
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from loadtest.controls import CLASS_MIX  # noqa: E402
 from loadtest.locustfile import USER_CLASSES  # noqa: E402
+from loadtest.protocol import Session  # noqa: E402
 from tests.browser.harness import free_port, start_server  # noqa: E402
 
 TARGET_P95_S = 0.5
@@ -94,6 +102,12 @@ class Step:
     opens: int
     open_errors: int
     error_sample: str
+    admitted: int  # learners whose page opened, since the ramp began
+    told_full: int  # learners the proxy told that the lab is full, since the ramp began
+    full_after_page: int  # of those, the ones whose page came but whose session was refused
+    longest_open_ms: float  # the longest any arrival let in waited for its page's first run
+    longest_full_ms: float  # the longest any arrival waited for the "full" page
+    load_1min: float  # the machine's 1-minute load average at the step's end
 
 
 @dataclass
@@ -105,9 +119,10 @@ class Lab:
     server_pids: list[int]
     proxy_pid: int | None
     stop: Callable[[], None]
+    server_urls: list[str]  # each replica's own address (the proxy's way round)
 
 
-def start_lab(replicas: int) -> Lab:
+def start_lab(replicas: int, learners_per_replica: int | None = None) -> Lab:
     if replicas == 1:
         proc = start_server(free_port())
         port = proc.args[proc.args.index("--server.port") + 1]
@@ -116,18 +131,31 @@ def start_lab(replicas: int) -> Lab:
             proc.terminate()
             proc.wait(timeout=30)
 
-        return Lab("1 replica", f"http://127.0.0.1:{port}", [proc.pid], None, stop)
+        url = f"http://127.0.0.1:{port}"
+        return Lab("1 replica", url, [proc.pid], None, stop, [url])
     from tests.browser.replicas import start_replicas  # H2's: N servers behind deploy/haproxy.cfg
 
-    lab = start_replicas(replicas)
-    return Lab(f"{replicas} replicas", lab.url, [p.pid for p in lab.servers], lab.proxy.pid, lab.stop)
+    proxy_env = {"EMBLAB_LEARNERS_PER_REPLICA": str(learners_per_replica)} if learners_per_replica else None
+    lab = start_replicas(replicas, proxy_env=proxy_env)
+    servers = [f"http://127.0.0.1:{p}" for p in lab.ports]
+    return Lab(f"{replicas} replicas", lab.url, [p.pid for p in lab.servers], lab.proxy.pid, lab.stop, servers)
 
 
-def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, hold: float) -> Step:
+def warm(lab: Lab, classes: list[type]) -> None:
+    """Open each page of `classes` once on every replica, directly: its caches filled and modules imported, as the
+    image's warm-up (scripts/warm_up.py) and a class's first learners leave a replica before the measured ones."""
+    for url in lab.server_urls:
+        for page in dict.fromkeys(cls.spec.page for cls in classes):
+            Session.open(url, page).close()
+
+
+def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, hold: float, arrivals: dict) -> Step:
     """Run `learners` users (already started) for settle + hold seconds; the figures over the hold, and the times of
-    the page opens that ended since the last step's statistics were reset (before the hold and in it)."""
+    the page opens that ended since the last step's statistics were reset (before the hold and in it).
+    `arrivals` adds up, over the ramp, the answers to arrivals ("open", "full": count and longest time)."""
     gevent.sleep(settle)
     opened = times_of(env, "open")
+    count_arrivals(env, arrivals)
     env.stats.reset_all()
     server0 = sum(cpu_seconds(p) for p in lab.server_pids)
     proxy0 = cpu_seconds(lab.proxy_pid) if lab.proxy_pid else 0.0
@@ -150,6 +178,7 @@ def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, 
             opens += entry.num_requests
             open_failures += entry.num_failures
     sample = next(iter(env.stats.errors.values())).error if env.stats.errors else ""
+    count_arrivals(env, arrivals)
     return Step(
         setup=lab.name,
         mix=mix,
@@ -170,7 +199,26 @@ def measure(env: Environment, lab: Lab, learners: int, mix: str, settle: float, 
         opens=opens,
         open_errors=open_failures,
         error_sample=str(sample)[:200],
+        admitted=arrivals["open"],
+        told_full=arrivals["full"],
+        full_after_page=arrivals["full_after_page"],
+        longest_open_ms=round(arrivals["longest_open_ms"]),
+        longest_full_ms=round(arrivals["longest_full_ms"]),
+        load_1min=round(os.getloadavg()[0], 2),
     )
+
+
+def count_arrivals(env: Environment, arrivals: dict) -> None:
+    """Add the page opens (successful) and "full" answers since the statistics' last reset to `arrivals`; the
+    statistics are reset right after each call, so each answer is counted once."""
+    for (name, kind), entry in env.stats.entries.items():
+        if kind in ("open", "full") and entry.num_requests:
+            ok = entry.num_requests - entry.num_failures
+            arrivals[kind] += ok if kind == "open" else entry.num_requests
+            if kind == "full" and name.endswith("(session)"):
+                arrivals["full_after_page"] += entry.num_requests
+            longest = f"longest_{kind}_ms"
+            arrivals[longest] = max(arrivals[longest], entry.max_response_time)
 
 
 def times_of(env: Environment, kind: str) -> dict[int, int]:
@@ -205,13 +253,14 @@ def run_users(
     runner = env.create_local_runner()
     mix = "+".join(c.__name__ for c in classes)
     before = 0
+    arrivals = {"open": 0, "full": 0, "full_after_page": 0, "longest_open_ms": 0.0, "longest_full_ms": 0.0}
     try:
         for n in steps:
             runner.start(n, spawn_rate=max((n - before) / within, 2), wait=False)
             before = n
             while runner.user_count < n:  # a page open is a full run
                 gevent.sleep(0.5)
-            step = measure(env, lab, n, mix, settle, hold)
+            step = measure(env, lab, n, mix, settle, hold, arrivals)
             out(step)
             if step.p95_ms > stop_p95 * 1000 or step.errors > n:
                 break
@@ -226,7 +275,15 @@ def print_step(step: Step) -> None:
         f"p50 {step.p50_ms:6.0f} ms  p95 {step.p95_ms:6.0f} ms  errors {step.errors:3d}  "
         f"server {step.server_cpu_ms_per_rerun:5.1f} ms CPU/rerun ({step.server_cores:.2f} cores)  "
         f"proxy {step.proxy_cores:.3f} cores  RSS {step.server_rss_mib:5.0f} MiB  "
-        f"generator {step.generator_cores:.2f} cores  [{step.mix}]",
+        f"generator {step.generator_cores:.2f} cores  load {step.load_1min:.2f}  [{step.mix}]",
+        flush=True,
+    )
+    arrived = step.admitted + step.told_full
+    print(
+        f"           arrivals so far: {step.admitted} let in, {step.told_full} told the lab is full "
+        f"({100 * step.told_full / max(arrived, 1):.0f}%; {step.full_after_page} of them after their page came), "
+        f"longest wait for the lab {step.longest_open_ms:.0f} ms, "
+        f"for the full page {step.longest_full_ms:.0f} ms",
         flush=True,
     )
     if step.error_sample:
@@ -249,6 +306,9 @@ def main() -> None:
     parser.add_argument("--controls", default=",".join(USER_CLASSES), help="the controls measured alone")
     parser.add_argument("--control-users", type=int, default=20, help="learners for each control alone")
     parser.add_argument("--control-hold", type=float, default=20.0)
+    parser.add_argument(
+        "--learners-per-replica", type=int, default=None, help="the proxy's EMBLAB_LEARNERS_PER_REPLICA (2+ replicas)"
+    )
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--controls-only", action="store_true", help="only the CPU per rerun of each control")
     which.add_argument("--no-controls", action="store_true", help="only the ramps")
@@ -275,8 +335,9 @@ def main() -> None:
         classes = [USER_CLASSES[name] for name in args.mix.split(",")]
         for replicas in args.replicas:
             print(f"\nRamp, {replicas} replica(s), think time {args.think:g} s:", flush=True)
-            lab = start_lab(replicas)
+            lab = start_lab(replicas, args.learners_per_replica)
             try:
+                warm(lab, classes)
                 run_users(lab, classes, [1], args.settle, 10.0, 1e9, out)  # RSS with one learner
                 run_users(lab, classes, steps, args.settle, args.hold, args.stop_p95, out, args.open_within)
             finally:

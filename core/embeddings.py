@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
@@ -235,3 +236,40 @@ def build_input_layer(
     with torch.no_grad():
         layer.token.lut.weight.copy_(vectors)
     return layer.to(device), itos, tokens
+
+
+def ids_and_segments(tokens: Sequence[Tokens], max_len: int) -> tuple[list[int], list[int]]:
+    """The sentences' ids one after another, and each id's segment (its sentence's index), cut at max_len."""
+    ids = [i for tok in tokens for i in tok.ids][:max_len]
+    segments = [s for s, tok in enumerate(tokens) for _ in tok.ids][:max_len]
+    return ids, segments
+
+
+def input_stages(
+    sentences: Sequence[str],
+    wv: WordVectors | None,
+    *,
+    d_model: int = 64,
+    max_len: int = 32,
+    position: str = "sinusoidal",
+    scale: bool = True,
+    dropout: float = 0.1,
+    training: bool = False,
+    seed: int = 0,
+    device=None,
+) -> tuple[list[Tokens], dict[str, Tensor]]:
+    """The sentences, segment 0, 1, ... one after another, through build_input_layer's layer: every stage of STAGES
+    for their first max_len tokens, in eval mode, or in training mode (dropout zeroes and rescales).
+
+    Returns:
+        (one Tokens per sentence, {stage: (min(tokens, max_len), d_model)} on the device)
+    """
+    layer, _, tokens = build_input_layer(
+        list(sentences), wv, d_model=d_model, max_len=max_len, position=position, scale=scale, dropout=dropout,
+        seed=seed, device=device,
+    )  # fmt: skip
+    ids, segments = ids_and_segments(tokens, max_len)
+    layer.train(training)
+    with torch.no_grad():
+        out = layer(torch.tensor([ids], device=device), torch.tensor([segments], device=device), stages=True)
+    return tokens, {name: values[0] for name, values in out.items()}  # (length, d_model) each

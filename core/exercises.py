@@ -14,8 +14,6 @@ from dataclasses import dataclass
 import torch
 
 from core import (
-    attention_checks,
-    attention_head,
     cloud,
     embeddings,
     neighbours,
@@ -25,6 +23,8 @@ from core import (
     rotary,
     training,
 )
+from core.attention import checks as attention_checks
+from core.attention import head as attention_head
 from core.vectors import WordVectors
 
 Answer = float | int | str

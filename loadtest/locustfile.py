@@ -13,7 +13,10 @@ control's page and key are in loadtest/controls.py (CONTROLS, by class name), wh
 Each rerun is reported to Locust as a request (type "rerun", name "<page>:<control>", its time from the
 BackMsg to script_finished); a closed socket, an exception element or no script_finished within 30 s is a
 failure. Opening the page is reported as type "open". After a closed socket the learner opens its page again,
-as the browser reconnects.
+as the browser reconnects. A learner the proxy tells that the lab is full (deploy/503.http, to its page or its
+session) is reported as type "full" (named "<page> (page)", or "<page> (session)" when its page came but its
+session was refused), its time the wait for that answer, and stays out for the rest of the run (a
+learner would try again in a minute).
 
     .venv/bin/locust -f loadtest/locustfile.py --headless -u 20 -r 5 -t 60s -H http://127.0.0.1:8600
     .venv/bin/locust -f loadtest/locustfile.py ... PEDModel WordK      # only those classes
@@ -30,7 +33,7 @@ from typing import Any, ClassVar
 from locust import User, between, task  # locust first: it monkey-patches sockets for gevent
 
 from loadtest.controls import CONTROLS, FIND_WORDS, Control
-from loadtest.protocol import Element, ProtocolError, RerunResult, Session
+from loadtest.protocol import Element, LabFull, ProtocolError, RerunResult, Session
 
 THINK_S = float(os.environ.get("EMBLAB_THINK_S", "3"))
 WORDS = "the cat sat on a mat while king and queen walked to paris from london with three small dogs".split()
@@ -48,6 +51,7 @@ class Learner(User):
         super().__init__(environment)
         self.session: Session | None = None
         self.rng = random.Random()
+        self.told_full = False
 
     @property
     def page(self) -> str:
@@ -78,6 +82,11 @@ class Learner(User):
             if errors:
                 raise ProtocolError("; ".join(errors))
             self.session.widget(self.control)  # its id must be on the page
+        except LabFull as full:  # a clear answer, not a failure: counted apart, with how long it took to come
+            self.told_full = True
+            self._report("full", f"{self.page} ({full.at})", time.perf_counter() - started, None)
+            self.on_stop()
+            return
         except Exception as err:  # any failure to open is the learner's failure, reported, never a crash
             self._report("open", self.page, time.perf_counter() - started, err)
             self.on_stop()
@@ -96,6 +105,8 @@ class Learner(User):
 
     @task
     def move(self) -> None:
+        if self.told_full:
+            return
         if self.session is None or self.session.closed_reason:
             self.on_stop()
             self._open()

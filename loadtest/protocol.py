@@ -2,7 +2,8 @@
 
 A `Session` does what the browser's frontend does, in the same order:
 
-1. GET the page (`<base>/<page>?<query>`), then `_stcore/health` and `_stcore/host-config`, as the frontend's
+1. GET the page (`<base>/<page>?<query>`, with the Accept header a browser sends for a page, which is how
+   deploy/haproxy.cfg tells a new arrival), then `_stcore/health` and `_stcore/host-config`, as the frontend's
    connection pings do. The health answer sets the `_streamlit_xsrf` cookie; a sticky proxy's cookie, if any,
    is kept too (every cookie goes back on every request and on the websocket).
 2. Open the websocket `<base>/_stcore/stream` with the subprotocols the browser sends: `streamlit`, then the XSRF
@@ -69,8 +70,23 @@ VALUE_FIELDS = {
 }
 
 
+# Chromium's Accept header when it opens a page: deploy/haproxy.cfg counts such a request without its replica
+# cookie as a new arrival, to be let in or told the lab is full.
+PAGE_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+
+
 class ProtocolError(RuntimeError):
     """The server answered something a browser would not accept (an HTTP error, a missing page)."""
+
+
+class LabFull(ProtocolError):
+    """The proxy answered 503 with Retry-After (deploy/503.http, "The lab is full"). `at`: "page" when the page
+    itself was refused (a new arrival past capacity), "session" when the page came but its websocket was refused
+    after waiting in the proxy's queue."""
+
+    def __init__(self, message: str, at: str) -> None:
+        super().__init__(message)
+        self.at = at
 
 
 @dataclass
@@ -231,7 +247,9 @@ class Session:
         return f"{url}?{self.query_string}" if self.query_string else url
 
     def _handshake(self) -> None:
-        page = self.http.get(self._page_url(), timeout=self.timeout)
+        page = self.http.get(self._page_url(), timeout=self.timeout, headers={"Accept": PAGE_ACCEPT})
+        if page.status_code == 503 and "retry-after" in page.headers:
+            raise LabFull(f"GET {page.url}: HTTP 503, the lab is full", at="page")
         if page.status_code != 200:
             raise ProtocolError(f"GET {page.url}: HTTP {page.status_code}")
         for path in ("_stcore/health", "_stcore/host-config"):
@@ -243,16 +261,21 @@ class Session:
         stream = urllib.parse.urlunsplit((scheme, parts.netloc, parts.path + "_stcore/stream", "", ""))
         token = self.http.cookies.get(XSRF_COOKIE) or "PLACEHOLDER_AUTH_TOKEN"
         cookies = "; ".join(f"{c.name}={c.value}" for c in self.http.cookies)
-        self.ws = websocket.create_connection(
-            stream,
-            timeout=self.timeout,
-            subprotocols=["streamlit", token],
-            origin=f"{parts.scheme}://{parts.netloc}",
-            cookie=cookies or None,
-            header={"User-Agent": USER_AGENT},
-            sslopt={"cert_reqs": ssl.CERT_REQUIRED},
-            enable_multithread=False,
-        )
+        try:
+            self.ws = websocket.create_connection(
+                stream,
+                timeout=self.timeout,
+                subprotocols=["streamlit", token],
+                origin=f"{parts.scheme}://{parts.netloc}",
+                cookie=cookies or None,
+                header={"User-Agent": USER_AGENT},
+                sslopt={"cert_reqs": ssl.CERT_REQUIRED},
+                enable_multithread=False,
+            )
+        except websocket.WebSocketBadStatusException as err:  # the proxy's "full" page, after the queue's wait
+            if err.status_code == 503 and "retry-after" in (err.resp_headers or {}):
+                raise LabFull(f"websocket {stream}: HTTP 503, the lab is full", at="session") from err
+            raise
 
     # -- the page ------------------------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Hashable, MutableMapping, Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -107,3 +108,34 @@ def job_progress(
     st.progress(job.step / job.total if job.started else 0.0, text=describe(job))
     if draw is not None and job.started:
         draw(job)
+
+
+def job_result(
+    runner: JobRunner,
+    key: Hashable,
+    start: Callable[[], None],
+    *,
+    label: str,
+    button_key: str,
+    refused_key: str,
+    describe: Callable[[Job], str],
+    failed: Callable[[str], str],
+) -> Any:
+    """A job a button starts, in one of its states: done, its result; running or waiting, None and its progress bar
+    (job_progress); not asked for yet or failed, None and the button (`start` its on_click, which submits with
+    `refused_key`) under the error it failed with, and, while a press of it is refused, why (refusal_notice).
+
+    Args:
+        failed: the error message's text for the job's error.
+    """
+    job = runner.get(key)
+    if job is not None and job.done and not job.error:
+        return job.result
+    if job is not None and not job.done:
+        job_progress(runner, key, describe)
+        return None
+    if job is not None:
+        st.error(failed(job.error or ""))
+    st.button(label, key=button_key, on_click=start)
+    refusal_notice(runner, refused_key)
+    return None

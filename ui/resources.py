@@ -19,6 +19,7 @@ import figures
 from core import minilm, pretrained, probes, sentences
 from core.glove import VectorsError
 from ui.device import device, device_choice
+from ui.sessions import freeze_heap
 from ui.vectors import _bundled_vectors
 
 
@@ -111,6 +112,7 @@ def preload(report: Callable[[str, float], None] | None = None) -> None:
             what = f"{what} skipped ({err})"
         if report:
             report(what, time.perf_counter() - start)
+    freeze_heap()  # all of it loaded for good: out of the collector's way (ui.sessions.settle_heap)
 
 
 def _glove() -> object:

@@ -12,6 +12,14 @@ event loop, where Streamlit itself touches its session storage: every REAP_EVERY
 sessions whose time is up, shuts each down as Streamlit's own close does (uploaded and download files, session
 caches, its event loop), and returns the freed memory to the system (malloc_trim).
 
+`settle_heap` (app.py calls it after every run) keeps Python's garbage collector off what the process loaded
+once: after the first run of each page in the process (its libraries imported, its tables and models loaded),
+everything the collector tracks is frozen (gc.freeze), so a full collection no longer walks the 400,000 objects of
+torch, plotly, pandas, GloVe's vocabulary and the rest. Such a collection held the GIL for about 270 ms (every
+learner on the replica waited) and came every few dozen runs; frozen, it takes about 2 ms
+(docs/performance.md, "Page opens"). Garbage is collected first, so none is frozen; the objects of the sessions
+open at that moment are frozen too, and are freed by their reference counts but never by the collector.
+
 This reaches into Streamlit's private attributes (Runtime._session_mgr._session_storage._cache,
 Runtime._get_async_objs()); where a Streamlit version lacks them, it does nothing (tests/app/test_sessions.py
 checks the pinned version has them).
@@ -21,13 +29,37 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import os
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
 REAP_EVERY_S = float(os.environ.get("EMBLAB_REAP_EVERY_S", "30"))
+
+
+_SETTLED: set[str] = set()  # the pages whose first run in this process is over
+_SETTLING = threading.Lock()
+
+
+def settle_heap(page: str) -> bool:
+    """After the first run of `page` in this process: collect the garbage, then freeze every object the collector
+    tracks (gc.freeze), so that what the page loaded once is never walked again by a full collection; True when it
+    froze."""
+    with _SETTLING:
+        if page in _SETTLED:
+            return False
+        _SETTLED.add(page)
+    freeze_heap()
+    return True
+
+
+def freeze_heap() -> None:
+    """Collect the garbage, then move every object the collector tracks out of its reach for good (gc.freeze)."""
+    gc.collect()
+    gc.freeze()
 
 
 def release_free_memory() -> bool:

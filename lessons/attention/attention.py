@@ -3,8 +3,10 @@
 import numpy as np
 import streamlit as st
 
-from core import attention, attention_checks, attention_head, attention_scores
-from core.attention_head import CONTENTS, AttentionConfig
+from core.attention.checks import beyond, shift_check
+from core.attention.head import CONTENTS, AttentionConfig, fit_width
+from core.attention.scores import added_terms, attend, bias, position_vectors, scores
+from core.attention.view import score_by_distance
 from core.claims import BucketReach
 from figures.attention import distance_figure, heatmaps_figure, terms_figure
 from lessons.attention.views import MINILM, TRAINED, curves, learned_tables, t5_reach, trained_table, view
@@ -173,7 +175,7 @@ def lesson(settings: dict) -> None:
             r"\qquad q = x W_q,\; k = x W_k",
             t("at.all_notice"),
         )
-        show_code(attention_scores.scores, attention_scores.bias, attention_scores.attend)
+        show_code(scores, bias, attend)
 
     elif chapter == "terms":
         # --- 2. Sinusoidal added to the input: four terms ----------------------------------------------------
@@ -197,7 +199,7 @@ def lesson(settings: dict) -> None:
             r" + \underbrace{p_m W_q \cdot p_n W_k}_{\text{position-position}}",
             t("at.terms_notice"),
         )
-        show_code(attention_scores.added_terms)
+        show_code(added_terms)
 
     elif chapter == "learned":
         # --- 3. Learned absolute: a real table -----------------------------------------------------------------
@@ -225,7 +227,7 @@ def lesson(settings: dict) -> None:
                 r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{\text{rows} \times \text{width}}",
                 t("at.learned_notice"),
             )
-            show_code(attention_scores.position_vectors, attention_head.fit_width)
+            show_code(position_vectors, fit_width)
         if trained is None:
             st.caption(t("at.trained_note"))
         else:
@@ -253,7 +255,7 @@ def lesson(settings: dict) -> None:
         said = t("at.checks_zero", names=", ".join(relative)) if relative else ""
         said += t("at.checks_nonzero", names=", ".join(absolute)) if absolute else ""
         explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", said + t("at.checks_notice"))
-        show_code(attention_checks.shift_check, attention_checks.beyond)
+        show_code(shift_check, beyond)
 
     elif chapter == "distance":
         # --- 5. Score against distance ---------------------------------------------------------------------------
@@ -286,7 +288,7 @@ def lesson(settings: dict) -> None:
 
         distance_section()
         explain(r"\ell(m, n) = \frac{q(x_i, m)^\top k(x_j, n)}{\sqrt{d_h}} + b(m - n)", t("at.distance_notice"))
-        show_code(attention.score_by_distance)
+        show_code(score_by_distance)
 
 
 lesson(settings)

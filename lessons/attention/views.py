@@ -16,9 +16,10 @@ import numpy as np
 import streamlit as st
 import torch
 
-from core import attention, claims
-from core.attention_head import AttentionConfig
-from core.attention_scores import t5_bucket
+from core import claims
+from core.attention.head import AttentionConfig
+from core.attention.scores import t5_bucket
+from core.attention.view import AttentionView, attention_view, score_by_distance
 from core.pretrained import PretrainedMissing
 from core.training import TrainConfig
 from ui.jobs import training_runner
@@ -64,11 +65,11 @@ def trained_table() -> tuple[TrainConfig, torch.Tensor] | None:
 @st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_REPR)
 def view(
     cfg: AttentionConfig, _wv, _tables: dict, names: tuple[str, ...], trained: TrainConfig | None, where: str
-) -> attention.AttentionView:
+) -> AttentionView:
     """Every scheme's result for one configuration: the vectors are the bundled GloVe, the tables known by their
     names and the trained one by its TrainConfig, and `where` is the device, so the key needs none of them.
     Shared by every learner: read, never changed."""
-    return attention.attention_view(cfg, _wv, _tables, device=where)
+    return attention_view(cfg, _wv, _tables, device=where)
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_REPR)
@@ -86,9 +87,7 @@ def curves(
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """Every scheme's logit of one query token against one key token as the key moves (cpu arrays)."""
     head = view(cfg, _wv, _tables, names, trained, where).head
-    distances, lines = attention.score_by_distance(
-        head, cfg, _tables, query=query, key=key, query_pos=pos, max_distance=far
-    )
+    distances, lines = score_by_distance(head, cfg, _tables, query=query, key=key, query_pos=pos, max_distance=far)
     return distances.cpu().numpy(), {label: line.cpu().numpy() for label, line in lines.items()}
 
 

@@ -17,7 +17,7 @@ from lessons.embedding_space import honesty, projections
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.jobs import job_progress, refusal_notice
+from ui.jobs import job_result
 from ui.link import IN_LINK, translated_choice, translated_choices
 from ui.live_chart import cached_chart
 from ui.tables import downloads, table
@@ -129,6 +129,8 @@ if invalid := cfg.problem_with(len(rows), wv.dim):
     st.error(t("es.invalid", problem=problem(invalid)))
     cfg = CloudConfig("PCA", dims)
 axis_titles = tuple(f"{cfg.method} {i + 1}" for i in range(dims))
+revision = f"{source_key}:{cfg}:{len(rows)}"  # the plot's revision; with what it shows, its charts' cache key
+inputs = (revision, cloud_id, cfg, tuple(look.found), tuple((n, tuple(ws)) for n, ws in groups.words.items()))
 coords = key = None
 if not cfg.problem_with(len(rows), wv.dim):  # too few words or dimensions even for PCA: said above
     latest = functools.partial(projections.draw_latest, words=words, roles=roles, axis_titles=axis_titles)
@@ -145,8 +147,6 @@ else:
     by_kept = c2.toggle(t("es.colour_kept"), False, key="es_colour_kept", help=t("es.colour_kept_help"), **IN_LINK)
     kept_k = honesty.fit_k(kept_k, len(rows))
     kept = honesty.measures_ui(wv, rows, cloud_id, cfg, kept_k, coords, [c3, c4])
-    revision = f"{source_key}:{cfg}:{len(rows)}"
-    inputs = (revision, cloud_id, cfg, tuple(look.found), tuple((n, tuple(ws)) for n, ws in groups.words.items()))
 
 
 # A find changes the highlight, the neighbours' table and nothing else, so the search and the plot are a fragment: a
@@ -268,27 +268,22 @@ if perplexities and (bad := neighbours.check_sweep(sweep_cfg, perplexities, n_sw
 sweep_said = ""  # the sweep's ratios in words, once its panels are drawn
 if perplexities:
     sweep_key = ("sweep", data, (source_key, tuple(rows)) if demo is None else None, sweep_cfg, perplexities)
-    job = projections.runner().get(sweep_key)
-    if job is None or job.error:
-        if job is not None:
-            st.error(t("es.failed", method="t-SNE", error=job.error))
-        points = wv.vectors[rows].cpu().numpy() if demo is None else demo
-        st.button(
-            t("es.sweep_run", n=len(perplexities), points=n_sweep),
-            key="es_sweep_run",
-            on_click=projections.start_sweep,
-            args=(sweep_key, points, sweep_cfg, perplexities),
-        )
-        refusal_notice(projections.runner(), "es_sweep_refused")
-    elif not job.done:
-        job_progress(projections.runner(), sweep_key, functools.partial(projections.describe, "t-SNE"))
-    else:
-        panels = {t("es.panel", perplexity=f"{p:g}"): xy for p, xy in zip(perplexities, job.result, strict=True)}
+    swept = job_result(  # the cloud's points are read on a press only
+        projections.runner(), sweep_key,
+        lambda: projections.start_sweep(
+            sweep_key, wv.vectors[rows].cpu().numpy() if demo is None else demo, sweep_cfg, perplexities
+        ),
+        label=t("es.sweep_run", n=len(perplexities), points=n_sweep), button_key="es_sweep_run",
+        refused_key="es_sweep_refused", describe=functools.partial(projections.describe, "t-SNE"),
+        failed=lambda error: t("es.failed", method="t-SNE", error=error),
+    )  # fmt: skip
+    if swept is not None:
+        panels = {t("es.panel", perplexity=f"{p:g}"): xy for p, xy in zip(perplexities, swept, strict=True)}
         hover = words if demo is None else [t("es.cluster", n=int(c) + 1) for c in labels]
         names = None if labels is None else [t("es.cluster", n=c + 1) for c in range(int(labels.max()) + 1)]
         fig = sweep_figure(panels, hover, t(f"es.sweep_{data}"), groups=labels, group_names=names)
         st.plotly_chart(fig, key="es_sweep_plot")
-        sweep_said = honesty.sweep_said(data, perplexities, job.result, labels)
+        sweep_said = honesty.sweep_said(data, perplexities, swept, labels)
 explain(
     r"\mathrm{Perp}(P_i) = 2^{H(P_i)}, \quad H(P_i) = -\sum_j p_{j|i} \log_2 p_{j|i}",
     t("es.sweep_notice") + sweep_said,

@@ -70,16 +70,11 @@ def layer_stages(
 
 def run_layer(sentences, wv, glove, d_model, max_len, position, scale, dropout, training: bool):
     """layer_stages, in training mode too."""
-    layer, _, toks = emb.build_input_layer(
-        list(sentences), wv if glove else None, d_model=d_model, max_len=max_len, position=position, scale=scale,
-        dropout=dropout, device=device(),
+    toks, stages = emb.input_stages(
+        sentences, wv if glove else None, d_model=d_model, max_len=max_len, position=position, scale=scale,
+        dropout=dropout, training=training, device=device(),
     )  # fmt: skip
-    ids = [i for tok in toks for i in tok.ids][:max_len]
-    segments = [s for s, tok in enumerate(toks) for _ in tok.ids][:max_len]
-    layer.train(training)
-    with torch.no_grad():
-        stages = layer(torch.tensor([ids], device=device()), torch.tensor([segments], device=device()), stages=True)
-    return toks, {name: values[0].cpu().numpy() for name, values in stages.items()}
+    return toks, {name: values.cpu().numpy() for name, values in stages.items()}
 
 
 st.title(t("il.title"))
@@ -167,8 +162,7 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
         if len(tokens) > max_len:
             warn_cut("il.cut", tokens, max_len)
         tokens = tokens[:max_len]
-        ids = [i for tok in toks for i in tok.ids][:max_len]
-        segments = [s for s, tok in enumerate(toks) for _ in tok.ids][:max_len]
+        ids, segments = emb.ids_and_segments(toks, max_len)
         shown_for = None if training else (mode, glove, sentences, *layer_settings)
         code = (emb.TokenEmbedding, emb.InputLayer.forward)
     table(pd.DataFrame({"token": tokens, "id": ids, "segment": segments}), "tokens", hide_index=True)

@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import attention, attention_head, attention_scores
+from core.attention import head as attention_head
+from core.attention import scores as attention_scores
+from core.attention.view import compare
 from core.exercises import EXERCISES
 from core.glove import load_glove
 from tests.app import APP, train_and_wait
@@ -224,7 +226,7 @@ def test_the_exercises_answers_are_the_pages_own_numbers():
     assert answers["at_t5"] == int((buckets == buckets[-1]).nonzero()[0])
     cfg = attention_head.AttentionConfig()
     head = attention_head.make_head(cfg, wv)
-    here = attention.compare(head, cfg)[1].logits.numpy()
+    here = compare(head, cfg)[1].logits.numpy()
     positions = torch.arange(len(head.tokens))
-    moved, _, _ = attention_scores.scores(head, cfg, "sinusoidal", head.x, positions + 8, head.x, positions + 8)
+    moved = attention_scores.scores(head, cfg, "sinusoidal", head.x, positions + 8, head.x, positions + 8).logits
     assert answers["at_shift"] == pytest.approx(np.abs(moved.numpy() - here).max())

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from core import cloud
-from core.attention_scores import t5_bucket
+from core.attention.scores import t5_bucket
 from tests.app import open_link, train_and_wait
 from tests.app.embedding_space_view import PAGE as ES_PAGE
 from tests.app.embedding_space_view import plots, run_until_done

@@ -34,7 +34,7 @@ def test_every_key_the_code_names_exists():
     named = {key for path in sources for key in re.findall(r'\bt\(\s*"([\w.]+)"\s*[,)]', path.read_text())}
     problems = {
         f"problems.{key}"
-        for path in ROOT.glob("core/*.py")
+        for path in ROOT.glob("core/**/*.py")  # core/attention/ too
         for key in re.findall(r'(?:Problem|VectorsError|PretrainedMissing)\(\s*"(\w+)"', path.read_text())
     }
     assert named and problems

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.attention_head import CONTENTS
+from core.attention.head import CONTENTS
 from core.cloud import METHODS
 from tests.app import open_link
 from tests.app.test_link_fuzz import holds

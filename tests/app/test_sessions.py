@@ -2,13 +2,17 @@
 
 import ctypes
 import ctypes.util
+import subprocess
+import sys
 import time
 
 from streamlit.runtime.memory_session_storage import MemorySessionStorage
 from streamlit.runtime.session_manager import SessionInfo
 from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
-from ui.sessions import SessionReaper, release_free_memory
+import ui.sessions
+from tests.browser.harness import ROOT
+from ui.sessions import SessionReaper, release_free_memory, settle_heap
 
 TTL = 120
 
@@ -86,3 +90,47 @@ def test_free_memory_is_given_back_and_skipped_where_there_is_no_glibc(monkeypat
 
 def test_the_app_runs_without_a_server_to_reap_in(open_page):
     open_page("lessons/overview/overview.py")  # AppTest: no Runtime with a session storage; start_reaper does nothing
+
+
+def test_each_pages_first_run_in_the_process_freezes_the_heap_once(monkeypatch):
+    froze = []
+    monkeypatch.setattr(ui.sessions, "_SETTLED", set())
+    monkeypatch.setattr(ui.sessions, "freeze_heap", lambda: froze.append(True))
+    assert settle_heap("pe") and not settle_heap("pe") and settle_heap("we") and not settle_heap("we")
+    assert froze == [True, True]
+
+
+def test_the_app_settles_the_heap_after_a_pages_run(open_page, monkeypatch):
+    settled = []
+    monkeypatch.setattr(ui.sessions, "_SETTLED", set())
+    monkeypatch.setattr(ui.sessions, "freeze_heap", lambda: settled.append(True))
+    open_page("lessons/overview/overview.py")
+    assert ui.sessions._SETTLED == {"ov"} and settled == [True]
+
+
+FROZEN = """
+import gc
+from ui.sessions import freeze_heap
+freed = []
+
+
+class Node:
+    def __del__(self):
+        freed.append(True)
+
+
+kept = [{"i": i} for i in range(10_000)]  # tracked containers, alive
+cycle = Node()
+cycle.me = cycle  # garbage only the collector frees
+del cycle
+freeze_heap()
+assert freed == [True]  # collected before the freeze, not kept for good
+assert gc.get_freeze_count() >= 10_000, gc.get_freeze_count()
+assert not any(o is kept for o in gc.get_objects())  # out of every collection's walk
+"""
+
+
+def test_freezing_collects_the_garbage_first_and_puts_what_is_alive_out_of_the_collectors_walk():
+    # in a process of its own: a freeze lasts for the process
+    run = subprocess.run([sys.executable, "-c", FROZEN], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]

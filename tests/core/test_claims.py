@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import claims
-from core.attention_scores import t5_bucket
+from core.attention.scores import t5_bucket
 
 values = st.floats(0, 1, allow_nan=False)
 series = st.lists(values, min_size=1, max_size=8)

@@ -7,6 +7,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from torch import nn
 from torch.testing import assert_close
 
 from core.embeddings import (
@@ -15,6 +16,8 @@ from core.embeddings import (
     TokenEmbedding,
     build_input_layer,
     glove_vocabulary,
+    ids_and_segments,
+    input_stages,
     norms_against_d_model,
     pad_batch,
     padding_gradients,
@@ -155,3 +158,66 @@ def test_minilm_input_layer_equals_transformers_bert_embeddings():
     with torch.no_grad():
         expected = model.embeddings(input_ids=ids[None], token_type_ids=types[None])[0]
     assert_close(layer.stages(ids, types)["LayerNorm"], expected, atol=1e-5, rtol=1e-5)
+
+
+def numpy_pe(length: int, d_model: int) -> np.ndarray:
+    """The paper's table written out in numpy: sin on even columns, cos on odd ones."""
+    pos = np.arange(length)[:, None]
+    div = np.exp(np.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+    pe = np.zeros((length, d_model))
+    pe[:, 0::2], pe[:, 1::2] = np.sin(pos * div), np.cos(pos * div)
+    return pe
+
+
+@pytest.mark.parametrize("position", ["sinusoidal", "learned"])
+@pytest.mark.parametrize("scale", [True, False])
+def test_input_stages_equal_a_token_by_token_computation(position, scale):
+    """Tables drawn as the layer draws them (token, position when learned, segment, for the seed), then each token
+    summed and normalised by hand: no InputLayer."""
+    tokens, stages = input_stages(
+        ["the cat sat", "the dog"], None, d_model=8, max_len=4, position=position, scale=scale, seed=3
+    )
+    assert [tok.tokens for tok in tokens] == [["the", "cat", "sat"], ["the", "dog"]]
+    ids, segments = [2, 3, 4, 2], [0, 0, 0, 1]  # "the cat sat | the": cut at max_len, "dog" left out
+    torch.manual_seed(3)
+    token = nn.Embedding(6, 8, padding_idx=0).weight.detach().double().numpy()  # <pad> <unk> the cat sat dog
+    learned = nn.Embedding(4, 8).weight.detach().double().numpy() if position == "learned" else None
+    segment = nn.Embedding(2, 8).weight.detach().double().numpy()
+    pe = numpy_pe(4, 8) if learned is None else learned
+    expected: dict[str, list[np.ndarray]] = {name: [] for name in stages}
+    for m, (i, s) in enumerate(zip(ids, segments, strict=True)):
+        scaled = token[i] * (math.sqrt(8) if scale else 1.0)
+        summed = scaled + pe[m] + segment[s]
+        normed = (summed - summed.mean()) / math.sqrt(summed.var() + 1e-5)
+        for name, row in zip(stages, (token[i], scaled, scaled + pe[m], summed, normed, normed), strict=True):
+            expected[name].append(row)
+    assert list(stages) == ["token", "scaled", "+ position", "+ segment", "LayerNorm", "dropout"]
+    for name, values in stages.items():
+        assert values.shape == (4, 8)
+        assert_close(values.double().numpy(), np.stack(expected[name]), atol=1e-5, rtol=0)
+
+
+def test_input_stages_read_glove_rows_at_glove_width():
+    (tok,), stages = input_stages(["the king and the queen"], TINY, d_model=64, max_len=32)
+    assert tok.unknown == ["and"] and stages["token"].shape == (5, TINY.dim)
+    rows = [TINY.get_vecs_by_tokens(w) if w in TINY.stoi else torch.zeros(TINY.dim) for w in tok.tokens]
+    assert_close(stages["token"], torch.stack(rows))
+    assert_close(stages["scaled"], stages["token"] * 2.0)  # sqrt(4)
+    assert_close(stages["+ position"] - stages["scaled"], torch.from_numpy(numpy_pe(5, 4)).float(), atol=1e-6, rtol=0)
+
+
+def test_input_stages_in_training_drop_and_rescale_and_are_the_same_before_dropout():
+    sentences = ["the cat sat on the mat", "and the dog"]
+    _, eval_stages = input_stages(sentences, None, d_model=64, dropout=0.5)
+    _, train_stages = input_stages(sentences, None, d_model=64, dropout=0.5, training=True, device="cpu")
+    assert_close(train_stages["LayerNorm"], eval_stages["LayerNorm"])
+    assert_close(eval_stages["dropout"], eval_stages["LayerNorm"])
+    kept = train_stages["dropout"] != 0
+    assert 0.25 < kept.float().mean() < 0.75
+    assert_close(train_stages["dropout"][kept], 2 * train_stages["LayerNorm"][kept])
+
+
+def test_ids_and_segments_run_the_sentences_one_after_another_cut_at_max_len():
+    _, _, tokens = build_input_layer(["a b c", "d e"], None, d_model=4)
+    assert ids_and_segments(tokens, 32) == ([2, 3, 4, 5, 6], [0, 0, 0, 1, 1])
+    assert ids_and_segments(tokens, 4) == ([2, 3, 4, 5], [0, 0, 0, 1])

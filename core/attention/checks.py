@@ -14,11 +14,19 @@ from dataclasses import dataclass, field
 import torch
 from torch import Tensor
 
-from core.attention_head import AttentionConfig, Head
-from core.attention_scores import SCHEMES, scores, t5_bucket
+from core.attention.head import AttentionConfig, Head
+from core.attention.scores import SCHEMES, scores, t5_bucket
 from core.rotary import rope_inv_freq
 
 BEYOND = 2  # compare states what each scheme does at twice the length it was trained on
+KINDS = {  # what each scheme does past its trained length: Beyond.kind, one sentence per kind on the page
+    "none": "no_positions",
+    "sinusoidal": "defined",
+    "learned": "table_ends",
+    "rope": "unseen_rotations",
+    "alibi": "bias_grows",
+    "t5": "bias_clips",
+}
 
 
 @dataclass(frozen=True)
@@ -39,10 +47,9 @@ class Beyond:
     """What a scheme does at `length` tokens when it was trained on `trained_len`: `kind` names the behaviour
     (one sentence per kind on the page), `values` the numbers that sentence quotes.
 
-    kinds: "no_positions", "defined" (sinusoidal: every position has a row), "table_ends" (learned: rows, missing),
-    "unseen_rotations" (rope: pairs, unseen_pairs), "bias_grows" (alibi: slope, at_trained, at_length),
-    "bias_clips" (t5: max_distance, clips_from (the first distance in the last bucket), bucket_at_trained,
-    bucket_at_length, last_bucket).
+    kind is KINDS[scheme]; values: none none, sinusoidal new_rows, learned rows and missing, rope pairs and
+    unseen_pairs, alibi slope, at_trained and at_length, t5 max_distance, clips_from (the first distance in the last
+    bucket), bucket_at_trained, bucket_at_length and last_bucket.
     """
 
     scheme: str
@@ -64,12 +71,12 @@ def shift_check(
     """
     positions = torch.arange(len(head.x), device=head.x.device)
     if here is None:
-        here, _, _ = scores(head, cfg, scheme, head.x, positions, head.x, positions, table)
-    there, _, clamped = scores(head, cfg, scheme, head.x, positions + cfg.shift, head.x, positions + cfg.shift, table)
+        here = scores(head, cfg, scheme, head.x, positions, head.x, positions, table).logits
+    there = scores(head, cfg, scheme, head.x, positions + cfg.shift, head.x, positions + cfg.shift, table)
     used = torch.ones_like(here, dtype=torch.bool)
     if cfg.causal:
         used = used.tril()
-    return ShiftCheck(cfg.shift, (there - here)[used].abs().max().item(), clamped)
+    return ShiftCheck(cfg.shift, (there.logits - here)[used].abs().max().item(), there.outside)
 
 
 def beyond(cfg: AttentionConfig, scheme: str, length: int, table_rows: int | None = None) -> Beyond:
@@ -77,32 +84,26 @@ def beyond(cfg: AttentionConfig, scheme: str, length: int, table_rows: int | Non
 
     The numbers are about the longest distance, length - 1, against the longest seen in training.
     """
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {SCHEMES}; it is {scheme!r}.")
     if scheme == "learned" and table_rows is None:
         raise ValueError("scheme 'learned' needs table_rows.")
     trained = table_rows if scheme == "learned" and table_rows is not None else cfg.trained_len
     far, seen = length - 1, trained - 1
-    if scheme == "none":
-        return Beyond(scheme, "no_positions", trained, length)
+    values: dict = {}
     if scheme == "sinusoidal":
-        return Beyond(scheme, "defined", trained, length, {"new_rows": max(0, length - trained)})
-    if scheme == "learned":
-        return Beyond(scheme, "table_ends", trained, length, {"rows": trained, "missing": max(0, length - trained)})
-    if scheme == "rope":
+        values = {"new_rows": max(0, length - trained)}
+    elif scheme == "learned":
+        values = {"rows": trained, "missing": max(0, length - trained)}
+    elif scheme == "rope":
         # A pair whose angle has not gone once round the circle within the trained distances meets angles
         # past the training's longest one: the pairs YaRN interpolates.
         theta = rope_inv_freq(cfg.head_dim, cfg.base)  # (h / 2,)
-        unseen = int(((seen * theta < 2 * math.pi) & (far > seen)).sum())
-        return Beyond(scheme, "unseen_rotations", trained, length, {"pairs": len(theta), "unseen_pairs": unseen})
-    if scheme == "alibi":
+        values = {"pairs": len(theta), "unseen_pairs": int(((seen * theta < 2 * math.pi) & (far > seen)).sum())}
+    elif scheme == "alibi":
         slope = cfg.alibi_slope
-        return Beyond(
-            scheme,
-            "bias_grows",
-            trained,
-            length,
-            {"slope": slope, "at_trained": -slope * seen, "at_length": -slope * far},
-        )
-    if scheme == "t5":
+        values = {"slope": slope, "at_trained": -slope * seen, "at_length": -slope * far}
+    elif scheme == "t5":
         # keys before the query (n - m = -distance); every distance from clips_from on reads the last bucket
         reach = max(far, seen, cfg.t5_max_distance)
         buckets = t5_bucket(-torch.arange(reach + 1), cfg.t5_bidirectional, cfg.t5_buckets, cfg.t5_max_distance)
@@ -114,5 +115,4 @@ def beyond(cfg: AttentionConfig, scheme: str, length: int, table_rows: int | Non
             "bucket_at_length": int(buckets[far]),
             "last_bucket": last,
         }
-        return Beyond(scheme, "bias_clips", trained, length, values)
-    raise ValueError(f"scheme must be one of {SCHEMES}; it is {scheme!r}.")
+    return Beyond(scheme, KINDS[scheme], trained, length, values)

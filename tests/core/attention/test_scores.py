@@ -1,4 +1,4 @@
-"""core.attention_scores: each scheme's logits against numpy transcriptions and transformers' T5 bucketing."""
+"""core.attention.scores: each scheme's logits against numpy transcriptions and transformers' T5 bucketing."""
 
 import math
 
@@ -8,15 +8,17 @@ import torch
 from torch.testing import assert_close
 from transformers.models.t5.modeling_t5 import T5Attention
 
-from core.attention_head import make_head
-from core.attention_scores import TERMS, scores, t5_bucket
-from tests.core.numpy_attention import RANDOM, numpy_added_logits, numpy_pe
+from core.attention.head import make_head
+from core.attention.scores import TERMS, scores, t5_bucket
+from tests.core.attention.numpy_reference import RANDOM, numpy_added_logits, numpy_pe
 
 
 def test_the_four_terms_sum_to_the_full_logits():
     head = make_head(RANDOM)
     positions = torch.arange(len(head.x))
-    full, terms, _ = scores(head, RANDOM, "sinusoidal", head.x, positions, head.x, positions)
+    result = scores(head, RANDOM, "sinusoidal", head.x, positions, head.x, positions)
+    full, terms = result.logits, result.terms
+    assert terms is not None and result.bias is None and result.outside == 0
     assert list(terms) == list(TERMS)
     assert_close(sum(terms.values()), full, atol=1e-5, rtol=0)
     expected = numpy_added_logits(head, positions.numpy(), numpy_pe(positions.numpy().astype(float), 32))
@@ -26,7 +28,7 @@ def test_the_four_terms_sum_to_the_full_logits():
 def test_rope_logits_equal_rotated_q_and_k():
     head = make_head(RANDOM)
     positions = torch.arange(len(head.x))
-    logits, _, _ = scores(head, RANDOM, "rope", head.x, positions, head.x, positions)
+    logits = scores(head, RANDOM, "rope", head.x, positions, head.x, positions).logits
     q, k = (head.x @ head.w_q).numpy(), (head.x @ head.w_k).numpy()
     theta = 1.0 / 10000.0 ** (np.arange(0, 8, 2) / 8)
     angle = positions.numpy()[:, None] * theta[None, :]

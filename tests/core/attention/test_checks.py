@@ -1,13 +1,13 @@
-"""core.attention_checks: the shift check against numpy, and what each scheme does past its trained length."""
+"""core.attention.checks: the shift check against numpy, and what each scheme does past its trained length."""
 
 import numpy as np
 import pytest
 import torch
 from transformers.models.t5.modeling_t5 import T5Attention
 
-from core.attention_checks import beyond, shift_check
-from core.attention_head import AttentionConfig, make_head
-from tests.core.numpy_attention import RANDOM, numpy_added_logits, numpy_pe
+from core.attention.checks import beyond, shift_check
+from core.attention.head import AttentionConfig, make_head
+from tests.core.attention.numpy_reference import RANDOM, numpy_added_logits, numpy_pe
 
 
 @pytest.mark.parametrize("scheme", ["none", "rope", "alibi", "t5"])

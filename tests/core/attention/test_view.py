@@ -1,16 +1,16 @@
-"""core.attention: every scheme on one head side by side, the score against distance, the page's one call."""
+"""core.attention.view: every scheme on one head side by side, the score against distance, the page's one call."""
 
 import pytest
 import torch
 from torch.testing import assert_close
 
-from core.attention import attention_view, compare, score_by_distance
-from core.attention_head import DEFAULT_SENTENCE, AttentionConfig, make_head
-from core.attention_scores import SCHEMES, TERMS
+from core.attention.head import DEFAULT_SENTENCE, AttentionConfig, make_head
+from core.attention.scores import SCHEMES, TERMS
+from core.attention.view import attention_view, compare, score_by_distance
 from core.glove import load_glove
 from core.pretrained import minilm_position_table as minilm_table
 from core.rotary import alibi_bias
-from tests.core.numpy_attention import RANDOM, numpy_added_logits
+from tests.core.attention.numpy_reference import RANDOM, numpy_added_logits
 
 
 def test_the_four_terms_are_masked_with_the_logits():

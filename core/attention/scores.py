@@ -16,11 +16,12 @@ t5:          bias b[bucket(n - m)] from T5's bucketing (Raffel et al. 2020): exa
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 from torch import Tensor
 
-from core.attention_head import AttentionConfig, Head, dtype_on, fit_width
+from core.attention.head import AttentionConfig, Head, dtype_on, fit_width
 from core.positional import sinusoidal_rows
 from core.rotary import apply_rope, rope_inv_freq
 
@@ -33,8 +34,8 @@ def t5_bucket(relative_position: Tensor, bidirectional: bool = True, num_buckets
     """T5's bucket of each relative position n - m (key minus query), as transformers' T5Attention computes it.
 
     Half the buckets (per direction) are single distances, the rest logarithmically wider up to max_distance;
-    every distance from max_distance on (and some below it, by rounding) shares the last bucket. Without bidirectional, keys after the query
-    (n - m > 0) share bucket 0 with distance 0.
+    every distance from max_distance on (and some below it, by rounding) shares the last bucket. Without
+    bidirectional, keys after the query (n - m > 0) share bucket 0 with distance 0.
 
     Returns:
         long tensor of relative_position's shape, values in [0, num_buckets).
@@ -57,36 +58,28 @@ def t5_bucket(relative_position: Tensor, bidirectional: bool = True, num_buckets
     return buckets + torch.where(distance < max_exact, distance, large)
 
 
-def _rows(table: Tensor, positions: Tensor, missing: str) -> tuple[Tensor, int]:
-    """A learned table's rows at positions; past the table: its last row ("clamp") or NaN ("nan"), and how many."""
-    rows = len(table)
-    outside = positions >= rows
-    out = table[positions.clamp(max=rows - 1).to(table.device)].to(positions.device, dtype_on(positions.device))
-    if missing == "nan":
-        out = out.masked_fill(outside[:, None], float("nan"))
-    return out, int(outside.sum())
-
-
 def position_vectors(
     cfg: AttentionConfig, scheme: str, positions: Tensor, table: Tensor | None = None, *, missing: str = "clamp"
-) -> tuple[Tensor, int]:
-    """p at each position for the added schemes, width d_model.
+) -> Tensor:
+    """p at each position for the added schemes, width d_model: the sinusoidal rows, or a learned table's.
 
     Args:
         table: (rows, width) the learned table (scheme "learned"); a width other than d_model goes through fit_width.
         missing: what a position past the table reads: "clamp" (the last row) or "nan".
     Returns:
-        (len(positions), d_model), and how many positions were past the table.
+        (len(positions), d_model)
     """
+    if scheme not in ADDED:
+        raise ValueError(f"position vectors exist only for {ADDED}; the scheme is {scheme!r}.")
     dtype = dtype_on(positions.device)
     if scheme == "sinusoidal":
-        return sinusoidal_rows(positions, cfg.d_model, cfg.base, dtype=dtype), 0
-    if scheme == "learned":
-        if table is None:
-            raise ValueError("scheme 'learned' needs a table.")
-        rows, outside = _rows(table, positions, missing)  # (n, width)
-        return fit_width(rows, cfg.d_model, cfg.seed), outside
-    raise ValueError(f"position vectors exist only for {ADDED}; the scheme is {scheme!r}.")
+        return sinusoidal_rows(positions, cfg.d_model, cfg.base, dtype=dtype)
+    if table is None:
+        raise ValueError("scheme 'learned' needs a table.")
+    rows = table[positions.clamp(max=len(table) - 1).to(table.device)].to(positions.device, dtype)  # (n, width)
+    if missing == "nan":
+        rows = rows.masked_fill((positions >= len(table))[:, None], float("nan"))
+    return fit_width(rows, cfg.d_model, cfg.seed)  # (n, d_model)
 
 
 def added_terms(x_q: Tensor, p_q: Tensor, x_k: Tensor, p_k: Tensor, w_q: Tensor, w_k: Tensor) -> dict[str, Tensor]:
@@ -116,6 +109,23 @@ def bias(head: Head, cfg: AttentionConfig, scheme: str, pos_q: Tensor, pos_k: Te
     return None
 
 
+@dataclass(frozen=True, eq=False)
+class Scores:
+    """One scheme's scaled logits of queries against keys, before any mask, and what they are made of.
+
+    Attributes:
+        logits: (a, b) q . k / sqrt(head_dim) + bias.
+        terms: the four (a, b) terms of an added scheme, keyed by TERMS, summing to the logits (else None).
+        bias: (a, b) what alibi or t5 adds (else None).
+        outside: how many distinct positions were past a learned table (0 for every other scheme).
+    """
+
+    logits: Tensor
+    terms: dict[str, Tensor] | None
+    bias: Tensor | None
+    outside: int
+
+
 def scores(
     head: Head,
     cfg: AttentionConfig,
@@ -127,31 +137,30 @@ def scores(
     table: Tensor | None = None,
     *,
     missing: str = "clamp",
-) -> tuple[Tensor, dict[str, Tensor] | None, int]:
-    """Scaled logits of queries (x_q at pos_q) against keys (x_k at pos_k) under one scheme, before any mask.
+) -> Scores:
+    """Scaled logits of queries (x_q at pos_q) against keys (x_k at pos_k) under one scheme, before any mask:
+    the added schemes add p to x, rope rotates q and k, alibi and t5 add a bias, none does nothing.
 
-    Returns:
-        (a, b) logits; the four terms for the added schemes (else None); positions read past a learned table.
+    Args:
+        table: the learned table (scheme "learned"); missing: what a position past it reads (position_vectors).
     """
-    scale = math.sqrt(cfg.head_dim)
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {SCHEMES}; it is {scheme!r}.")
+    terms, outside = None, 0
     if scheme in ADDED:
-        p_q, _ = position_vectors(cfg, scheme, pos_q, table, missing=missing)  # (a, d_model)
-        p_k, _ = position_vectors(cfg, scheme, pos_k, table, missing=missing)  # (b, d_model)
+        p_q = position_vectors(cfg, scheme, pos_q, table, missing=missing)  # (a, d_model)
+        p_k = position_vectors(cfg, scheme, pos_k, table, missing=missing)  # (b, d_model)
         terms = added_terms(x_q, p_q, x_k, p_k, head.w_q, head.w_k)
-        full = ((x_q + p_q) @ head.w_q) @ ((x_k + p_k) @ head.w_k).T / scale  # (a, b)
-        outside = 0
-        if table is not None and scheme == "learned":  # (position_vectors refuses "learned" without a table)
+        x_q, x_k = x_q + p_q, x_k + p_k
+        if table is not None and scheme == "learned":
             outside = int((torch.cat([pos_q, pos_k]).unique() >= len(table)).sum())
-        return full, terms, outside
     q, k = x_q @ head.w_q, x_k @ head.w_k  # (a, h), (b, h)
     if scheme == "rope":
         inv_freq = rope_inv_freq(cfg.head_dim, cfg.base, device=q.device)  # (h / 2,)
         q, k = apply_rope(q, pos_q, inv_freq), apply_rope(k, pos_k, inv_freq)
-    elif scheme not in SCHEMES:
-        raise ValueError(f"scheme must be one of {SCHEMES}; it is {scheme!r}.")
-    logits = q @ k.T / scale  # (a, b)
+    logits = q @ k.T / math.sqrt(cfg.head_dim)  # (a, b)
     extra = bias(head, cfg, scheme, pos_q, pos_k)
-    return (logits if extra is None else logits + extra), None, 0
+    return Scores(logits if extra is None else logits + extra, terms, extra, outside)
 
 
 def attend(logits: Tensor, causal: bool) -> tuple[Tensor, Tensor]:

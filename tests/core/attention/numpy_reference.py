@@ -1,10 +1,10 @@
-"""The attention maths written out again in numpy, for tests/core/test_attention*.py to check core against."""
+"""The attention maths written out again in numpy, for tests/core/attention/ to check core against."""
 
 import math
 
 import numpy as np
 
-from core.attention_head import AttentionConfig
+from core.attention.head import AttentionConfig
 
 RANDOM = AttentionConfig(content="random", n_tokens=12, d_model=32, head_dim=8, seed=3)
 

@@ -1,10 +1,10 @@
-"""core.attention_head: the settings refuse what no head takes, and the content read from GloVe or drawn."""
+"""core.attention.head: the settings refuse what no head takes, and the content read from GloVe or drawn."""
 
 import pytest
 import torch
 from torch.testing import assert_close
 
-from core.attention_head import MAX_TOKENS, AttentionConfig, make_head
+from core.attention.head import MAX_TOKENS, AttentionConfig, make_head
 from core.problems import Problem
 from core.vectors import WordVectors
 

@@ -1,10 +1,7 @@
-"""One attention head on the same content under every way of giving it positions, side by side: what the
-attention page draws.
+"""Every scheme on one head's content, side by side: what the attention page draws (the last of core.attention's
+modules; the head, the scores and the checks come before it).
 
     logits[m, n] = q_m . k_n / sqrt(head_dim) + bias(m, n)
-
-The head: core.attention_head; each scheme's logits and weights: core.attention_scores; the shift check and what
-happens past the trained length: core.attention_checks.
 """
 
 from __future__ import annotations
@@ -16,9 +13,9 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from core.attention_checks import BEYOND, Beyond, ShiftCheck, beyond, shift_check
-from core.attention_head import AttentionConfig, Head, make_head
-from core.attention_scores import ADDED, attend, bias, scores
+from core.attention.checks import BEYOND, Beyond, ShiftCheck, beyond, shift_check
+from core.attention.head import AttentionConfig, Head, make_head
+from core.attention.scores import ADDED, attend, scores
 from core.vectors import WordVectors
 
 
@@ -62,23 +59,15 @@ def compare(head: Head, cfg: AttentionConfig, tables: Mapping[str, Tensor] | Non
     positions = torch.arange(len(head.x), device=head.x.device)
     out = []
     for scheme, label, table in scheme_labels(tables or {}):
-        rows = None if table is None else len(table)
-        raw, terms, _ = scores(head, cfg, scheme, head.x, positions, head.x, positions, table)
-        logits, weights = attend(raw, cfg.causal)
+        here = scores(head, cfg, scheme, head.x, positions, head.x, positions, table)
+        logits, weights = attend(here.logits, cfg.causal)
+        terms = here.terms
         if terms is not None and cfg.causal:  # hidden where the logits are, so the four still sum to them
             terms = {name: t.masked_fill(torch.isinf(logits), -torch.inf) for name, t in terms.items()}
-        out.append(
-            SchemeResult(
-                scheme,
-                label,
-                logits,
-                weights,
-                bias(head, cfg, scheme, positions, positions),
-                terms,
-                shift_check(head, cfg, scheme, table, raw),
-                beyond(cfg, scheme, BEYOND * (cfg.trained_len if table is None else len(table)), rows),
-            )
-        )
+        rows = None if table is None else len(table)  # a learned table was trained on its rows
+        shift = shift_check(head, cfg, scheme, table, here.logits)
+        past = beyond(cfg, scheme, BEYOND * (cfg.trained_len if rows is None else rows), rows)
+        out.append(SchemeResult(scheme, label, logits, weights, here.bias, terms, shift, past))
     return out
 
 
@@ -108,7 +97,7 @@ def score_by_distance(
     x_q, x_k = head.x[query : query + 1], head.x[key : key + 1].expand(len(pos_k), -1)  # (1, d), (N, d)
     curves = {}
     for scheme, label, table in scheme_labels(tables or {}):
-        curves[label] = scores(head, cfg, scheme, x_q, pos_q, x_k, pos_k, table, missing="nan")[0][0]
+        curves[label] = scores(head, cfg, scheme, x_q, pos_q, x_k, pos_k, table, missing="nan").logits[0]
     return query_pos - pos_k, curves
 
 
