@@ -23,6 +23,8 @@ box or slider), the BackMsg Chromium sends when the control is moved (Playwright
 one loadtest.protocol sends for the same move: the fragment named (a move inside an st.fragment reruns it
 alone), the number of widget states, and the moved widget's value field and value.
 
+PAGE_CONTROLS adds controls the load test does not simulate (SentenceQuery, SentenceList: --controls names them).
+
 Run (2 cores: hold the lock): flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/cpu_per_move.py
      [--controls PEDModel,WordK,...] [--moves 40] [--rounds 3] [--warm 2] [--profile /tmp/profiles]
 """
@@ -42,13 +44,32 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from labtools.browser import launch_chromium, wait_until_idle  # noqa: E402
 from labtools.server import free_port, start_server  # noqa: E402
-from loadtest.controls import CLASS_MIX, CONTROLS  # noqa: E402
+from loadtest.controls import CLASS_MIX, Control  # noqa: E402
+from loadtest.controls import CONTROLS as LOADTEST_CONTROLS  # noqa: E402
 from loadtest.protocol import Session  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAUSE_S = 0.5  # after the last move (and for the idle rate): the work a run leaves behind is counted
 TRIVIAL = "benchmarks/trivial_page.py"
 FLOOR = "floor"  # the trivial page's number box, in the rows
+# Pages' controls measured here and not simulated by the load test: a page may be opened at a chapter ("<path>?<query>").
+# The "Sentence vectors" page (issue 45): the search's query box in chapter 3, the list of sentences in chapter 1 (a
+# move changes one line of six, as a learner edits one sentence).
+_LIST = "The cat sat on the mat.\nA kitten was sleeping on the rug.\nThe stock market fell sharply today.\n"
+_LIST += "Shares dropped as investors sold.\nI love this film.\n"
+PAGE_CONTROLS = {
+    "SentenceQuery": Control(
+        "sentence_vectors?sv_chapter=search",
+        "sv_query",
+        ("a storm is coming tonight", "my favourite band played", "the doctor gave me medicine", "a fast train"),
+    ),
+    "SentenceList": Control(
+        "sentence_vectors",
+        "sv_sentences",
+        tuple(_LIST + last for last in ("I do not love this film.", "I hate this film.", "What a great film.")),
+    ),
+}
+CONTROLS = {**LOADTEST_CONTROLS, **PAGE_CONTROLS}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -73,7 +94,8 @@ class Mover:
     """Moves one control of one page through its values, as one learner."""
 
     def __init__(self, url: str, page: str, control: str, values_of) -> None:
-        self.session = Session.open(url, page)
+        path, _, query = page.partition("?")  # a page opened at a chapter: "sentence_vectors?sv_chapter=search"
+        self.session = Session.open(url, path, query)
         if not self.session.last_open.ok:
             raise RuntimeError(f"{page}: {self.session.last_open.errors}")
         self.control = control

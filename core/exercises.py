@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import torch
+
 from core import (
     cloud,
     embeddings,
@@ -180,6 +182,23 @@ def minilm_answers() -> dict[str, float | int]:
     }
 
 
+@functools.cache
+def sentence_answers() -> dict[str, float | int]:
+    """The "Sentence vectors" page's numbers, from MiniLM's weights and GloVe: loaded here once for the three answers
+    and let go (the page keeps its own copies)."""
+    from core import glove, minilm, sentences
+
+    model, wv = minilm.load_minilm(), glove.load_bundled()
+    pairs = sentences.read_pairs()
+    vector = functools.partial(sentences.minilm_vector, model)
+    learned = [sentences.cosine(vector(p.first), vector(p.second)) for p in pairs]  # as trained
+    most = min(range(len(pairs)), key=learned.__getitem__)
+    texts, topics = sentences.read_collection()
+    means = torch.stack([sentences.glove_mean(wv, text) for text in texts])  # (n, 50)
+    hits = sentences.search(means, sentences.glove_mean(wv, "a storm is coming tonight"), 10)
+    return {"most": most + 1, "learned": learned[0], "storm": sum(topics[i] == "weather" for i, _ in hits)}
+
+
 EXERCISES: dict[str, list[Exercise]] = {
     "pe": [
         Exercise("pe_repeat", lambda wv: pairs_repeating_within(128, 100.0, 50)),
@@ -219,6 +238,11 @@ EXERCISES: dict[str, list[Exercise]] = {
         Exercise("tf_prev", lambda wv: minilm_answers()["prev"]),
         Exercise("tf_none", lambda wv: minilm_answers()["none"], tolerance=0.005),
         Exercise("tf_bank", lambda wv: minilm_answers()["bank"]),
+    ],
+    "sv": [
+        Exercise("sv_most", lambda wv: sentence_answers()["most"]),
+        Exercise("sv_learned", lambda wv: sentence_answers()["learned"], tolerance=0.0005),
+        Exercise("sv_storm", lambda wv: sentence_answers()["storm"]),
     ],
 }
 

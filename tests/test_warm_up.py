@@ -70,6 +70,8 @@ def test_preload_fills_the_caches_the_pages_read():
         "MiniLM input layer",
         "MiniLM positions",
         "MiniLM encoder and its positional heads",
+        "the shipped sentences' vectors",
+        "the word-order pairs' cosines",
     ]
     assert minilm_input() is minilm_input() and minilm_positions().shape == (512, 384)
     from ui.resources import minilm_model, shipped_profile
@@ -77,6 +79,10 @@ def test_preload_fills_the_caches_the_pages_read():
     assert minilm_model().word is minilm_input().word  # the encoder shares the input layer's 45 MB table
     assert shipped_profile()[0].shape == (6, 12, 17)
     assert "unit" in vars(_bundled_vectors())  # GloVe's unit rows are built, not left to the first search
+    from ui.resources import sentence_collection, shipped_order_cosines
+
+    assert sentence_collection() is sentence_collection() and sentence_collection().minilm.shape[1] == 384
+    assert len(shipped_order_cosines()) >= 20  # the Sentence vectors page's shipped pairs, once per server
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +161,8 @@ def test_the_warm_server_serves_the_pages_that_use_the_preloaded_tables(served):
     from loadtest.protocol import Session
 
     url, _, _, _ = served
-    for page, query in (("input_layer", "mode=minilm"), ("learned_vs_sinusoidal", ""), ("word_embeddings", "")):
+    pages = [("input_layer", "mode=minilm"), ("learned_vs_sinusoidal", ""), ("word_embeddings", "")]
+    for page, query in [*pages, ("sentence_vectors", "sv_chapter=search"), ("sentence_vectors", "sv_chapter=order")]:
         with Session.open(url, page, query) as session:
             assert not session.exceptions(), (page, session.exceptions())
             assert session.page_elements()

@@ -49,6 +49,7 @@ PATH = (  # from text to the vectors a Transformer reads, one step per lesson
     Lesson("at", "attention", ":material/grid_view:", seeds=("seed004",)),
     Lesson("tf", "real_transformer", ":material/hub:", seeds=("seed000", "seed002", "seed003", "seed004")),
     Lesson("lv", "learned_vs_sinusoidal", ":material/straighten:", seeds=("seed002", "seed004")),
+    Lesson("sv", "sentence_vectors", ":material/notes:", seeds=("seed003", "seed004")),
 )
 LESSONS = {lesson.key: lesson for lesson in PATH}
 

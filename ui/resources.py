@@ -16,7 +16,7 @@ import streamlit as st
 
 import core
 import figures
-from core import minilm, pretrained, probes
+from core import minilm, pretrained, probes, sentences
 from core.glove import VectorsError
 from ui.device import device, device_choice
 from ui.sessions import freeze_heap
@@ -52,6 +52,24 @@ def shipped_profile() -> tuple[np.ndarray, list[probes.NamedHead]]:
 
 
 @st.cache_resource(show_spinner=False)
+def sentence_collection() -> sentences.Collection:
+    """The shipped sentences (data/sentences.tsv) as MiniLM sentence embeddings and GloVe means, computed once per
+    server and shared by every learner of the "Sentence vectors" page (about 0.6 MB of vectors).
+
+    Raises PretrainedMissing or VectorsError when MiniLM's or GloVe's package is not installed.
+    """
+    return sentences.embed_collection(minilm_model(), _bundled_vectors())
+
+
+@st.cache_resource(show_spinner=False)
+def shipped_order_cosines() -> tuple[tuple[sentences.OrderPair, dict[str, float]], ...]:
+    """Each shipped word-order pair (data/sentence_pairs.tsv) and its cosine under each of core.sentences.METHODS,
+    once per server. Raises PretrainedMissing or VectorsError as sentence_collection does."""
+    model, wv = minilm_model(), _bundled_vectors()
+    return tuple((pair, sentences.order_cosines(model, wv, pair.first, pair.second)) for pair in sentences.read_pairs())
+
+
+@st.cache_resource(show_spinner=False)
 def import_libraries() -> None:
     """Import pandas, plotly, torch, core and figures once, in one session's thread, while the others wait.
 
@@ -69,7 +87,8 @@ def import_libraries() -> None:
 
 
 def preload(report: Callable[[str, float], None] | None = None) -> None:
-    """Import every module the pages use and fill the caches above and GloVe's (with its unit rows and word index);
+    """Import every module the pages use and fill the caches above and GloVe's (with its unit rows and word index),
+    the shipped sentences' vectors included;
     skip a table whose package is missing.
 
     Args:
@@ -82,6 +101,8 @@ def preload(report: Callable[[str, float], None] | None = None) -> None:
         ("MiniLM input layer", minilm_input),
         ("MiniLM positions", minilm_positions),
         ("MiniLM encoder and its positional heads", shipped_profile),
+        ("the shipped sentences' vectors", sentence_collection),
+        ("the word-order pairs' cosines", shipped_order_cosines),
     ]
     for what, load in steps:
         start = time.perf_counter()

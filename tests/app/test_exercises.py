@@ -20,6 +20,7 @@ PAGES = {
     "rp": "lessons/rotary/rotary.py",
     "at": "lessons/attention/attention.py",
     "tf": "lessons/real_transformer/real_transformer.py",
+    "sv": "lessons/sentence_vectors/sentence_vectors.py",
 }
 
 
@@ -63,7 +64,7 @@ def test_check_accepts_the_answer_in_the_forms_people_type(wv):
 def test_every_exercise_answered_right_and_wrong(prefix, wv):
     at = AppTest.from_file(APP, default_timeout=120)
     at.switch_page(PAGES[prefix])
-    if prefix in ("pe", "at", "tf"):  # these pages show one chapter at a time; their exercises are the last
+    if prefix in ("pe", "at", "tf", "sv"):  # these pages show one chapter at a time; their exercises are the last
         at.query_params["chapter"] = "exercises"
     at.run()
     for exercise in EXERCISES[prefix]:

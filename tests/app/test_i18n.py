@@ -59,7 +59,7 @@ def test_every_page_runs_in_each_language(page, lang):
 def title_key(page: str) -> str:
     prefix = {"overview": "ov", "positional_encoding": "pe", "word_embeddings": "we", "embedding_space": "es"}
     prefix |= {"learned_vs_sinusoidal": "lv", "input_layer": "il", "rotary": "rp", "attention": "at"}
-    prefix |= {"real_transformer": "tf"}
+    prefix |= {"real_transformer": "tf", "sentence_vectors": "sv"}
     return f"{prefix[Path(page).stem]}.title"
 
 

@@ -151,6 +151,17 @@ EXAMPLES = {
         tf_uses="The river was wide.\nWe swam in the river.",
         tf_k=5,
     ),
+    "lessons/sentence_vectors/sentence_vectors.py": dict(
+        sv_chapter="map",
+        sv_sentences="a cat\na dog",
+        sv_first="the man bit the dog",
+        sv_second="the dog bit the man",
+        sv_query="a song on the radio",
+        sv_k=7,
+        sv_space="glove",
+        sv_method="UMAP",
+        sv_kept_k=5,
+    ),
 }
 
 

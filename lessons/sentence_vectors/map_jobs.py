@@ -1,0 +1,53 @@
+"""Chapter 4's projections of the shipped sentences: PCA in the rerun; t-SNE and UMAP as jobs in the shared projection
+queue (ui.jobs' "projections", the embedding space page's too), run once per server for each vector space and
+settings, whoever pressed Run."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from core.cloud import CloudConfig, project
+from core.jobs import Job, JobRunner
+from lessons.sentence_vectors import views
+from ui.i18n import t
+from ui.jobs import QUEUES, job_progress, job_runner, refusal_notice, submit
+
+
+def runner() -> JobRunner:
+    """The projection queue: one job at a time per server, results shared by every learner."""
+    return job_runner("projections")
+
+
+def describe(method: str, job: Job) -> str:
+    """The progress bar's text: deferred, waiting behind others, UMAP's start, or the step it is on."""
+    if job.deferred:
+        return t("es.deferred", method=method)
+    if not job.started:
+        return t("es.waiting", method=method, n=runner().ahead(job.key))
+    if job.step == 0 and method == "UMAP":
+        return t("es.umap_starting")
+    return t("es.step", method=method, step=job.step, total=job.total)
+
+
+def map_coords(space: str, cfg: CloudConfig) -> np.ndarray | None:
+    """(n, 2) the collection on the map when there are coordinates: PCA at once; t-SNE or UMAP once its job is done,
+    until then its Run button, or its progress bar."""
+    if cfg.method == "PCA":
+        return views.pca_map(space)[0]
+    key = ("sv_map", space, cfg)
+    job = runner().get(key)
+    if job is not None and job.done and not job.error:
+        return job.result
+    if job is not None and not job.done:
+        job_progress(runner(), key, lambda job: describe(cfg.method, job))
+        return None
+    if job is not None:
+        st.error(t("es.failed", method=cfg.method, error=job.error))
+    x = views.collection_array(space)
+    work = [(key, lambda progress: project(x, cfg, progress=progress), cfg.steps(len(x)))]
+    run = t("es.run", method=cfg.method, n=len(x))
+    st.button(run, key="sv_run", type="primary", on_click=submit, args=(runner(), work, "sv_refused"))
+    st.caption(t("es.slow", method=cfg.method, queue=QUEUES["projections"]["max_waiting"]))
+    refusal_notice(runner(), "sv_refused")
+    return None

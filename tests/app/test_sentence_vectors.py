@@ -1,0 +1,205 @@
+"""The "Sentence vectors" page in AppTest: every control moves the page, every bad input gets a message naming the
+sentence (never a traceback) while the other sentences stay, a link opens a view, and the exercises' answers are the
+page's own numbers."""
+
+import json
+import re
+import time
+
+import pytest
+
+from core import sentences
+from core.exercises import EXERCISES, sentence_answers
+from lessons.sentence_vectors.settings import CHAPTERS, SETTINGS
+from tests.app import open_link
+from tests.app.test_i18n import english_words, shown_texts
+
+PAGE = "lessons/sentence_vectors/sentence_vectors.py"
+
+
+@pytest.fixture
+def sv(open_page):
+    return open_page(PAGE)
+
+
+def charts(at) -> list[dict]:
+    """The figures the page sent through ui.live_chart, in order."""
+    sent = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
+    return [json.loads(data["figure"]) for data in sent]
+
+
+def view(at) -> tuple:
+    """What the page shows: every chart's data and every line of text (a control that moves changes it)."""
+    return (
+        [json.dumps(c["data"], sort_keys=True) for c in charts(at)],
+        [m.value for m in at.markdown],
+        [c.value for c in at.caption],
+        [w.value for w in at.warning],
+        [d.value.to_json() for d in at.dataframe],
+        [m.value for m in at.metric],
+    )
+
+
+def title(figure: dict) -> str:
+    """A chart's title as one line (figures.titles breaks long ones with <br>)."""
+    return figure["layout"]["title"]["text"].replace("<br>", " ")
+
+
+def chapter(at, name: str) -> None:
+    at.button_group(key="sv_chapter").set_value(name).run()
+    assert not at.exception and not at.error, (at.exception, at.error)
+
+
+def moved(at, key: str, value, widget: str) -> None:
+    """Move one control and check that the page changed and says nothing went wrong."""
+    before = view(at)
+    getattr(at, widget)(key=key).set_value(value).run()
+    assert not at.exception and not at.error, (key, at.exception, at.error)
+    assert view(at) != before, f"{key}={value!r} changed nothing"
+
+
+def test_every_setting_is_declared_once_and_drawn():
+    assert [s.key for s in SETTINGS] == [
+        "sv_chapter", "sv_sentences", "sv_first", "sv_second", "sv_query", "sv_k", "sv_space", "sv_method",
+        "sv_kept_k",
+    ]  # fmt: skip
+    assert all(s.in_link for s in SETTINGS)
+
+
+def test_chapter_1_shows_both_matrices_and_the_pairs_they_rank_differently(sv):
+    assert not sv.exception and not sv.error and not sv.warning
+    (matrix,) = charts(sv)
+    assert [d["type"] for d in matrix["data"]] == ["heatmap", "heatmap"]
+    assert "MiniLM (left), GloVe mean (right)" in title(matrix)
+    assert any(c.value.startswith("MiniLM as trained: the closest pair is 5 · 6") for c in sv.caption)
+    assert [e.label for e in sv.expander] == ["Show the code: sentence vectors", "Show the code: ranks"]
+    ranks = sv.dataframe[0].value
+    assert list(ranks.columns) == ["GloVe cosine", "GloVe rank", "MiniLM cosine", "MiniLM rank", "ranks apart"]
+    assert ranks["ranks apart"].is_monotonic_decreasing
+    moved(sv, "sv_sentences", "a cat\na dog\nthe stock market", "text_area")
+    assert "your 3 sentences" in title(charts(sv)[0])
+
+
+def test_bad_lines_are_named_and_the_other_sentences_still_shown(sv):
+    lines = ["the cat sat", "", "?!", "qwzxv blorptangle", "🙂 🙃", "word " * 520, "a dog ran", "  "]
+    sv.text_area(key="sv_sentences").set_value("\n".join(lines)).run()
+    assert not sv.exception and not sv.error
+    warnings = [w.value for w in sv.warning]
+    assert any(w.startswith("Sentence 2 (“?") and "It has no word" in w for w in warnings), warnings
+    assert any("Sentence 3 (“qwzxv blorptangle”)" in w and "English" in w for w in warnings), warnings
+    assert any("Sentence 4" in w and "[UNK]" in w for w in warnings), warnings
+    assert any("Sentence 5" in w and "shorten it by at least" in w for w in warnings), warnings
+    assert any("2 empty line(s) skipped" in c.value for c in sv.caption)
+    assert "your 2 sentences" in title(charts(sv)[0])  # the cat sat, a dog ran
+    many = "\n".join(f"sentence number {i}" for i in range(25))
+    sv.text_area(key="sv_sentences").set_value(many).run()
+    assert any("first 20 sentences" in w.value and "sentence number 20" in w.value for w in sv.warning)
+    assert "your 20 sentences" in title(charts(sv)[0])
+    sv.text_area(key="sv_sentences").set_value("only one").run()
+    assert any("at least two sentences" in w.value for w in sv.warning) and not sv.exception
+
+
+def test_chapter_2_checks_the_order_blind_methods_and_charts_every_pair(sv):
+    chapter(sv, "order")
+    table = sv.dataframe[0].value
+    assert len(table) == len(sentences.read_pairs()) + 1 and table.index[-1] == "yours"
+    assert (table["GloVe mean"] - 1).abs().max() < 1e-6 and (table["no positions"] - 1).abs().max() < 1e-6
+    assert (table["as trained"] < 1 - 1e-4).all()
+    check = next(m.value for m in sv.markdown if m.value.startswith("The check, over 25 pairs"))
+    assert "both below 1e-06" in check
+    (chart,) = charts(sv)
+    assert [d["name"] for d in chart["data"]] == [
+        "GloVe mean", "MiniLM, no positions", "MiniLM, sinusoidal positions", "MiniLM as trained",
+    ]  # fmt: skip
+    notice = next(c.value for c in sv.caption if c.value.startswith("The GloVe mean and MiniLM without"))
+    far = table["as trained"].idxmin()
+    assert f"separates pair {far} most" in notice
+    moved(sv, "sv_first", "the teacher praised the student", "text_input")
+    assert any("do not hold the same words" in i.value for i in sv.info)
+    moved(sv, "sv_second", "the student praised the teacher", "text_input")
+    assert not any("do not hold the same words" in i.value for i in sv.info)
+    sv.text_input(key="sv_second").set_value("🙂").run()
+    assert any("Your pair is left out" in w.value and "🙂" in w.value for w in sv.warning)
+    assert len(sv.dataframe[0].value) == len(sentences.read_pairs()) and not sv.exception
+
+
+def test_chapter_3_searches_with_both_methods_side_by_side(sv):
+    chapter(sv, "search")
+    minilm, glove = (d.value for d in sv.dataframe[:2])
+    assert len(minilm) == len(glove) == SETTINGS["sv_k"].default
+    assert minilm["cosine"].is_monotonic_decreasing and glove["cosine"].is_monotonic_decreasing
+    moved(sv, "sv_k", 12, "number_input")
+    assert len(sv.dataframe[0].value) == 12
+    moved(sv, "sv_query", "my favourite band played guitar", "text_input")
+    assert set(sv.dataframe[0].value["topic"]) == {"music"}
+    sv.text_input(key="sv_query").set_value("🙂🙃").run()
+    assert any("MiniLM cannot read the query" in w.value for w in sv.warning) and not sv.exception
+    assert any("GloVe mean cannot read the query" in w.value for w in sv.warning)
+
+
+def test_chapter_4_maps_the_collection_and_measures_the_map(sv):
+    chapter(sv, "map")
+    (chart,) = charts(sv)
+    assert len(chart["data"]) == 9 and chart["data"][-1]["name"] == "query"  # eight topics and the query
+    assert [m.label for m in sv.metric][:2] == ["Neighbours kept (k = 10)", "Trustworthiness (k = 10)"]
+    moved(sv, "sv_space", "glove", "radio")
+    moved(sv, "sv_kept_k", 5, "number_input")
+    sv.radio(key="sv_method").set_value("t-SNE").run()
+    sv.button(key="sv_run").click().run()
+    for _ in range(240):  # the job runs in the background; the page reruns itself once it is done
+        if sv.metric:
+            break
+        time.sleep(0.5)
+        sv.run()
+    assert sv.metric and not sv.exception and not sv.error
+    assert any("mean place of the query's 5 most similar" in c.value for c in sv.caption)
+
+
+def test_a_link_opens_its_view():
+    at = open_link(PAGE, sv_chapter="search", sv_query="a fast car on the road", sv_k="3")
+    assert not at.error and not at.warning
+    assert len(at.dataframe[0].value) == 3 and at.text_input(key="sv_query").value == "a fast car on the road"
+
+
+def test_in_chinese_the_page_says_the_models_are_english():
+    at = open_link(PAGE, lang="zh")
+    assert not at.exception and any("英文" in i.value for i in at.info)
+    assert "MiniLM（左），GloVe平均（右）" in title(charts(at)[0]).replace(" ", "")
+
+
+def test_the_exercises_answers_are_the_pages_numbers(sv):
+    answers = sentence_answers()
+    chapter(sv, "order")
+    table = sv.dataframe[0].value
+    assert str(answers["most"]) == table["as trained"].iloc[:-1].idxmin()
+    assert answers["learned"] == pytest.approx(table["as trained"].iloc[0], abs=1e-6)
+    chapter(sv, "search")
+    sv.number_input(key="sv_k").set_value(10).run()
+    sv.text_input(key="sv_query").set_value("a storm is coming tonight").run()
+    assert answers["storm"] == (sv.dataframe[1].value["topic"] == "weather").sum()
+    chapter(sv, "exercises")
+    for exercise in EXERCISES["sv"]:
+        sv.text_input(key=f"ex_{exercise.key}").set_value(str(exercise.answer(None))).run()
+        sv.button(key=f"ex_{exercise.key}_check").click().run()
+        assert len(sv.success) == 1 and not sv.error
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_chinese_interface_has_no_english_but_technical_names(chapter):
+    # tests/app/test_i18n.py's check, on each chapter of this page (its views list the pages of lessons/*.py)
+    at = open_link(PAGE, lang="zh", sv_chapter=chapter)
+    boxes = [*at.text_input, *at.text_area]
+    data = {w for box in boxes for w in re.findall(r"[A-Za-z][\w'-]*", str(box.value or ""))}
+    data |= {w for df in [*at.dataframe, *at.table] for w in map(str, [*df.value.index, *df.value.values.ravel()])}
+    data |= {w for text in sentences.read_collection()[0] for w in re.findall(r"[A-Za-z][\w'-]*", text)}
+    data |= {w for p in sentences.read_pairs() for w in re.findall(r"[A-Za-z][\w'-]*", p.first + " " + p.second)}
+    english = {w: text for text in shown_texts(at) for w in english_words(text, data)}
+    assert not english, english
+
+
+def test_a_links_impossible_number_is_named_not_a_traceback():
+    at = open_link(PAGE, sv_chapter="search", sv_k="inf", sv_kept_k="1e400")
+    assert not at.exception and not at.error
+    ignored = " ".join(w.value for w in at.warning if "ignored" in w.value)
+    assert "sv\\_k=inf" in ignored or "sv_k=inf" in ignored, ignored
+    assert at.number_input(key="sv_k").value == SETTINGS["sv_k"].default
