@@ -1,5 +1,7 @@
 """Sentence vectors: one vector per sentence (a GloVe mean, MiniLM's), what it keeps of the word order, search, a map."""
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -79,9 +81,7 @@ def one_vector_per_sentence() -> None:
         numbered = [f"{n}. {s}" for n, s in enumerate(kept, start=1)]
         mats = {method_name("learned"): view["minilm"], method_name("glove"): view["glove"]}
         title = t("sv.matrix_title", n=len(kept))
-        live_chart.cached_chart(
-            "sv_matrix_chart", lambda: similarity_figure(mats, numbered, title), (tuple(kept), title, *mats)
-        )
+        live_chart.cached_chart("sv_matrix_chart", partial(similarity_figure, mats, numbered, title))
         if len(kept) < len(lines.sentences):
             st.caption(t("sv.matrix_left_out", n=len(lines.sentences) - len(kept)))
         pairs = range(len(kept))
@@ -171,11 +171,7 @@ def word_order() -> None:
     separation = {method_name(m): [1 - cos[m] for *_, cos in rows] for m in METHODS}
     hover = [f"{a} / {b}" for _, a, b, _ in rows]
     texts = (figure_text("sv.separation_title"), (t("sv.ax_pair"), t("sv.ax_separation")))
-    live_chart.cached_chart(
-        "sv_separation_chart",
-        lambda: separation_figure(labels, separation, texts[0], texts[1], hover),
-        (first, second, tuple(labels), texts, *separation),
-    )
+    live_chart.cached_chart("sv_separation_chart", partial(separation_figure, labels, separation, *texts[:2], hover))
     means = {m: float(np.mean([1 - cos[m] for *_, cos in rows])) for m in METHODS}
     lead = claims.leaders({m: means[m] for m in ("sinusoidal", "learned")}, tolerance=1e-4)
     far = max(range(len(rows)), key=lambda i: 1 - rows[i][3]["learned"])
@@ -267,8 +263,7 @@ if chapter == "map":
         marker = None if place is None else (place, query, t("sv.query_marker"))
         live_chart.cached_chart(
             "sv_map_chart",
-            lambda: map_figure(coords, collection.topics, topic_names, collection.sentences, title, axes, marker),
-            (space, cfg, query, title, tuple(topic_names.values())),
+            partial(map_figure, coords, collection.topics, topic_names, collection.sentences, title, axes, marker),
         )
         if place is None:
             st.warning(t("sv.query_not_placed", method=name))

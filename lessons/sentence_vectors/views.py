@@ -1,7 +1,7 @@
 """The "Sentence vectors" page's cached results: each chapter's numbers, computed once per input and shared.
 
-A sentence's vectors are kept one sentence at a time (st.cache_resource, by reference), so that a move that changes
-one line of the list computes that line alone; a chapter's view (st.cache_data) is keyed by
+A sentence's vectors are kept one sentence at a time (ui.cache, shared by reference), so that a move that changes
+one line of the list computes that line alone; a chapter's view (ui.cache, a copy per call) is keyed by
 its inputs, so a rerun that changes nothing computes nothing (this module is imported once: its decorators run once). A sentence a method cannot read comes back as a
 refusal, (locale key, values), never as an exception: the page names it and shows the others.
 """
@@ -9,13 +9,13 @@ refusal, (locale key, values), never as an exception: the page names it and show
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 import torch
 
 from core import neighbours, sentences, trustworthiness
 from core.cloud import CloudConfig, project
 from core.problems import Problem
 from core.projection import pca
+from ui.cache import cached
 from ui.resources import minilm_model, sentence_collection, shipped_order_cosines
 from ui.vectors import bundled_vectors
 
@@ -23,7 +23,7 @@ Refusal = tuple[str, dict]  # (locale key, its values)
 PLACED_BY = 5  # a query's place on a t-SNE or UMAP map: the mean place of its 5 most similar sentences
 
 
-@st.cache_resource(max_entries=512, show_spinner=False)
+@cached(max_entries=512)
 def minilm_row(sentence: str, positions: str = "learned") -> tuple[torch.Tensor | None, Refusal | None]:
     """A sentence's MiniLM embedding (384,), or why MiniLM cannot read it."""
     try:
@@ -32,7 +32,7 @@ def minilm_row(sentence: str, positions: str = "learned") -> tuple[torch.Tensor 
         return None, (f"problems.{err.key}", err.values)
 
 
-@st.cache_resource(max_entries=512, show_spinner=False)
+@cached(max_entries=512)
 def glove_row(sentence: str) -> tuple[torch.Tensor | None, Refusal | None]:
     """A sentence's GloVe mean (50,), or why GloVe cannot read it."""
     try:
@@ -41,7 +41,7 @@ def glove_row(sentence: str) -> tuple[torch.Tensor | None, Refusal | None]:
         return None, (f"sv.refused_{err.key}", err.values)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached(max_entries=64, copy=True)
 def sentences_view(lines: tuple[str, ...]) -> dict:
     """Chapter 1: which sentences both methods read, their two cosine matrices, and every pair ranked by both.
 
@@ -65,7 +65,7 @@ def sentences_view(lines: tuple[str, ...]) -> dict:
     return out
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached(max_entries=64, copy=True)
 def order_view(first: str, second: str) -> dict:
     """Chapter 2: the shipped pairs' cosines under each method, and the learner's pair's (or why not).
 
@@ -88,7 +88,7 @@ def order_view(first: str, second: str) -> dict:
     )
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached(max_entries=128, copy=True)
 def search_view(query: str, k: int) -> dict:
     """Chapter 3: the query's k nearest shipped sentences by MiniLM and by GloVe mean, and where the two differ.
 
@@ -113,7 +113,7 @@ def collection_array(space: str) -> np.ndarray:
     return sentence_collection().vectors(space).cpu().numpy()
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@cached(max_entries=8)
 def pca_map(space: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The collection's PCA map in `space`: (n, 2) coordinates, its mean and its (2, dim) axes (to place a query)."""
     x = collection_array(space).astype(np.float64)
@@ -141,17 +141,17 @@ def query_place(space: str, method: str, coords: np.ndarray, query: str) -> np.n
     return sentences.place_by_neighbours(coords, sims, PLACED_BY)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def measures(space: str, cfg: CloudConfig, k: int, _coords: np.ndarray) -> tuple[float, float, float]:
+@cached(max_entries=32, copy=True)
+def measures(space: str, cfg: CloudConfig, k: int, coords: np.ndarray) -> tuple[float, float, float]:
     """Neighbours kept, trustworthiness T(k) and the share of map neighbours on the same topic, for one map.
 
     Returns:
         (mean share of each sentence's k nearest kept, T(k), mean share of its k nearest on the map with its topic).
     """
     x = collection_array(space)
-    kept = neighbours.preservation(x, _coords, k).kept
-    trust = trustworthiness.trustworthiness(x, _coords, k)
-    near = neighbours.neighbour_indices(_coords, k, "euclidean")  # (n, k)
+    kept = neighbours.preservation(x, coords, k).kept
+    trust = trustworthiness.trustworthiness(x, coords, k)
+    near = neighbours.neighbour_indices(coords, k, "euclidean")  # (n, k)
     topics = np.asarray(sentence_collection().topics)
     same = (topics[near] == topics[:, None]).mean()
     return float(kept.mean() / k), float(trust), float(same)
