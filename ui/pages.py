@@ -6,6 +6,7 @@ Adding a lesson is one entry here and one page file in lessons/ (its texts go un
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -27,12 +28,19 @@ class Lesson:
     seeds: tuple[str, ...] = ()
 
     @property
+    def url_path(self) -> str | None:
+        """Where Streamlit serves it: a lesson folder's page.py at the folder's name (else the script's name)."""
+        path = Path(self.script)
+        return path.parent.name if path.name == "page.py" else None
+
+    @property
     def title(self) -> str:
         return t(f"app.{self.key}")
 
 
 OVERVIEW = Lesson("ov", "lessons/overview.py", ":material/route:")
 PATH = (  # from text to the vectors a Transformer reads, one step per lesson
+    Lesson("tt", "lessons/text_to_tokens/page.py", ":material/text_fields:", seeds=("seed003", "seed004")),
     Lesson("il", "lessons/input_layer.py", ":material/stacks:", seeds=("seed000", "seed003", "seed004")),
     Lesson("we", "lessons/word_embeddings.py", ":material/translate:", seeds=("seed003",)),
     Lesson("es", "lessons/embedding_space.py", ":material/scatter_plot:", seeds=("seed004",)),
@@ -48,7 +56,9 @@ LESSONS = {lesson.key: lesson for lesson in PATH}
 def navigation():
     """The sidebar's pages (the overview, then the path) and the page this run shows."""
     pages = {
-        lesson.script: st.Page(lesson.script, title=lesson.title, icon=lesson.icon, default=lesson is OVERVIEW)
+        lesson.script: st.Page(
+            lesson.script, title=lesson.title, icon=lesson.icon, default=lesson is OVERVIEW, url_path=lesson.url_path
+        )
         for lesson in (OVERVIEW, *PATH)
     }
     page = st.navigation(list(pages.values()))

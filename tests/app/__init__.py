@@ -4,8 +4,23 @@ import time
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+from streamlit.util import calc_hash
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
+_switch_page = AppTest.switch_page
+
+
+def switch_page(self: AppTest, page_path: str) -> AppTest:
+    """AppTest.switch_page, for a lesson folder's page.py too: st.Page serves it at the folder's name
+    (ui.pages.Lesson.url_path), and before an AppTest's first run switch_page names a page by its file ("page"),
+    so the run would show the overview. It is named as st.Page names it."""
+    _switch_page(self, page_path)
+    if Path(page_path).name == "page.py" and not self._registered_pages:
+        self._page_hash = calc_hash(Path(page_path).parent.name)
+    return self
+
+
+AppTest.switch_page = switch_page  # type: ignore[method-assign]
 
 
 def open_link(page: str, params: dict | None = None, /, **named) -> AppTest:
