@@ -25,6 +25,7 @@ from ui.link import IN_LINK, translated_choice
 from ui.minilm import unknown_notice
 from ui.resources import minilm_input
 from ui.tables import downloads, table
+from ui.tokens import apply_handoff, handed_tokens
 from ui.vectors import bundled_vectors
 
 MODES = ("glove", "random", "minilm")
@@ -84,6 +85,7 @@ def run_layer(sentences, wv, glove, d_model, max_len, position, scale, dropout, 
 
 st.title(t("il.title"))
 st.markdown(t("il.intro"))
+apply_handoff()  # "Use these tokens" on the text-to-tokens page: its sentence and table, once
 
 # --- Settings ---------------------------------------------------------------------------------------
 # A bound radio would put its option's label, in the reader's language, into the link, so the choices shown
@@ -127,6 +129,7 @@ def stages_section(mode: str, layer_settings: tuple, training: bool) -> None:
     if not sentence.strip():
         st.error(t("il.no_sentence"))
         return
+    handed_tokens(sentence)  # the sentence as the text-to-tokens page's chosen cut cuts it
     if mode == "minilm":
         try:
             real = minilm_input()

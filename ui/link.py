@@ -216,14 +216,15 @@ def _sources(script: str) -> tuple[str, ...]:
     imported: set[str] = set()
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module.startswith("ui."):
+            if node.module.startswith(("ui.", "lessons.")):  # a lesson folder's settings.py declares its widgets
                 imported.add(node.module)
+                imported.update(f"{node.module}.{alias.name}" for alias in node.names)  # from lessons.x import settings
             elif node.module == "ui":  # from ui import pe_settings
                 imported.update(f"ui.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names if alias.name.startswith("ui."))
-    here = Path(__file__).parent
-    modules = (here / f"{name.removeprefix('ui.')}.py" for name in sorted(imported))
+    root = Path(__file__).parents[1]
+    modules = (root / f"{name.replace('.', '/')}.py" for name in sorted(imported))
     return (text, *(path.read_text(encoding="utf-8") for path in modules if path.is_file()))
 
 
@@ -262,6 +263,12 @@ def widget_kinds(script: str) -> dict[str, str]:
         if not isinstance(node, ast.Call):
             continue
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        named = [a.value for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if (
+            called == "Setting" and len(named) == 2
+        ):  # ui.settings' declaration: Setting("tt_merges", "number_input", ...)
+            kinds[named[0]] = "multi" if named[1] in SEVERAL else named[1]
+            continue
         words = {w.arg: w.value.value for w in node.keywords if isinstance(w.value, ast.Constant)}
         key = words.get("key")
         if isinstance(key, str):
