@@ -77,6 +77,14 @@ SHARED = {
         lv_seed=4,
         lv_test_len=24,
     ),
+    "lessons/text_to_tokens/page.py": dict(
+        tt_sentence="I love you",
+        tt_lang="zh",
+        tt_words=1000,
+        tt_merges=300,
+        tt_step=7,
+        tt_cut="bpe",
+    ),
     "lessons/input_layer.py": dict(
         il_mode="random",
         il_sentence="I love you",
