@@ -34,7 +34,7 @@ def tokens_html(tokens: Sequence[str], ids: Sequence[int | None], unknown: str =
     style = (
         "<style>.tt-tokens{display:flex;flex-wrap:wrap;gap:4px;line-height:1.2}"
         ".tt-token{color:#111;padding:2px 5px;border-radius:4px;display:inline-flex;flex-direction:column;"
-        "align-items:center;font-family:monospace;white-space:pre;max-width:100%;overflow-wrap:anywhere}"
+        "align-items:center;font-family:monospace;white-space:pre-wrap;max-width:100%;overflow-wrap:anywhere;word-break:break-all}"
         ".tt-token sub{font-size:0.7em;color:#374151}.tt-more{background:#f3f4f6}</style>"
     )
     return f'{style}<div class="tt-tokens">{"".join(boxes)}</div>'

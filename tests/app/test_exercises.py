@@ -52,7 +52,6 @@ def test_the_answers_agree_with_computations_done_another_way(wv):
     assert answers["rp_alibi"] == 0.5
 
 
-
 def test_the_text_to_tokens_answers_agree_with_tokenizers_and_safetensors():
     from safetensors import safe_open
     from tokenizers import Tokenizer
