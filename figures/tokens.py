@@ -6,8 +6,10 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import plotly.graph_objects as go
 
+from figures.markup import escaped
 from figures.titles import narrow_title
 
 # Light fills a dark text reads on (WCAG AA), one per token in turn, so that neighbours differ
@@ -41,16 +43,26 @@ def tokens_html(tokens: Sequence[str], ids: Sequence[int | None], unknown: str =
 
 
 def merges_figure(
-    counts: Sequence[int], step: int, title: str, x_title: str, y_title: str, marker_label: str
+    steps: Sequence[int],
+    counts: Sequence[int],
+    step: int,
+    count: int | None,
+    title: str,
+    x_title: str,
+    y_title: str,
+    marker_label: str,
 ) -> go.Figure:
-    """Each merge's pair count (log y) by step, merge `step` marked: the pairs merged grow rarer."""
-    x = list(range(1, len(counts) + 1))
-    line = go.Scatter(x=x, y=list(counts), mode="lines", name=y_title, hovertemplate="%{x}: %{y:,}<extra></extra>")
+    """Each merge's pair count (log y) at the merge steps `steps`, merge `step` (its count `count`) marked: the
+    pairs merged grow rarer."""
+    line = go.Scatter(
+        x=np.asarray(steps, np.int32), y=np.asarray(counts, np.int64), mode="lines", name=y_title,
+        hovertemplate="%{x}: %{y:,}<extra></extra>",
+    )  # fmt: skip
     traces = [line]
-    if 1 <= step <= len(counts):
+    if count is not None:
         traces.append(
             go.Scatter(
-                x=[step], y=[counts[step - 1]], mode="markers", marker=dict(size=11, color="#d62728"),
+                x=[step], y=[count], mode="markers", marker=dict(size=11, color="#d62728"),
                 name=marker_label, hovertemplate="%{x}: %{y:,}<extra></extra>",
             )
         )  # fmt: skip
@@ -78,12 +90,18 @@ def fertility_figure(
     """Tokens per word against the vocabulary's size (log x): one line per BPE curve, one marker per other
     tokenizer's single vocabulary (WordPiece)."""
     traces = [
-        go.Scatter(x=list(x), y=list(y), mode="lines", name=name, hovertemplate="%{x:,}: %{y:.3f}<extra></extra>")
+        go.Scatter(
+            x=np.asarray(x),
+            y=np.asarray(y, np.float32),
+            mode="lines",
+            name=escaped(name),
+            hovertemplate="%{x:,}: %{y:.3f}<extra></extra>",
+        )
         for name, (x, y) in curves.items()
     ]
     traces += [
         go.Scatter(
-            x=[x], y=[y], mode="markers", name=name, marker=dict(size=12, symbol="diamond"),
+            x=[x], y=[y], mode="markers", name=escaped(name), marker=dict(size=12, symbol="diamond"),
             hovertemplate="%{x:,}: %{y:.3f}<extra></extra>",
         )
         for name, (x, y) in points.items()

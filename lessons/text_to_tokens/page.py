@@ -11,6 +11,7 @@ from core.bpe import LANGS
 from figures.tokens import fertility_figure, merges_figure, price_figure, tokens_html
 from lessons.text_to_tokens import views
 from lessons.text_to_tokens.settings import SETTINGS
+from ui import live_chart
 from ui import tokens as shared
 from ui.exercises import try_this
 from ui.explain import explain, show_code
@@ -81,74 +82,84 @@ words = SETTINGS["tt_words"].draw(c1)
 asked = int(SETTINGS["tt_merges"].draw(c2))
 training = shared.training_key(lang, words, asked)
 job = shared.training(lang, words, asked)
-step = 0
+
+
+def use_these_tokens(step: int) -> None:
+    """The cut to hand on, and the link that opens the input layer on it."""
+    st.subheader(t("tt.h_use"))
+    c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
+    chosen = SETTINGS["tt_cut"].draw(c1, required=True)
+    params = shared.handoff(text, chosen, lang, words, asked, step)
+    c2.page_link(LESSONS["il"].script, label=t("tt.use"), icon=":material/arrow_forward:", query_params=params)
+    st.caption(t(f"tt.handoff_{shared.MODE_FOR.get(chosen, 'random')}"))
+
+
+@st.fragment
+def merge_steps(merges: bpe.Merges) -> None:
+    """The merge-step slider and what it shows: merge k, the text re-cut at it, the last merges, each merge's count
+    (a fragment: a step reruns this part alone), then the hand-off."""
+    learned = len(merges)
+    declared = SETTINGS["tt_step"]
+    if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
+        st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=f"{learned:,}"))
+        st.session_state["tt_step"] = learned
+    step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
+    step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
+    new_tokens, counts, drawn = views.merge_table(training, merges)
+    if step:
+        m = merges[step - 1]
+        left, right = (tokens.shown_bytes(b) for b in views.pair_bytes(training, merges, step))
+        said = t("tt.merge_k", k=step, left=shown(left), right=shown(right), count=f"{m.count:,}",
+                 token=shown(new_tokens[step - 1]), id=m.id)  # fmt: skip
+        st.markdown(said)
+    if text.strip():
+        cut = views.bpe_at(text, training, step, merges)
+        recut = t("tt.recut", n=f"{len(cut):,}", bytes=f"{len(text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
+        st.markdown(recut)
+        st.html(tokens_html(cut.tokens, cut.ids))
+    c1, c2 = st.columns([1, 2])
+    recent = range(max(step - 8, 0), step)
+    frame = pd.DataFrame(
+        {t("tt.col_new"): [new_tokens[k] for k in recent], t("tt.col_count"): [counts[k] for k in recent]},
+        index=pd.Index([k + 1 for k in recent], name=t("tt.col_merge")),
+    )
+    with c1:
+        st.markdown(t("tt.vocabulary_now", n=f"{bpe.BYTES + step:,}"))
+        table(frame.iloc[::-1], "merges")
+    texts = (t("tt.merges_title", words=f"{words:,}", lang=t(f"tt.lang_{lang}")), t("tt.col_merge"),
+             t("tt.col_count"), t("tt.this_merge"))  # fmt: skip
+    with c2:
+        live_chart.cached_chart(
+            "tt_merges_chart",
+            lambda: merges_figure(
+                drawn, [counts[k - 1] for k in drawn], step, counts[step - 1] if step else None, *texts
+            ),
+            (training, step, texts),
+        )
+    now = counts[step - 1] if step else counts[0]
+    explain(
+        r"(a, b)_k = \arg\max_{(a, b)} \sum_{w} c(w)\, n_{ab}(w) \qquad |V_k| = 256 + k",
+        t("tt.bpe_said", k=f"{max(step, 1):,}", count=f"{now:,}", first=f"{counts[0]:,}",
+          times=views.ratio(counts[0], now), last=f"{counts[-1]:,}", learned=f"{learned:,}"),
+    )  # fmt: skip
+    show_code(bpe.train, bpe.encode_word)
+    use_these_tokens(step)
+
+
 if job is None:
     refusal_notice(shared.runner(), "tt_refused")
 elif job.error:
     st.error(t("tt.failed", error=job.error))
 elif not job.done:
     job_progress(shared.runner(), job.key, shared.describe)
+elif len(job.result) < asked:
+    st.warning(t("tt.fewer", words=f"{words:,}", learned=f"{len(job.result):,}", asked=f"{asked:,}"))
+if job is not None and job.done and not job.error and job.result:
+    merge_steps(job.result)
 else:
-    merges: bpe.Merges = job.result
-    learned = len(merges)
-    if learned < asked:
-        st.warning(t("tt.fewer", words=f"{words:,}", learned=f"{learned:,}", asked=f"{asked:,}"))
-    if learned == 0:
+    if job is not None and job.done and not job.error:
         st.info(t("tt.no_merges"))
-    else:
-        declared = SETTINGS["tt_step"]
-        if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
-            st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=f"{learned:,}"))
-            st.session_state["tt_step"] = learned
-        step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
-        step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
-        new_tokens, counts = views.merge_table(training, merges)
-        table_bytes = bpe.token_bytes(merges[:step]) if step else {}
-        if step:
-            m = merges[step - 1]
-            left, right = (tokens.shown_bytes(table_bytes[i]) for i in m.pair)
-            st.markdown(
-                t("tt.merge_k", k=step, left=shown(left), right=shown(right), count=f"{m.count:,}", token=shown(new_tokens[step - 1]), id=m.id)
-            )  # fmt: skip
-        if text.strip():
-            cut = views.bpe_at(text, training, step, merges)
-            st.markdown(
-                t(
-                    "tt.recut",
-                    n=f"{len(cut):,}",
-                    bytes=f"{len(text.encode('utf-8')):,}",
-                    vocabulary=f"{cut.vocabulary:,}",
-                )
-            )
-            st.html(tokens_html(cut.tokens, cut.ids))
-        c1, c2 = st.columns([1, 2])
-        recent = range(max(step - 8, 0), step)
-        frame = pd.DataFrame(
-            {t("tt.col_new"): [new_tokens[k] for k in recent], t("tt.col_count"): [counts[k] for k in recent]},
-            index=pd.Index([k + 1 for k in recent], name=t("tt.col_merge")),
-        )
-        with c1:
-            st.markdown(t("tt.vocabulary_now", n=f"{bpe.BYTES + step:,}"))
-            table(frame.iloc[::-1], "merges")
-        c2.plotly_chart(
-            merges_figure(counts, step, t("tt.merges_title", words=f"{words:,}", lang=t(f"tt.lang_{lang}")), t("tt.col_merge"),
-                          t("tt.col_count"), t("tt.this_merge")),
-            key="tt_merges_chart",
-        )  # fmt: skip
-        now = counts[step - 1] if step else counts[0]
-        explain(
-            r"(a, b)_k = \arg\max_{(a, b)} \sum_{w} c(w)\, n_{ab}(w) \qquad |V_k| = 256 + k",
-            t("tt.bpe_said", k=f"{max(step, 1):,}", count=f"{now:,}", first=f"{counts[0]:,}",
-              times=views.ratio(counts[0], now), last=f"{counts[-1]:,}", learned=f"{learned:,}"),
-        )  # fmt: skip
-        show_code(bpe.train, bpe.encode_word)
-
-st.subheader(t("tt.h_use"))
-c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
-chosen = SETTINGS["tt_cut"].draw(c1, required=True)
-params = shared.handoff(text, chosen, lang, words, asked, step)
-c2.page_link(LESSONS["il"].script, label=t("tt.use"), icon=":material/arrow_forward:", query_params=params)
-st.caption(t(f"tt.handoff_{shared.MODE_FOR.get(chosen, 'random')}"))
+    use_these_tokens(0)
 
 # --- 3. What the vocabulary's size buys, and costs ----------------------------------------------------------
 st.header(t("tt.h_size"))
@@ -174,11 +185,12 @@ else:
     except pretrained.PretrainedMissing:
         wp = {}
         st.info(t("tt.no_minilm"))
-    st.plotly_chart(
-        fertility_figure(lines, points, t("tt.fertility_title", words=f"{views.CURVE_WORDS:,}"), t("tt.ax_vocabulary"),
-                         t("tt.ax_fertility")),
-        key="tt_fertility_chart",
-    )  # fmt: skip
+    texts = (t("tt.fertility_title", words=f"{views.CURVE_WORDS:,}"), t("tt.ax_vocabulary"), t("tt.ax_fertility"))
+    live_chart.cached_chart(
+        "tt_fertility_chart",
+        lambda: fertility_figure(lines, points, *texts),
+        (tuple(j.key for j in curves_jobs.values() if j is not None), tuple(lines), tuple(points), texts),
+    )
     at = views.MINILM_VOCABULARY  # BPE at WordPiece's size
     en, zh = curves["en"][at - bpe.BYTES], curves["zh"][at - bpe.BYTES]
     said = t("tt.fertility_said", at=f"{at:,}", en=f"{en:.2f}", zh=f"{zh:.2f}", times=views.ratio(zh, en),
@@ -200,7 +212,8 @@ else:
         t("tt.bar_untied"): {table_part: price.table, rest: price.total - price.table, output: price.table},
         t("tt.bar_tied"): {table_part: price.table, rest: price.total - price.table, output: 0},
     }
-    st.plotly_chart(price_figure(bars, t("tt.price_title"), t("tt.ax_parameters")), key="tt_price_chart")
+    texts = (t("tt.price_title"), t("tt.ax_parameters"))
+    live_chart.cached_chart("tt_price_chart", lambda: price_figure(bars, *texts), (price, tuple(bars), texts))
     explain(
         rf"|V| \times d_{{model}} = {price.vocabulary:,} \times {price.d_model} = {price.table:,}".replace(",", "{,}"),
         t("tt.price_said", table=views.millions(price.table), total=views.millions(price.total),

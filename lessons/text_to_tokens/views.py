@@ -40,10 +40,28 @@ def bpe_at(text: str, training: tuple, step: int, _merges: bpe.Merges) -> tokens
     return tokens.bpe_cut(text, _merges, step)
 
 
+DRAWN_MERGES = 1_000  # the merges chart draws at most this many of the merges (evenly spread, the last included)
+
+
 @st.cache_resource(show_spinner=False, max_entries=16)
-def merge_table(training: tuple, _merges: bpe.Merges) -> tuple[list[str], list[int]]:
-    """Each merge's new token as text, and each merge's pair count, for a training (its key)."""
-    return [tokens.shown_bytes(m.token) for m in _merges], [m.count for m in _merges]
+def merge_table(training: tuple, _merges: bpe.Merges) -> tuple[list[str], list[int], list[int]]:
+    """For a training (its key): each merge's new token as text, each merge's pair count, and the merge steps the
+    chart draws."""
+    n = len(_merges)
+    drawn = sorted({round(i) for i in np.linspace(1, n, min(n, DRAWN_MERGES))}) if n else []
+    return [tokens.shown_bytes(m.token) for m in _merges], [m.count for m in _merges], drawn
+
+
+def pair_bytes(training: tuple, merges: bpe.Merges, step: int) -> tuple[bytes, bytes]:
+    """The bytes of the two tokens merge `step` (from 1) joined."""
+    table = token_table(training, merges)
+    return table[merges[step - 1].pair[0]], table[merges[step - 1].pair[1]]
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def token_table(training: tuple, _merges: bpe.Merges) -> dict[int, bytes]:
+    """Every token id's bytes, for a training (its key)."""
+    return bpe.token_bytes(_merges)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -64,7 +64,8 @@ def test_the_page_cuts_the_sentence_four_ways_with_the_ids_core_gives(minilm_voc
     }  # fmt: skip
     frame = at.dataframe[0].value
     assert list(frame.iloc[:, 2]) == [0, 0, tokens.words(text, shared.word_list("en")).unknown, wordpiece.unknown]
-    assert len(at.get("plotly_chart")) == 3 and not at.exception
+    charts = [c for c in at.get("bidi_component") if c.proto.component_name.endswith("live_chart")]
+    assert len(charts) == 3 and not at.exception  # merges, fertility, price (ui.live_chart)
 
 
 def test_the_merge_step_shows_merge_k_and_recuts_the_sentence_at_it():
