@@ -23,143 +23,148 @@ from ui.tables import table
 st.title(t("tt.title"))
 st.markdown(t("tt.intro"))
 
-# --- 1. Four ways to cut a text ------------------------------------------------------------------------------
-st.header(t("tt.h_cuts"))
-c1, c2 = st.columns([3, 1])
-sentence = SETTINGS["tt_sentence"].draw(c1)
-lang = SETTINGS["tt_lang"].draw(c2, required=True)
-text = sentence[: shared.MAX_CHARS]  # the box keeps all of it
-if not sentence.strip():
-    st.warning(t("tt.empty"))
-elif len(sentence) > shared.MAX_CHARS:
-    st.warning(t("tt.too_long", n=f"{len(sentence):,}", most=f"{shared.MAX_CHARS:,}"))
-if hidden := tokens.invisible(text):
-    named = ", ".join(f"{name} ({t('tt.at', i=i + 1)})" for i, name in hidden[:8])
-    st.info(t("tt.invisible", n=len(hidden), which=named))
 
-cuts = views.four_cuts(text, lang) if text.strip() else {}
-for name, cut in cuts.items():
-    st.markdown(f"**{t(f'tt.cut_{name}')}**: " + t("tt.count", n=f"{len(cut):,}", vocabulary=f"{cut.vocabulary:,}"))
-    st.html(tokens_html(cut.tokens, cut.ids))
-if text.strip() and "wordpiece" not in cuts:
-    st.info(t("tt.no_minilm"))
-if cuts:
-    names = [t(f"tt.cut_{name}") for name in cuts]
-    frame = pd.DataFrame(
-        {
-            t("tt.col_tokens"): [len(c) for c in cuts.values()],
-            t("tt.col_vocabulary"): [c.vocabulary for c in cuts.values()],
-            t("tt.col_unknown"): [c.unknown for c in cuts.values()],
-        },
-        index=pd.Index(names, name=t("tt.col_cut")),
-    )
-    table(frame, "cuts")
-    fewest = claims.leaders({t(f"tt.cut_{n}"): -len(c) for n, c in cuts.items()})
-    most = claims.leaders({t(f"tt.cut_{n}"): len(c) for n, c in cuts.items()})
-    unknown = {t(f"tt.cut_{n}"): c.unknown for n, c in cuts.items() if c.unknown}
-    said = t(
-        "tt.cuts_said", fewest=" = ".join(fewest), n_fewest=f"{min(len(c) for c in cuts.values()):,}",
-        most=" = ".join(most), n_most=f"{max(len(c) for c in cuts.values()):,}",
-        per_char=views.ratio(len(cuts["bytes"]), len(cuts["characters"])),
-    )  # fmt: skip
-    said += (
-        t("tt.unknown_said", which=", ".join(f"{k} ({n})" for k, n in unknown.items()))
-        if unknown
-        else t("tt.none_unknown")
-    )
-    explain(
-        r"\text{id}(c) = \text{code point} < 1{,}114{,}112 \quad \text{id}(b) = b < 256 \quad"
-        r"\text{WordPiece: the longest } p \in V \text{ from the left, \#\# inside a word}",
-        said,
-    )
-    show_code(tokens.utf8_bytes, tokens.words, tokens.normalize, tokens.WordPiece.word)
-
-# --- 2. BPE, trained live -------------------------------------------------------------------------------------
-st.header(t("tt.h_bpe"))
-st.markdown(t("tt.bpe_intro"))
-c1, c2 = st.columns(2)
-words = SETTINGS["tt_words"].draw(c1)
-asked = int(SETTINGS["tt_merges"].draw(c2))
-training = shared.training_key(lang, words, asked)
-job = shared.training(lang, words, asked)
-
-
-def use_these_tokens(step: int) -> None:
-    """The cut to hand on, and the link that opens the input layer on it."""
-    st.subheader(t("tt.h_use"))
-    c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
-    chosen = SETTINGS["tt_cut"].draw(c1, required=True)
-    params = shared.handoff(text, chosen, lang, words, asked, step)
-    c2.page_link(LESSONS["il"].script, label=t("tt.use"), icon=":material/arrow_forward:", query_params=params)
-    st.caption(t(f"tt.handoff_{shared.MODE_FOR.get(chosen, 'random')}"))
-
-
+# Sections 1 and 2 are one fragment: the text, its language and BPE's settings change nothing else, so a move among
+# them reruns these two sections alone (and a merge step its own part of section 2).
 @st.fragment
-def merge_steps(merges: bpe.Merges) -> None:
-    """The merge-step slider and what it shows: merge k, the text re-cut at it, the last merges, each merge's count
-    (a fragment: a step reruns this part alone), then the hand-off."""
-    learned = len(merges)
-    declared = SETTINGS["tt_step"]
-    if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
-        st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=f"{learned:,}"))
-        st.session_state["tt_step"] = learned
-    step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
-    step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
-    new_tokens, counts, drawn = views.merge_table(training, merges)
-    if step:
-        m = merges[step - 1]
-        left, right = (tokens.shown_bytes(b) for b in views.pair_bytes(training, merges, step))
-        said = t("tt.merge_k", k=step, left=shown(left), right=shown(right), count=f"{m.count:,}",
-                 token=shown(new_tokens[step - 1]), id=m.id)  # fmt: skip
-        st.markdown(said)
-    if text.strip():
-        cut = views.bpe_at(text, training, step, merges)
-        recut = t("tt.recut", n=f"{len(cut):,}", bytes=f"{len(text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
-        st.markdown(recut)
+def text_and_bpe() -> None:
+    # --- 1. Four ways to cut a text ------------------------------------------------------------------------------
+    st.header(t("tt.h_cuts"))
+    c1, c2 = st.columns([3, 1])
+    sentence = SETTINGS["tt_sentence"].draw(c1)
+    lang = SETTINGS["tt_lang"].draw(c2, required=True)
+    text = sentence[: shared.MAX_CHARS]  # the box keeps all of it
+    if not sentence.strip():
+        st.warning(t("tt.empty"))
+    elif len(sentence) > shared.MAX_CHARS:
+        st.warning(t("tt.too_long", n=f"{len(sentence):,}", most=f"{shared.MAX_CHARS:,}"))
+    if hidden := tokens.invisible(text):
+        named = ", ".join(f"{name} ({t('tt.at', i=i + 1)})" for i, name in hidden[:8])
+        st.info(t("tt.invisible", n=len(hidden), which=named))
+
+    cuts = views.four_cuts(text, lang) if text.strip() else {}
+    for name, cut in cuts.items():
+        st.markdown(f"**{t(f'tt.cut_{name}')}**: " + t("tt.count", n=f"{len(cut):,}", vocabulary=f"{cut.vocabulary:,}"))
         st.html(tokens_html(cut.tokens, cut.ids))
-    c1, c2 = st.columns([1, 2])
-    recent = range(max(step - 8, 0), step)
-    frame = pd.DataFrame(
-        {t("tt.col_new"): [new_tokens[k] for k in recent], t("tt.col_count"): [counts[k] for k in recent]},
-        index=pd.Index([k + 1 for k in recent], name=t("tt.col_merge")),
-    )
-    with c1:
-        st.markdown(t("tt.vocabulary_now", n=f"{bpe.BYTES + step:,}"))
-        table(frame.iloc[::-1], "merges")
-    texts = (t("tt.merges_title", words=f"{words:,}", lang=t(f"tt.lang_{lang}")), t("tt.col_merge"),
-             t("tt.col_count"), t("tt.this_merge"))  # fmt: skip
-    with c2:
-        live_chart.cached_chart(
-            "tt_merges_chart",
-            lambda: merges_figure(
-                drawn, [counts[k - 1] for k in drawn], step, counts[step - 1] if step else None, *texts
-            ),
-            (training, step, texts),
+    if text.strip() and "wordpiece" not in cuts:
+        st.info(t("tt.no_minilm"))
+    if cuts:
+        names = [t(f"tt.cut_{name}") for name in cuts]
+        frame = pd.DataFrame(
+            {
+                t("tt.col_tokens"): [len(c) for c in cuts.values()],
+                t("tt.col_vocabulary"): [c.vocabulary for c in cuts.values()],
+                t("tt.col_unknown"): [c.unknown for c in cuts.values()],
+            },
+            index=pd.Index(names, name=t("tt.col_cut")),
         )
-    now = counts[step - 1] if step else counts[0]
-    explain(
-        r"(a, b)_k = \arg\max_{(a, b)} \sum_{w} c(w)\, n_{ab}(w) \qquad |V_k| = 256 + k",
-        t("tt.bpe_said", k=f"{max(step, 1):,}", count=f"{now:,}", first=f"{counts[0]:,}",
-          times=views.ratio(counts[0], now), last=f"{counts[-1]:,}", learned=f"{learned:,}"),
-    )  # fmt: skip
-    show_code(bpe.train, bpe.encode_word)
-    use_these_tokens(step)
+        table(frame, "cuts")
+        fewest = claims.leaders({t(f"tt.cut_{n}"): -len(c) for n, c in cuts.items()})
+        most = claims.leaders({t(f"tt.cut_{n}"): len(c) for n, c in cuts.items()})
+        unknown = {t(f"tt.cut_{n}"): c.unknown for n, c in cuts.items() if c.unknown}
+        said = t(
+            "tt.cuts_said", fewest=" = ".join(fewest), n_fewest=f"{min(len(c) for c in cuts.values()):,}",
+            most=" = ".join(most), n_most=f"{max(len(c) for c in cuts.values()):,}",
+            per_char=views.ratio(len(cuts["bytes"]), len(cuts["characters"])),
+        )  # fmt: skip
+        said += (
+            t("tt.unknown_said", which=", ".join(f"{k} ({n})" for k, n in unknown.items()))
+            if unknown
+            else t("tt.none_unknown")
+        )
+        explain(
+            r"\text{id}(c) = \text{code point} < 1{,}114{,}112 \quad \text{id}(b) = b < 256 \quad"
+            r"\text{WordPiece: the longest } p \in V \text{ from the left, \#\# inside a word}",
+            said,
+        )
+        show_code(tokens.utf8_bytes, tokens.words, tokens.normalize, tokens.WordPiece.word)
+
+    # --- 2. BPE, trained live -------------------------------------------------------------------------------------
+    st.header(t("tt.h_bpe"))
+    st.markdown(t("tt.bpe_intro"))
+    c1, c2 = st.columns(2)
+    words = SETTINGS["tt_words"].draw(c1)
+    asked = int(SETTINGS["tt_merges"].draw(c2))
+    training = shared.training_key(lang, words, asked)
+    job = shared.training(lang, words, asked)
+
+    def use_these_tokens(step: int) -> None:
+        """The cut to hand on, and the link that opens the input layer on it."""
+        st.subheader(t("tt.h_use"))
+        c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
+        chosen = SETTINGS["tt_cut"].draw(c1, required=True)
+        params = shared.handoff(text, chosen, lang, words, asked, step)
+        c2.page_link(LESSONS["il"].script, label=t("tt.use"), icon=":material/arrow_forward:", query_params=params)
+        st.caption(t(f"tt.handoff_{shared.MODE_FOR.get(chosen, 'random')}"))
+
+    @st.fragment
+    def merge_steps(merges: bpe.Merges) -> None:
+        """The merge-step slider and what it shows: merge k, the text re-cut at it, the last merges, each merge's count
+        (a fragment: a step reruns this part alone), then the hand-off."""
+        learned = len(merges)
+        declared = SETTINGS["tt_step"]
+        if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
+            st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=f"{learned:,}"))
+            st.session_state["tt_step"] = learned
+        step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
+        step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
+        new_tokens, counts, drawn = views.merge_table(training, merges)
+        if step:
+            m = merges[step - 1]
+            left, right = (tokens.shown_bytes(b) for b in views.pair_bytes(training, merges, step))
+            said = t("tt.merge_k", k=step, left=shown(left), right=shown(right), count=f"{m.count:,}",
+                     token=shown(new_tokens[step - 1]), id=m.id)  # fmt: skip
+            st.markdown(said)
+        if text.strip():
+            cut = views.bpe_at(text, training, step, merges)
+            recut = t("tt.recut", n=f"{len(cut):,}", bytes=f"{len(text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
+            st.markdown(recut)
+            st.html(tokens_html(cut.tokens, cut.ids))
+        c1, c2 = st.columns([1, 2])
+        recent = range(max(step - 8, 0), step)
+        frame = pd.DataFrame(
+            {t("tt.col_new"): [new_tokens[k] for k in recent], t("tt.col_count"): [counts[k] for k in recent]},
+            index=pd.Index([k + 1 for k in recent], name=t("tt.col_merge")),
+        )
+        with c1:
+            st.markdown(t("tt.vocabulary_now", n=f"{bpe.BYTES + step:,}"))
+            table(frame.iloc[::-1], "merges")
+        texts = (t("tt.merges_title", words=f"{words:,}", lang=t(f"tt.lang_{lang}")), t("tt.col_merge"),
+                 t("tt.col_count"), t("tt.this_merge"))  # fmt: skip
+        with c2:
+            live_chart.cached_chart(
+                "tt_merges_chart",
+                lambda: merges_figure(
+                    drawn, [counts[k - 1] for k in drawn], step, counts[step - 1] if step else None, *texts
+                ),
+                (training, step, texts),
+            )
+        now = counts[step - 1] if step else counts[0]
+        explain(
+            r"(a, b)_k = \arg\max_{(a, b)} \sum_{w} c(w)\, n_{ab}(w) \qquad |V_k| = 256 + k",
+            t("tt.bpe_said", k=f"{max(step, 1):,}", count=f"{now:,}", first=f"{counts[0]:,}",
+              times=views.ratio(counts[0], now), last=f"{counts[-1]:,}", learned=f"{learned:,}"),
+        )  # fmt: skip
+        show_code(bpe.train, bpe.encode_word)
+        use_these_tokens(step)
+
+    if job is None:
+        refusal_notice(shared.runner(), "tt_refused")
+    elif job.error:
+        st.error(t("tt.failed", error=job.error))
+    elif not job.done:
+        job_progress(shared.runner(), job.key, shared.describe)
+    elif len(job.result) < asked:
+        st.warning(t("tt.fewer", words=f"{words:,}", learned=f"{len(job.result):,}", asked=f"{asked:,}"))
+    if job is not None and job.done and not job.error and job.result:
+        merge_steps(job.result)
+    else:
+        if job is not None and job.done and not job.error:
+            st.info(t("tt.no_merges"))
+        use_these_tokens(0)
 
 
-if job is None:
-    refusal_notice(shared.runner(), "tt_refused")
-elif job.error:
-    st.error(t("tt.failed", error=job.error))
-elif not job.done:
-    job_progress(shared.runner(), job.key, shared.describe)
-elif len(job.result) < asked:
-    st.warning(t("tt.fewer", words=f"{words:,}", learned=f"{len(job.result):,}", asked=f"{asked:,}"))
-if job is not None and job.done and not job.error and job.result:
-    merge_steps(job.result)
-else:
-    if job is not None and job.done and not job.error:
-        st.info(t("tt.no_merges"))
-    use_these_tokens(0)
+text_and_bpe()
 
 # --- 3. What the vocabulary's size buys, and costs ----------------------------------------------------------
 st.header(t("tt.h_size"))
