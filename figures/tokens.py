@@ -10,7 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from figures.markup import escaped
-from figures.titles import narrow_title
+
+TOP = 50  # px above the plot for a one-line title
 
 # Light fills a dark text reads on (WCAG AA), one per token in turn, so that neighbours differ
 COLOURS = ("#fde2e4", "#dbeafe", "#dcfce7", "#fef3c7", "#ede9fe", "#cffafe", "#fee2c5", "#e5e7eb")
@@ -66,7 +67,7 @@ def merges_figure(
                 name=marker_label, hovertemplate="%{x}: %{y:,}<extra></extra>",
             )
         )  # fmt: skip
-    heading, top = narrow_title(title, 40)
+    heading, top = dict(text=escaped(title)), TOP  # ui.live_chart breaks it to the chart's width, taller
     return go.Figure(
         traces,
         layout=dict(
@@ -106,7 +107,7 @@ def fertility_figure(
         )
         for name, (x, y) in points.items()
     ]  # fmt: skip
-    heading, top = narrow_title(title, 40)
+    heading, top = dict(text=escaped(title)), TOP  # ui.live_chart breaks it to the chart's width, taller
     return go.Figure(
         traces,
         layout=dict(
@@ -130,7 +131,7 @@ def price_figure(parts: Mapping[str, Mapping[str, int]], title: str, y_title: st
         )
         for name in names
     ]  # fmt: skip
-    heading, top = narrow_title(title, 40)
+    heading, top = dict(text=escaped(title)), TOP  # ui.live_chart breaks it to the chart's width, taller
     return go.Figure(
         traces,
         layout=dict(
