@@ -91,10 +91,9 @@ def text_and_bpe() -> None:
     def use_these_tokens(step: int) -> None:
         """The cut to hand on, and the link that opens the input layer on it."""
         st.subheader(t("tt.h_use"))
-        c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
-        chosen = SETTINGS["tt_cut"].draw(c1, required=True)
+        chosen = SETTINGS["tt_cut"].draw(horizontal=True)  # a radio: its options wrap on a narrow screen
         params = shared.handoff(text, chosen, lang, words, asked, step)
-        c2.page_link(LESSONS["il"].script, label=t("tt.use"), icon=":material/arrow_forward:", query_params=params)
+        st.page_link(LESSONS["il"].script, label=t("tt.use"), icon=":material/arrow_forward:", query_params=params)
         st.caption(t(f"tt.handoff_{shared.MODE_FOR.get(chosen, 'random')}"))
 
     @st.fragment

@@ -28,8 +28,6 @@ SETTINGS = Settings(
         ),
         # 0 to the merges learnt: the page sets the bound (the data may allow fewer merges than asked)
         Setting("tt_step", "slider", 50, "tt.step", low=0, high=None, step=1),
-        Setting(
-            "tt_cut", "segmented_control", CUTS[0], "tt.cut", options=CUTS, option_text="tt.cut_{}", translated=True
-        ),
+        Setting("tt_cut", "radio", CUTS[0], "tt.cut", options=CUTS, option_text="tt.cut_{}", translated=True),
     ),
 )

@@ -91,7 +91,7 @@ def test_every_control_moves_without_a_traceback():
     settled(at)
     at.slider(key="tt_step").set_value(20).run()
     for cut in ("bpe", "words", "characters", "bytes", "wordpiece"):
-        at.button_group(key="tt_cut").set_value(cut).run()
+        at.radio(key="tt_cut").set_value(cut).run()
         link = at.get("page_link")[-1]
         params = parse_qs(link.proto.query_string)
         assert params["il_sentence"] == ["我喜欢机器学习。"]
