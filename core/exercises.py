@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import torch
 
 from core import (
+    bpe,
     cloud,
     embeddings,
     neighbours,
@@ -21,6 +22,7 @@ from core import (
     pretrained,
     projection,
     rotary,
+    tokens,
     training,
 )
 from core.attention import checks as attention_checks
@@ -125,6 +127,26 @@ def learned_accuracy_past(train_len: int, test_len: int) -> float:
     return float(sum(accuracy[train_len:]) / (test_len - train_len))
 
 
+def utf8_bytes(text: str) -> int:
+    return len(tokens.utf8_bytes(text))
+
+
+def wordpiece_pieces(word: str) -> int:
+    """How many pieces MiniLM's WordPiece cuts `word` into."""
+    vocabulary = tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("vocab.txt"))
+    return len(vocabulary.cut(word))
+
+
+def first_merge(lang: str, words: int) -> str:
+    """The token BPE's first merge makes on `lang`'s most frequent words, as text."""
+    return tokens.shown_bytes(bpe.train(bpe.word_counts(lang, words), 1)[0].token)
+
+
+def embedding_table_size() -> int:
+    """The values of MiniLM's embedding table (vocabulary x d_model), read from its weights."""
+    return tokens.price_from_file(pretrained.minilm_weights_path()).table
+
+
 def minilm_positions() -> int:
     return int(pretrained.minilm_position_table().shape[0])
 
@@ -218,6 +240,12 @@ EXERCISES: dict[str, list[Exercise]] = {
     "lv": [
         Exercise("lv_past", lambda wv: learned_accuracy_past(16, 32), tolerance=0.005),
         Exercise("lv_minilm", lambda wv: minilm_positions()),
+    ],
+    "tt": [
+        Exercise("tt_bytes", lambda wv: utf8_bytes("你好")),
+        Exercise("tt_pieces", lambda wv: wordpiece_pieces("unbelievably")),
+        Exercise("tt_first", lambda wv: first_merge("en", 10_000)),
+        Exercise("tt_table", lambda wv: embedding_table_size()),
     ],
     "il": [
         Exercise("il_scale", lambda wv: pe_over_token_norm(512), tolerance=1.0),

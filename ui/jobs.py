@@ -27,6 +27,8 @@ QUEUES = {
     # A large cloud's neighbours kept and trustworthiness, and each method's curve as k grows: the embedding-space
     # page asks for up to four at once (the measure, three curves), so two queued and two deferred per learner.
     "honesty": dict(workers=1, keep=64, per_owner=2, max_waiting=16),
+    # BPE trainings (the text-to-tokens page): the learner's own, and English's and Chinese's up to 50,000 tokens.
+    "tokens": dict(workers=1, keep=16, per_owner=3, max_waiting=12),
 }
 Request = tuple[Hashable, Work, int]  # (key, work, total), as JobRunner.submit_all takes them
 

@@ -41,6 +41,7 @@ class Lesson:
 
 OVERVIEW = Lesson("ov", "overview", ":material/route:")
 PATH = (  # from text to the vectors a Transformer reads, one step per lesson
+    Lesson("tt", "text_to_tokens", ":material/text_fields:", seeds=("seed003", "seed004")),
     Lesson("il", "input_layer", ":material/stacks:", seeds=("seed000", "seed003", "seed004")),
     Lesson("we", "word_embeddings", ":material/translate:", seeds=("seed003",)),
     Lesson("es", "embedding_space", ":material/scatter_plot:", seeds=("seed004",)),

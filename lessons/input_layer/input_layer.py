@@ -27,6 +27,7 @@ from ui.i18n import problem, t
 from ui.minilm import unknown_notice
 from ui.resources import minilm_input
 from ui.tables import downloads, table
+from ui.tokens import apply_handoff, handed_tokens
 from ui.vectors import bundled_vectors
 
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024]  # the d_models of section 2
@@ -83,6 +84,7 @@ def run_layer(sentences, wv, glove, d_model, max_len, position, scale, dropout, 
 
 st.title(t("il.title"))
 st.markdown(t("il.intro"))
+apply_handoff()  # "Use these tokens" on the text-to-tokens page: its sentence and table, once
 
 # --- Settings ---------------------------------------------------------------------------------------
 # A bound radio would put its option's label, in the reader's language, into the link, so the choices shown
@@ -117,6 +119,7 @@ def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float],
     if not sentence.strip():
         st.error(t("il.no_sentence"))
         return
+    handed_tokens(sentence)  # the sentence as the text-to-tokens page's chosen cut cuts it
     if mode == "minilm":
         try:
             real = minilm_input()

