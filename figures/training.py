@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -12,7 +12,7 @@ from figures.titles import narrow_title
 
 
 def lines_figure(
-    curves: dict[str, np.ndarray],
+    curves: Mapping[str, np.ndarray | Sequence[float]],
     title: str,
     x_title: str,
     y_title: str,
@@ -23,7 +23,7 @@ def lines_figure(
     log_y: bool = False,
     x: Sequence[float] | None = None,
     log_x: bool = False,
-    hlines: dict[str, float] | None = None,
+    hlines: Mapping[str, float] | None = None,
 ) -> go.Figure:
     """One line per named curve, at x (default x0, x0 + 1, ...); an optional dashed vertical marker and labelled
     dotted horizontal lines."""

@@ -158,9 +158,6 @@ def test_every_ui_module_serves_two_pages_or_the_app():
                         users[other] |= users.get(name, set())
                         changed = True
     alone = {module: sorted(pages) for module, pages in users.items() if len(pages) == 1 and "app" not in pages}
-    # ui.settings is every page's declaration (issue 43): the Sentence vectors page is the first to use it, the other
-    # pages move to it next; drop this line when the second does
-    alone.pop("ui.settings", None)
     assert alone == {}
 
 

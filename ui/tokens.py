@@ -47,7 +47,7 @@ def word_counts(lang: str, words: int) -> tuple[tuple[str, int], ...]:
     return tuple(bpe.word_counts(lang, words))
 
 
-def training_key(lang: str, words: int, merges: int) -> Hashable:
+def training_key(lang: str, words: int, merges: int) -> tuple:
     return ("bpe", lang, words, merges)
 
 

@@ -130,7 +130,7 @@ def lesson(settings: dict) -> None:
         live_chart.cached_chart(
             "at_terms_chart", partial(charts.terms_chart, *shown_for, "sinusoidal", t("at.terms_title"))
         )
-        total = sum(terms.values())
+        total = np.sum(list(terms.values()), axis=0)
         seen = np.isfinite(logits)
         st.markdown(t("at.terms_check", err=f"{np.abs(total[seen] - logits[seen]).max():.1e}"))
         explain(
@@ -181,10 +181,10 @@ def lesson(settings: dict) -> None:
             said = t5_said(t5_reach(cfg, b.length)) if b.kind == "bias_clips" else t(f"at.beyond_{b.kind}", **values)
             past = t("at.past", trained=b.trained_len, length=b.length) + " " + said
             st.markdown(f"- **{scheme_name(r.label)}**: {depends}{clamped} {past}")
-        relative = [scheme_name(r.label) for r in result.results if r.shift.max_diff < SAME]  # as the lines above say
-        absolute = [scheme_name(r.label) for r in result.results if r.shift.max_diff >= SAME]
-        said = t("at.checks_zero", names=", ".join(relative)) if relative else ""
-        said += t("at.checks_nonzero", names=", ".join(absolute)) if absolute else ""
+        same = [scheme_name(r.label) for r in result.results if r.shift.max_diff < SAME]  # as the lines above say
+        moved = [scheme_name(r.label) for r in result.results if r.shift.max_diff >= SAME]
+        said = t("at.checks_zero", names=", ".join(same)) if same else ""
+        said += t("at.checks_nonzero", names=", ".join(moved)) if moved else ""
         explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", said + t("at.checks_notice"))
         show_code(shift_check, beyond)
 

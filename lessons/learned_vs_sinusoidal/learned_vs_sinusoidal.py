@@ -93,8 +93,8 @@ def start_training(cfgs: dict[str, TrainConfig]) -> None:
 @st.fragment(run_every=1.0)
 def live_progress(cfgs: dict[str, TrainConfig]) -> None:
     """Progress bars and loss curves while the jobs run; a full rerun once they are all done."""
-    jobs = {p: training_runner().get(cfg) for p, cfg in cfgs.items()}
-    if all(job.done for job in jobs.values()):
+    jobs = {p: job for p, cfg in cfgs.items() if (job := training_runner().get(cfg)) is not None}
+    if len(jobs) < len(cfgs) or all(job.done for job in jobs.values()):  # done, or let go of: the page says which
         st.rerun()
     for p, job in jobs.items():
         if job.started:
@@ -125,7 +125,7 @@ SETTINGS["lv_lr"].draw(c3)
 SETTINGS["lv_seed"].draw(c4)
 test_len = SETTINGS["lv_test_len"].draw(c4)
 
-cfgs = None
+cfgs: dict[str, TrainConfig] | None = None
 try:
     cfgs = {p: train_config(st.session_state, p) for p in POSITIONS}
     if not train_len <= test_len <= 4 * training.MAX_TRAIN_LEN:
@@ -140,10 +140,11 @@ st.caption(t("lv.policy", device=device().type, waiting=waiting, queue=queue))
 refusal_notice(training_runner(), "lv_refused")
 
 # --- 1. Training ------------------------------------------------------------------------------------
-jobs = {p: training_runner().get(cfg) for p, cfg in cfgs.items()} if cfgs else {}
-if jobs and all(jobs.values()) and not all(job.done for job in jobs.values()):
+asked = {p: training_runner().get(cfg) for p, cfg in cfgs.items()} if cfgs else {}
+jobs = {p: job for p, job in asked.items() if job is not None}  # none: not pressed yet, or let go of
+if cfgs and jobs and len(jobs) == len(asked) and not all(job.done for job in jobs.values()):
     live_progress(cfgs)
-elif jobs and all(job is not None and job.done for job in jobs.values()):
+elif cfgs and jobs and len(jobs) == len(asked) and all(job.done for job in jobs.values()):
     failed = [job.error for job in jobs.values() if job.error]
     if failed:
         st.error(t("lv.failed", error=failed[0]))

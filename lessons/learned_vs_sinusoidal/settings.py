@@ -6,7 +6,6 @@ The boxes have no bounds: a value TrainConfig refuses gets its message, which sa
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from typing import Any
 
 from core.training import MAX_D_MODEL, TASKS, TrainConfig
@@ -36,7 +35,7 @@ SETTINGS = Settings(
 FIELDS = {f.name for f in dataclasses.fields(TrainConfig)}  # the settings that are TrainConfig's (not test_len)
 
 
-def train_config(state: Mapping[str, Any], position: str = "learned") -> TrainConfig:
+def train_config(state: Any, position: str = "learned") -> TrainConfig:
     """The TrainConfig of the page's settings in a session (st.session_state), each one the page has not drawn yet
     at its default, for one of the models (core.training.POSITIONS). Raises ValueError (a Problem) with what to
     change."""

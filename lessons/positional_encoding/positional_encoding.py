@@ -135,12 +135,12 @@ def lesson() -> None:
         try_this("pe")
 
 
-def curves_figure(dims: list[int], titles: tuple[str, ...], values: np.ndarray, p0: int, _d0: int):
+def curves_figure(dims: list[int], titles: tuple[str, str, str], values: np.ndarray, p0: int, _d0: int):
     """The chosen columns' curves over a window of positions (ui.window.window_chart's figure(values, r0, c0))."""
     return fig.pe_curves_figure(values, p0, dims, titles)
 
 
-def similarity_figure(metric: str, titles: tuple[str, ...], values: np.ndarray, p0: int, _c0: int):
+def similarity_figure(metric: str, titles: tuple[str, str, str], values: np.ndarray, p0: int, _c0: int):
     """The similarity of a window of positions with each other (ui.window.window_chart's figure(values, r0, c0))."""
     return fig.similarity_figure(values, p0, metric, titles)
 
@@ -159,9 +159,9 @@ def table_section(cfg: PEConfig, a: PEConfig | None, window_config: WindowConfig
     cells = functools.partial(table_window, cfg)
     p0, p1, d0, d1 = window_chart(window_config, labels, table, heatmap, "pe_table_chart", cells=cells)
     capped = p1 < min(p0 + st.session_state.pe_pos_span, cfg.max_len)  # a wide window shows fewer rows
-    cells = (p1 - p0) * (d1 - d0)
+    shown = (p1 - p0) * (d1 - d0)
     caption = t(
-        "pe.table_caption", p0=p0, p1=p1 - 1, d0=d0, d1=d1 - 1, max_len=cfg.max_len, d_model=cfg.d_model, cells=cells
+        "pe.table_caption", p0=p0, p1=p1 - 1, d0=d0, d1=d1 - 1, max_len=cfg.max_len, d_model=cfg.d_model, cells=shown
     )
     turns = [
         float(pe.wavelengths(cfg.d_model, cfg.base)[claims.column_pair(d, cfg.d_model, cfg.layout)])

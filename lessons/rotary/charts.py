@@ -52,9 +52,12 @@ def ab_wavelengths_chart(a: RopeConfig, b: RopeConfig) -> go.Figure:
 
 
 def ab_ratio_chart(a: RopeConfig, b: RopeConfig) -> go.Figure:
-    """B's wavelengths over A's, pair by pair (the same head_dim)."""
+    """B's wavelengths over A's, pair by pair (the same head_dim: the page draws it only then)."""
+    ratio = rotary.wavelength_ratio(a, b, device=device())
+    if ratio is None:
+        raise ValueError("A and B have different head_dim: their pairs are not the same pairs")
     return lines_figure(
-        {t("rp.ab_ratio"): rotary.wavelength_ratio(a, b, device=device()).cpu().numpy()},
+        {t("rp.ab_ratio"): ratio.cpu().numpy()},
         t("rp.ab_ratio_title"),
         t("rp.ax_pair"),
         t("rp.ab_ratio"),

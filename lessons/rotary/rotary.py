@@ -150,8 +150,8 @@ def rope_sections(head_box, base_box) -> None:
     distance = SETTINGS["rp_distance"].draw(c1)
     seed = int(SETTINGS["rp_seed"].draw(c2))
     live_chart.cached_chart("rp_scores_chart", partial(charts.scores_chart, cfg, a, distance, seed))
-    heads = (cfg.head_dim, cfg.base), a and (a.head_dim, a.base)  # all the bound depends on
-    live_chart.cached_chart("rp_decay_chart", partial(charts.decay_chart, *heads, distance))
+    b_head, a_head = (cfg.head_dim, cfg.base), None if a is None else (a.head_dim, a.base)  # all the bound uses
+    live_chart.cached_chart("rp_decay_chart", partial(charts.decay_chart, b_head, a_head, distance))
     explain(
         r"q_m^\top k_n = \mathrm{Re}\Big[\sum_j h_j\, e^{i(m-n)\theta_j}\Big],\qquad "
         r"\big|\ldots\big| \le \max_j |h_{j+1} - h_j| \sum_j |S_j|",

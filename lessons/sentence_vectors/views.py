@@ -99,7 +99,7 @@ def search_view(query: str, k: int) -> dict:
     collection = sentence_collection()
     out: dict = dict(refused=[], minilm=None, glove=None, only_minilm=[], only_glove=[])
     for space, (vector, why) in (("minilm", minilm_row(query)), ("glove", glove_row(query))):
-        if why is not None:
+        if vector is None:
             out["refused"].append((space, why))
         else:
             out[space] = sentences.search(collection.vectors(space), vector, k)

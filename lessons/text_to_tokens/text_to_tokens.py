@@ -209,8 +209,8 @@ else:
         t("tt.bar_untied"): {table_part: price.table, rest: price.total - price.table, output: price.table},
         t("tt.bar_tied"): {table_part: price.table, rest: price.total - price.table, output: 0},
     }
-    texts = (t("tt.price_title"), t("tt.ax_parameters"))
-    live_chart.cached_chart("tt_price_chart", partial(price_figure, bars, *texts))
+    price_texts = (t("tt.price_title"), t("tt.ax_parameters"))
+    live_chart.cached_chart("tt_price_chart", partial(price_figure, bars, *price_texts))
     explain(
         rf"|V| \times d_{{model}} = {price.vocabulary:,} \times {price.d_model} = {price.table:,}".replace(",", "{,}"),
         t("tt.price_said", table=views.millions(price.table), total=views.millions(price.total),
