@@ -15,7 +15,7 @@ import streamlit as st
 
 from core.jobs import Job, JobRunner, Work
 from core.problems import Problem
-from ui.i18n import problem
+from ui.i18n import problem, t
 
 # Every queue's bounds, in one place: the pages read them for their texts, tests/core/test_jobs.py drives them.
 QUEUES = {
@@ -141,3 +141,15 @@ def job_result(
     st.button(label, key=button_key, on_click=start)
     refusal_notice(runner, refused_key)
     return None
+
+
+def describe_projection(method: str, job: Job) -> str:
+    """A projection's progress text (the shared "projections" queue: the embedding space's and the sentence map's):
+    deferred behind the learner's own run, waiting behind others, UMAP's start (neighbours, compiling), or its step."""
+    if job.deferred:
+        return t("es.deferred", method=method)
+    if not job.started:
+        return t("es.waiting", method=method, n=job_runner("projections").ahead(job.key))
+    if job.step == 0 and method == "UMAP":
+        return t("es.umap_starting")
+    return t("es.step", method=method, step=job.step, total=job.total)

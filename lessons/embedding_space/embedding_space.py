@@ -19,7 +19,7 @@ from lessons.embedding_space.settings import SETTINGS, group_text
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.jobs import job_result
+from ui.jobs import describe_projection, job_result
 from ui.live_chart import cached_chart
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors, source_name
@@ -244,7 +244,7 @@ if perplexities:
             sweep_key, wv.vectors[rows].cpu().numpy() if demo is None else demo, sweep_cfg, perplexities
         ),
         label=t("es.sweep_run", n=len(perplexities), points=n_sweep), button_key="es_sweep_run",
-        refused_key="es_sweep_refused", describe=functools.partial(projections.describe, "t-SNE"),
+        refused_key="es_sweep_refused", describe=functools.partial(describe_projection, "t-SNE"),
         failed=lambda error: t("es.failed", method="t-SNE", error=error),
     )  # fmt: skip
     if swept is not None:

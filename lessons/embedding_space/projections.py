@@ -17,7 +17,7 @@ from core.vectors import WordVectors
 from figures.cloud import cloud_figure
 from ui.cache import cached
 from ui.i18n import problem, t
-from ui.jobs import QUEUES, job_progress, job_runner, refusal_notice, submit
+from ui.jobs import QUEUES, describe_projection, job_progress, job_runner, refusal_notice, submit
 from ui.parse import parse_number
 
 LAYOUT_EVERY = 50  # t-SNE's intermediate layouts kept while it runs: one every 50 iterations
@@ -61,18 +61,6 @@ def start_sweep(key: tuple, x: np.ndarray, cfg: CloudConfig, perplexities: tuple
     submit(runner(), [(key, lambda progress: work(progress=progress), total)], "es_sweep_refused")
 
 
-def describe(method: str, job: Job) -> str:
-    """The progress bar's text for a projection: deferred behind the learner's own run, waiting, UMAP's start
-    (neighbours, compiling), or its step."""
-    if job.deferred:
-        return t("es.deferred", method=method)
-    if not job.started:
-        return t("es.waiting", method=method, n=runner().ahead(job.key))
-    if job.step == 0 and method == "UMAP":
-        return t("es.umap_starting")
-    return t("es.step", method=method, step=job.step, total=job.total)
-
-
 def projection_ui(
     wv: WordVectors, rows: list[int], source_key: str, cloud_id: tuple, cfg: CloudConfig, draw: Callable[[Job], None]
 ) -> tuple[np.ndarray | None, tuple | None]:
@@ -104,7 +92,7 @@ def projection_ui(
         st.caption(t("es.slow", method=cfg.method, queue=QUEUES["projections"]["max_waiting"]))
         refusal_notice(runner(), "es_refused")
     elif not job.done:
-        job_progress(runner(), key, functools.partial(describe, cfg.method), draw)
+        job_progress(runner(), key, functools.partial(describe_projection, cfg.method), draw)
     else:
         return remember(cloud_id, cfg, job.result), key
     return None, key

@@ -4,30 +4,21 @@ settings, whoever pressed Run."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import streamlit as st
 
 from core.cloud import CloudConfig, project
-from core.jobs import Job, JobRunner
+from core.jobs import JobRunner
 from lessons.sentence_vectors import views
 from ui.i18n import t
-from ui.jobs import QUEUES, job_progress, job_runner, refusal_notice, submit
+from ui.jobs import QUEUES, describe_projection, job_progress, job_runner, refusal_notice, submit
 
 
 def runner() -> JobRunner:
     """The projection queue: one job at a time per server, results shared by every learner."""
     return job_runner("projections")
-
-
-def describe(method: str, job: Job) -> str:
-    """The progress bar's text: deferred, waiting behind others, UMAP's start, or the step it is on."""
-    if job.deferred:
-        return t("es.deferred", method=method)
-    if not job.started:
-        return t("es.waiting", method=method, n=runner().ahead(job.key))
-    if job.step == 0 and method == "UMAP":
-        return t("es.umap_starting")
-    return t("es.step", method=method, step=job.step, total=job.total)
 
 
 def map_coords(space: str, cfg: CloudConfig) -> np.ndarray | None:
@@ -40,7 +31,7 @@ def map_coords(space: str, cfg: CloudConfig) -> np.ndarray | None:
     if job is not None and job.done and not job.error:
         return job.result
     if job is not None and not job.done:
-        job_progress(runner(), key, lambda job: describe(cfg.method, job))
+        job_progress(runner(), key, functools.partial(describe_projection, cfg.method))
         return None
     if job is not None:
         st.error(t("es.failed", method=cfg.method, error=job.error))

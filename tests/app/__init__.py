@@ -1,5 +1,6 @@
 """AppTests of the pages; APP is the app's entry point they all start from."""
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -56,3 +57,22 @@ def train_and_wait(at: AppTest, seconds: float = 120) -> None:
     """Press Train on the learned-vs-sinusoidal page and wait (wait_for_job) until its result or its error shows."""
     at.button(key="lv_train").click().run()
     wait_for_job(at, lambda at: at.metric or at.error, "training", seconds)
+
+
+def live_charts(at: AppTest) -> list[dict]:
+    """The figures a page sent through ui.live_chart, in order (each one's JSON)."""
+    sent = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
+    return [json.loads(data["figure"]) for data in sent if data.get("figure")]
+
+
+def view(at: AppTest, charts: Callable[[AppTest], list[dict]] = live_charts) -> tuple:
+    """What a page shows: every chart's data and every text, notice, table and metric (a control that moves
+    changes it)."""
+    return (
+        [json.dumps(c["data"], sort_keys=True) for c in charts(at)],
+        [m.value for m in at.markdown],
+        [c.value for c in at.caption],
+        [w.value for w in at.warning],
+        [d.value.to_json() for d in at.dataframe],
+        [m.value for m in at.metric],
+    )

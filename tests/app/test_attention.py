@@ -1,6 +1,5 @@
 """The attention page in AppTest: every control moves the page, the bad inputs get messages, a link opens a view."""
 
-import json
 import re
 
 import numpy as np
@@ -12,7 +11,8 @@ from core.attention import scores as attention_scores
 from core.attention.view import compare
 from core.exercises import EXERCISES
 from core.glove import load_glove
-from tests.app import APP, train_and_wait
+from tests.app import APP, train_and_wait, view
+from tests.app import live_charts as charts
 
 PAGE = "lessons/attention/attention.py"
 SCHEMES = ["none", "sinusoidal", "learned: MiniLM", "rope", "alibi", "t5"]
@@ -21,21 +21,6 @@ SCHEMES = ["none", "sinusoidal", "learned: MiniLM", "rope", "alibi", "t5"]
 @pytest.fixture
 def at(open_page):
     return open_page(PAGE)
-
-
-def charts(at) -> list[dict]:
-    """The figures the page sent, in order: each one's JSON, sent to ui.live_chart's plain chart."""
-    sent = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
-    return [json.loads(data["figure"]) for data in sent]
-
-
-def view(at) -> tuple:
-    """What the page shows: every chart's data and every line of text (a control that moves changes it)."""
-    return (
-        [json.dumps(c["data"], sort_keys=True) for c in charts(at)],
-        [m.value for m in at.markdown],
-        [c.value for c in at.caption],
-    )
 
 
 def checks(at) -> dict[str, str]:

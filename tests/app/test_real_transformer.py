@@ -11,6 +11,7 @@ from core import minilm, probes
 from core.exercises import EXERCISES, minilm_answers
 from core.probes import ProbeConfig
 from tests.app import open_link
+from tests.app import view as shown
 from tests.figures.plotly_json import array
 
 PAGE = "lessons/real_transformer/real_transformer.py"
@@ -30,14 +31,8 @@ def charts(at) -> list[dict]:
 
 
 def view(at) -> tuple:
-    """What the page shows: every chart's data and every line of text (a control that moves changes it)."""
-    return (
-        [json.dumps(c["data"], sort_keys=True) for c in charts(at)],
-        [m.value for m in at.markdown],
-        [c.value for c in at.caption],
-        [w.value for w in at.warning],
-        [d.value.to_json() for d in at.dataframe],
-    )
+    """What the page shows (tests.app.view), its heads' grid included."""
+    return shown(at, charts)
 
 
 def chapter(at, name: str) -> None:

@@ -2,7 +2,6 @@
 sentence (never a traceback) while the other sentences stay, a link opens a view, and the exercises' answers are the
 page's own numbers."""
 
-import json
 import re
 import time
 
@@ -11,7 +10,8 @@ import pytest
 from core import sentences
 from core.exercises import EXERCISES, sentence_answers
 from lessons.sentence_vectors.settings import CHAPTERS, SETTINGS
-from tests.app import open_link
+from tests.app import live_charts as charts
+from tests.app import open_link, view
 from tests.app.test_i18n import english_words, shown_texts
 
 PAGE = "lessons/sentence_vectors/sentence_vectors.py"
@@ -20,24 +20,6 @@ PAGE = "lessons/sentence_vectors/sentence_vectors.py"
 @pytest.fixture
 def sv(open_page):
     return open_page(PAGE)
-
-
-def charts(at) -> list[dict]:
-    """The figures the page sent through ui.live_chart, in order."""
-    sent = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
-    return [json.loads(data["figure"]) for data in sent]
-
-
-def view(at) -> tuple:
-    """What the page shows: every chart's data and every line of text (a control that moves changes it)."""
-    return (
-        [json.dumps(c["data"], sort_keys=True) for c in charts(at)],
-        [m.value for m in at.markdown],
-        [c.value for c in at.caption],
-        [w.value for w in at.warning],
-        [d.value.to_json() for d in at.dataframe],
-        [m.value for m in at.metric],
-    )
 
 
 def title(figure: dict) -> str:
