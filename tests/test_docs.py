@@ -316,3 +316,8 @@ def test_the_architecture_names_every_module_of_core_figures_ui_and_lessons():
 
 def test_every_module_and_symbol_the_architecture_names_exists():
     assert wrong_symbols(ARCHITECTURE.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("doc", [README, *DOCS], ids=lambda doc: doc.name)
+def test_every_module_symbol_a_doc_names_exists(doc):
+    assert wrong_symbols(doc.read_text(encoding="utf-8")) == []
