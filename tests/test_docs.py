@@ -8,6 +8,7 @@ matched against the GitHub slugs of the target's headings.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import tomllib
 from pathlib import Path
@@ -192,3 +193,131 @@ def test_docs_upstream_names_the_file_of_every_reach():
     text = (ROOT / "docs" / "upstream.md").read_text(encoding="utf-8")
     for where in re.findall(r"^\| [^|]+ \| `([^`]+)`", text, re.M):
         assert (ROOT / where).exists(), where
+
+
+# --- docs/architecture.md names every module, and only what exists ------------------------------------------------
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+LAYERS = ("core", "figures", "ui", "lessons", "labtools")
+# A module named in prose: `core.attention.head` (dotted) or core/attention/head.py, core/attention/ (a path)
+DOTTED = re.compile(rf"\b(?:{'|'.join(LAYERS)})(?:\.\w+)+|\b(?:{'|'.join(LAYERS)})\b(?![/\w])")
+PATHS = re.compile(rf"\b(?:{'|'.join(LAYERS)})(?:/\w+)*(?:\.py|/)")
+# A backticked dotted name whose first part is a layer: `ui.cache.cached`, `lessons.attention.settings.SETTINGS`
+SYMBOL = re.compile(rf"`(?P<name>(?:{'|'.join(LAYERS)})(?:\.\w+)+)")
+
+
+def modules(layers: tuple[str, ...] = ("core", "figures", "ui", "lessons")) -> dict[str, Path]:
+    """{dotted name: file} of every Python module under the layers, packages by their __init__.py."""
+    out = {}
+    for layer in layers:
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def named(text: str) -> set[str]:
+    """Every module a text names, as a dotted name: each dotted name and each of its prefixes (`ui.cache.cached`
+    names ui.cache and ui), each path (`core/attention/head.py`, `core/attention/`) and the folders above it."""
+    names = set()
+    for m in DOTTED.finditer(text):
+        parts = m[0].split(".")
+        names.update(".".join(parts[: i + 1]) for i in range(len(parts)))
+    for m in PATHS.finditer(text):
+        parts = m[0].removesuffix("/").removesuffix(".py").removesuffix("/__init__").split("/")
+        names.update(".".join(parts[: i + 1]) for i in range(len(parts)))
+    return names
+
+
+def unnamed(text: str) -> list[str]:
+    """The modules under core/, figures/, ui/ and lessons/ a text does not name."""
+    said = named(text)
+    return [name for name in modules() if name not in said]
+
+
+def page_script(path: Path) -> bool:
+    """Whether a file is a lesson's page script (lessons/<folder>/<folder>.py), which runs its page on import."""
+    return path.parent.parent == ROOT / "lessons" and path.stem == path.parent.name
+
+
+def top_level_names(path: Path) -> set[str]:
+    """The names a module defines at its top level (functions, classes, assignments, imports), read without running
+    it."""
+    out: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            out.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return out
+
+
+def module_file(dotted: str) -> Path | None:
+    """The file of a dotted module name under the repository, or None when it is no module."""
+    path = ROOT.joinpath(*dotted.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.exists():
+            return candidate
+    return path if path.is_dir() else None  # a folder without __init__.py: a namespace package
+
+
+def missing(name: str) -> str | None:
+    """None when the dotted `module.symbol` (or module) exists, else what is missing. The longest prefix that is a
+    module is imported (a lesson's page script is parsed instead: it runs its page on import) and the rest looked
+    up on it, attribute by attribute."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        if (path := module_file(".".join(parts[:i]))) is not None:
+            break
+    else:
+        return f"{name}: no module {parts[0]}"
+    module, rest = ".".join(parts[:i]), parts[i:]
+    if not rest:
+        return None
+    if path.suffix == ".py" and page_script(path):
+        defined = top_level_names(path)
+        return None if rest[0] in defined and len(rest) == 1 else f"{name}: {module} defines no {'.'.join(rest)}"
+    value: object = importlib.import_module(module)
+    for j, attr in enumerate(rest):
+        if not hasattr(value, attr):
+            return f"{name}: {'.'.join(parts[: i + j])} has no {attr}"
+        value = getattr(value, attr)
+    return None
+
+
+def wrong_symbols(text: str) -> list[str]:
+    """What is missing for each backticked `module.symbol` a text names."""
+    return [problem for m in SYMBOL.finditer(text) if (problem := missing(m["name"])) is not None]
+
+
+def test_the_architecture_checker_finds_a_module_left_out_and_a_made_up_name():
+    whole = ARCHITECTURE.read_text(encoding="utf-8")
+    left_out = whole.replace("core.attention.head", "").replace("core/attention/head.py", "")
+    assert "core.attention.head" in unnamed(left_out)
+    assert "core.bpe" in named("`core/bpe.py`") and "core.attention" in named("`core/attention/`")
+    assert "core.attention" in named("`core.attention.head.AttentionConfig`")
+    assert wrong_symbols("`ui.cache.cached` `core.attention.head.AttentionConfig` `lessons.declared`") == []
+    assert wrong_symbols("`ui.cache.no_such_thing`") == ["ui.cache.no_such_thing: ui.cache has no no_such_thing"]
+    assert wrong_symbols("`ui.caching.page_cache_data`") == ["ui.caching.page_cache_data: ui has no caching"]
+    assert wrong_symbols("`core.attention.head.AttentionConfig.no_field`") != []
+    # a page script is read, not run: a name it defines passes, a made-up one fails
+    assert wrong_symbols("`lessons.attention.attention.lesson`") == []
+    assert wrong_symbols("`lessons.attention.attention.made_up`") == [
+        "lessons.attention.attention.made_up: lessons.attention.attention defines no made_up"
+    ]
+
+
+def test_the_architecture_names_every_module_of_core_figures_ui_and_lessons():
+    assert unnamed(ARCHITECTURE.read_text(encoding="utf-8")) == []
+
+
+def test_every_module_and_symbol_the_architecture_names_exists():
+    assert wrong_symbols(ARCHITECTURE.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("doc", [README, *DOCS], ids=lambda doc: doc.name)
+def test_every_module_symbol_a_doc_names_exists(doc):
+    assert wrong_symbols(doc.read_text(encoding="utf-8")) == []
