@@ -20,7 +20,7 @@ fi
 .venv/bin/python -m labtools.axe  # axe-core from npm (pinned, sha512-checked) into .axe-core/ for the a11y test
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
 .venv/bin/hadolint --failure-threshold error Dockerfile deploy/proxy.Dockerfile
-# The types of core/, figures/ and ui/ (pyproject.toml's [tool.mypy]), checked beside the tests: a cold mypy spends
+# The types of core/, figures/, ui/, lessons/ and labtools/ (pyproject.toml's [tool.mypy]), checked beside the tests: a cold mypy spends
 # about 90 s reading torch's and Streamlit's types; its report comes after the tests'.
 types_log=$(mktemp)
 .venv/bin/python -m mypy >"$types_log" 2>&1 &
