@@ -3,7 +3,6 @@ sentence (never a traceback) while the other sentences stay, a link opens a view
 page's own numbers."""
 
 import re
-import time
 
 import pytest
 
@@ -11,7 +10,7 @@ from core import sentences
 from core.exercises import EXERCISES, sentence_answers
 from lessons.sentence_vectors.settings import CHAPTERS, SETTINGS
 from tests.app import live_charts as charts
-from tests.app import open_link, view
+from tests.app import open_link, view, wait_for_job
 from tests.app.test_i18n import english_words, shown_texts
 
 PAGE = "lessons/sentence_vectors/sentence_vectors.py"
@@ -128,11 +127,7 @@ def test_chapter_4_maps_the_collection_and_measures_the_map(sv):
     moved(sv, "sv_kept_k", 5, "number_input")
     sv.radio(key="sv_method").set_value("t-SNE").run()
     sv.button(key="sv_run").click().run()
-    for _ in range(240):  # the job runs in the background; the page reruns itself once it is done
-        if sv.metric:
-            break
-        time.sleep(0.5)
-        sv.run()
+    wait_for_job(sv, lambda at: at.metric, "t-SNE of the collection", 120)  # it runs in the background
     assert sv.metric and not sv.exception and not sv.error
     assert any("mean place of the query's 5 most similar" in c.value for c in sv.caption)
 

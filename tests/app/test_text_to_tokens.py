@@ -2,13 +2,12 @@
 to the input layer (its link, and the input layer starting from it)."""
 
 import re
-import time
 from urllib.parse import parse_qs
 
 import pytest
 
 from core import bpe, pretrained, tokens
-from tests.app import open_link
+from tests.app import open_link, wait_for_job
 from ui import tokens as shared
 from ui.pages import LESSONS
 
@@ -16,14 +15,15 @@ PAGE = "lessons/text_to_tokens/text_to_tokens.py"
 INPUT = LESSONS["il"].script
 
 
-def settled(at, tries: int = 240):
-    """Rerun until no training is in progress (they run in the background): the page with every chart it draws."""
-    for _ in range(tries):
-        if not at.get("progress") and not any(c.value.startswith("Training BPE on") for c in at.caption):
-            return at
-        time.sleep(0.25)
-        at.run()
-    raise AssertionError("the trainings did not finish")
+def settled(at, seconds: float = 240):
+    """Rerun until no training is in progress (they run in the background, tests.app.wait_for_job): the page with
+    every chart it draws."""
+
+    def done(at) -> bool:
+        return not at.get("progress") and not any(c.value.startswith("Training BPE on") for c in at.caption)
+
+    wait_for_job(at, done, "the BPE trainings", seconds)
+    return at
 
 
 @pytest.fixture(scope="module")

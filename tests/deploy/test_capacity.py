@@ -59,7 +59,7 @@ class Proxy:
         while not condition(self.servers()):
             if time.monotonic() > deadline:
                 raise AssertionError(f"the proxy never showed {what}: {self.servers()}")
-            time.sleep(0.05)
+            time.sleep(0.05)  # the poll of a wait on a condition (the counters), with its deadline above
 
 
 @dataclass
@@ -124,7 +124,7 @@ def replicas() -> Iterator[list[str]]:
                 except requests.RequestException:
                     if time.monotonic() > deadline:
                         raise
-                    time.sleep(0.1)
+                    time.sleep(0.1)  # the poll of a wait on a condition (health), with its deadline above
         yield [f"127.0.0.1:{p}" for p in ports]
     finally:
         for proc in procs:
