@@ -30,6 +30,8 @@ def views(page: str) -> dict[str, tuple]:
         "lessons/real_transformer/real_transformer.py": ("tf_chapter",),
         "lessons/embedding_space/embedding_space.py": ("es_method",),
         "lessons/input_layer/input_layer.py": ("il_mode",),
+        "lessons/sentence_vectors/sentence_vectors.py": ("sv_chapter",),
+        "lessons/text_to_tokens/text_to_tokens.py": ("tt_cut",),
     }.get(page, ())
     settings = declaration(page)
     return {key: settings[key].options for key in controls}

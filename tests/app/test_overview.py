@@ -1,7 +1,5 @@
 """The overview page: the first in the sidebar, a link per step, the seeds table, in both languages."""
 
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -32,7 +30,7 @@ def test_each_steps_heading_names_the_page_its_link_opens(lang):
     at.query_params["lang"] = lang
     at.run()
     assert not at.exception
-    by_path = {lesson.url_path or Path(lesson.script).stem: lesson.key for lesson in PATH}
+    by_path = {lesson.folder: lesson.key for lesson in PATH}
     links = [by_path[link.proto.page] for link in at.get("page_link")]
     headings = [h.value for h in at.subheader]
     assert links == [lesson.key for lesson in PATH]  # one step per lesson, in the path's order

@@ -2,8 +2,6 @@
 violation (WCAG 2 A and AA, and axe's best practices). Workshops run on projectors, where low contrast is worse.
 Each page is also drawn whole without an exception, and asks nothing of the internet (the lab runs offline)."""
 
-from pathlib import Path
-
 import pytest
 
 from labtools.axe import describe, failing, run_axe
@@ -11,10 +9,7 @@ from labtools.browser import EXCEPTION, wait_until_idle
 from ui.pages import OVERVIEW, PATH
 
 # each page's address is what st.navigation makes of its script's name (a lesson folder's: its url path); the overview is the default page, at "/"
-PAGES = {
-    lesson.key: "" if lesson is OVERVIEW else lesson.url_path or Path(lesson.script).stem
-    for lesson in (OVERVIEW, *PATH)
-}
+PAGES = {lesson.key: "" if lesson is OVERVIEW else lesson.folder for lesson in (OVERVIEW, *PATH)}
 # and one view that is no page's default: the input layer with the real model, whose own scale, positions, width
 # and dropout leave most of its settings disabled (their labels read at 2.57:1 once, let through as inactive)
 PAGES["il-real"] = "input_layer?il_mode=minilm"

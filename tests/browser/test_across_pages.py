@@ -141,9 +141,11 @@ def test_back_and_forward_step_through_the_views_of_a_page(page, server_url):
     assert page.url.endswith("/positional_encoding")
     page.go_forward()
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")
-    page.locator('[data-testid="stSidebarNav"] a').nth(2).click()  # another page, and back by its link
+    page.locator(
+        '[data-testid="stSidebarNav"] a[href$="/word_embeddings"]'
+    ).click()  # another page, and back by its link
     page.wait_for_url("**/word_embeddings")
-    page.locator('[data-testid="stSidebarNav"] a').nth(4).click()
+    page.locator('[data-testid="stSidebarNav"] a[href$="/positional_encoding"]').click()
     wait_for_plot(page, f"{HEATMAP_SHAPE} === '50, 128'")  # the settings were kept, not reset
     wait_until_idle(page)
     assert page.url.endswith("?pe_pos_span=50")

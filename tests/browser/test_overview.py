@@ -12,7 +12,7 @@ def test_the_overview_links_to_every_step_and_an_exercise_checks_its_answer(page
     assert_layout(page)
     main_links = page.locator('[data-testid="stMain"] [data-testid="stPageLink-NavLink"]')
     hrefs = [main_links.nth(i).get_attribute("href") for i in range(main_links.count())]
-    assert hrefs == [lesson.script.removeprefix("lessons/").removesuffix(".py") for lesson in PATH]  # in its order
+    assert hrefs == [lesson.folder for lesson in PATH]  # in its order
     main_links.nth(hrefs.index("rotary")).click()
     page.wait_for_selector(".js-plotly-plot")
     assert page.url.endswith("/rotary")

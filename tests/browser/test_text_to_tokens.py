@@ -5,15 +5,8 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import (
-    EXCEPTION,
-    assert_layout,
-    drag_slider,
-    pick,
-    slider_named,
-    type_into,
-    wait_until_idle,
-)
+from labtools.browser import EXCEPTION, assert_layout, wait_until_idle
+from labtools.moves import drag_slider, pick, slider_named, type_into
 
 CHARTS = "document.querySelectorAll('[data-testid=\"stMain\"] .js-plotly-plot').length"
 
