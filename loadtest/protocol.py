@@ -5,7 +5,8 @@ A `Session` does what the browser's frontend does, in the same order:
 1. GET the page (`<base>/<page>?<query>`, with the Accept header a browser sends for a page, which is how
    deploy/haproxy.cfg tells a new arrival), then `_stcore/health` and `_stcore/host-config`, as the frontend's
    connection pings do. The health answer sets the `_streamlit_xsrf` cookie; a sticky proxy's cookie, if any,
-   is kept too (every cookie goes back on every request and on the websocket).
+   is kept too, from any answer, the websocket's handshake included (every cookie goes back on every request and
+   on the websocket).
 2. Open the websocket `<base>/_stcore/stream` with the subprotocols the browser sends: `streamlit`, then the XSRF
    cookie's value (the frontend's session token), with the page's Origin.
 3. Send a `BackMsg.rerun_script` (a `ClientState`): the query string, the widget states of every widget on the
@@ -38,6 +39,7 @@ import time
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
 from typing import Any
 
 import requests
@@ -276,6 +278,10 @@ class Session:
             if err.status_code == 503 and "retry-after" in (err.resp_headers or {}):
                 raise LabFull(f"websocket {stream}: HTTP 503, the lab is full", at="session") from err
             raise
+        # A proxy picks the session's replica when the websocket opens and sets its cookie on the handshake's
+        # answer (deploy/haproxy.cfg); a browser keeps it, and sends it with its uploads and downloads.
+        for name, morsel in SimpleCookie(self.ws.getheaders().get("set-cookie", "")).items():
+            self.http.cookies.set(name, morsel.value, domain=parts.hostname, path=morsel["path"] or "/")
 
     # -- the page ------------------------------------------------------------------------------------------------
 

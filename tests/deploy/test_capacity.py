@@ -21,7 +21,9 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -44,21 +46,22 @@ class Proxy:
     url: str
     stats_socket: Path
 
-    def servers(self) -> dict[str, dict[str, str]]:
-        """HAProxy's own counters for the `emblab` backend's servers (scur: sessions, qcur: queued, status)."""
+    def servers(self, backend: str = "emblab") -> dict[str, dict[str, str]]:
+        """HAProxy's own counters for a backend's servers (scur: connections, qcur: queued, status): `emblab`'s are
+        the sessions, `emblab_pages`' the arrivals' pages being served."""
         with socket.socket(socket.AF_UNIX) as s:
             s.connect(str(self.stats_socket))
             s.sendall(b"show stat\n")
             data = b"".join(iter(lambda: s.recv(65536), b""))
         rows = csv.DictReader(io.StringIO(data.decode().lstrip("# ")))
-        return {r["svname"]: r for r in rows if r["pxname"] == "emblab" and r["svname"] in REPLICAS}
+        return {r["svname"]: r for r in rows if r["pxname"] == backend and r["svname"] in REPLICAS}
 
-    def wait_for(self, condition, what: str) -> None:
-        """Wait (polling the counters) until `condition(servers)` holds."""
+    def wait_for(self, condition, what: str, backend: str = "emblab") -> None:
+        """Wait (polling the counters) until `condition(servers)` holds for `backend`'s servers."""
         deadline = time.monotonic() + 30
-        while not condition(self.servers()):
+        while not condition(self.servers(backend)):
             if time.monotonic() > deadline:
-                raise AssertionError(f"the proxy never showed {what}: {self.servers()}")
+                raise AssertionError(f"the proxy never showed {what}: {self.servers(backend)}")
             time.sleep(0.05)  # the poll of a wait on a condition (the counters), with its deadline above
 
 
@@ -82,6 +85,11 @@ class Learner:
         self.ws = websocket.create_connection(
             stream, cookie=cookie or None, subprotocols=["streamlit"], timeout=BOUND_S
         )
+        # the handshake's answer sets the replica cookie (a session's replica is chosen when it opens); a browser
+        # keeps it, as for any answer
+        answer = SimpleCookie(self.ws.getheaders().get("set-cookie", ""))
+        for name, morsel in answer.items():
+            self.http.cookies.set(name, morsel.value, domain=urlsplit(self.url).hostname, path=morsel["path"] or "/")
         return self.ws
 
     def replica(self) -> str:
@@ -236,6 +244,30 @@ def test_arrivals_let_in_hold_their_places_until_their_sessions_open(proxy):
         a.leave()
 
 
+def test_a_session_goes_to_a_replica_with_a_place_wherever_its_page_came_from(proxy):
+    """Arrivals' pages come from the replica with the fewest connections, and a page's connection ends when it is
+    served: three pages in a row while one replica holds a session all come from the other one. Their sessions
+    choose when they open, among the sessions open, so none is sent where there is no place; the replica cookie
+    comes with the session's answer and keeps the learner's other requests on its replica."""
+    first = Learner(proxy.url)
+    assert first.arrive().status_code == 200
+    first.open_session()
+    arrivals = [Learner(proxy.url) for _ in range(PER_REPLICA * len(REPLICAS) - 1)]
+    pages = [a.arrive() for a in arrivals]
+    assert [p.status_code for p in pages] == [200] * len(arrivals)
+    assert all("EMBLAB_REPLICA" not in p.cookies for p in pages)  # a page sets no replica: its session will
+    for a in arrivals:
+        a.open_session()  # at once: a place is free
+    held = [first.replica(), *(a.replica() for a in arrivals)]
+    assert sorted(held) == sorted(REPLICAS * PER_REPLICA)
+    for learner, replica in zip([first, *arrivals], held, strict=True):  # a script, as an upload would, by its cookie
+        answer = learner.http.get(f"{proxy.url}/static/js/index.js", timeout=BOUND_S)
+        assert answer.headers["x-fake-replica"] == replica
+    assert Learner(proxy.url).arrive().status_code == 503
+    for learner in [first, *arrivals]:
+        learner.leave()
+
+
 def _try(call):
     try:
         return call()
@@ -249,7 +281,9 @@ def test_an_arrival_whose_page_is_still_being_served_takes_one_place_not_two(pro
     slow = [Learner(proxy.url) for _ in range(2)]
     with ThreadPoolExecutor(len(slow)) as pool:
         served = [pool.submit(learner.arrive, "?hold=1") for learner in slow]
-        proxy.wait_for(lambda s: sum(int(r["scur"]) for r in s.values()) == len(slow), "two pages on their way")
+        proxy.wait_for(
+            lambda s: sum(int(r["scur"]) for r in s.values()) == len(slow), "two pages on their way", "emblab_pages"
+        )
         try:
             assert Learner(proxy.url).arrive().status_code == 200  # 4 places: 2 pages on their way and this one
         finally:
