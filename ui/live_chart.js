@@ -110,10 +110,11 @@ async function draw(gd, { data, layout }, chunk) {
   // react sets the config anew) made it 100% of a <div> whose only content it is: 0 px, and the heatmap drawn
   // over what follows it. Full screen, the browser's :fullscreen style (height: 100% !important) wins over this.
   gd.themed = themed; // as sent: the title is fitted anew from it whenever the chart's width changes (refit)
-  gd.fittedWidth = gd.clientWidth;
-  const fitted = fitTitle(gd, themed);
+  const width = gd.clientWidth;
+  const fitted = fitTitle(themed, width);
   gd.style.height = `${fitted.height || DEFAULT_HEIGHT}px`;
   await window.Plotly.react(gd, data, fitted, CONFIG);
+  gd.fittedWidth = width; // the width its title is drawn fitted to
   watchWidth(gd);
 }
 
@@ -137,10 +138,10 @@ function titleRoom(width, title, layout) {
   return room - TITLE_PAD;
 }
 
-function fitTitle(gd, layout) {
+function fitTitle(layout, chartWidth) {
   const title = typeof layout.title === "string" ? { text: layout.title } : layout.title;
-  if (!title || !title.text || gd.clientWidth <= 0) return layout;
-  const width = titleRoom(gd.clientWidth, title, layout);
+  if (!title || !title.text || chartWidth <= 0) return layout;
+  const width = titleRoom(chartWidth, title, layout);
   if (width <= 0) return layout;
   const font = { ...layout.font, ...title.font };
   const size = (title.font && title.font.size) || 1.4 * (layout.font.size || 12); // plotly's default title size
@@ -210,9 +211,9 @@ function refit(gd) {
   gd.drawn = gd.drawn
     .then(async () => {
       if (!gd.isConnected || !gd._fullLayout || document.fullscreenElement === gd) return;
-      if (gd.clientWidth === gd.fittedWidth) return;
-      gd.fittedWidth = gd.clientWidth;
-      const fitted = fitTitle(gd, gd.themed);
+      const width = gd.clientWidth;
+      if (width === gd.fittedWidth) return;
+      const fitted = fitTitle(gd.themed, width);
       const text = (layout) => (layout.title && (layout.title.text ?? layout.title)) || "";
       // plotly follows the window's width (config.responsive), not a <div> narrowed without it (full screen left:
       // its button's relayout fixed the width), which is followed here
@@ -223,6 +224,7 @@ function refit(gd) {
         await window.Plotly.react(gd, gd.data, fitted, CONFIG);
       }
       if (stale) await window.Plotly.Plots.resize(gd);
+      gd.fittedWidth = width;
     })
     .catch((e) => console.error("live_chart", e));
 }
