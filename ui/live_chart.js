@@ -113,7 +113,8 @@ async function draw(gd, { data, layout }, chunk) {
   const width = gd.clientWidth;
   const fitted = fitTitle(themed, width);
   gd.style.height = `${fitted.height || DEFAULT_HEIGHT}px`;
-  await window.Plotly.react(gd, data, fitted, CONFIG);
+  // a copy: plotly writes into the layout it is given (full screen's relayout, a width), and gd.themed stays as sent
+  await window.Plotly.react(gd, data, { ...fitted }, CONFIG);
   gd.fittedWidth = width; // the width its title is drawn fitted to
   watchWidth(gd);
 }
@@ -212,16 +213,16 @@ function refit(gd) {
     .then(async () => {
       if (!gd.isConnected || !gd._fullLayout || document.fullscreenElement === gd) return;
       const width = gd.clientWidth;
-      if (width === gd.fittedWidth) return;
-      const fitted = fitTitle(gd.themed, width);
-      const text = (layout) => (layout.title && (layout.title.text ?? layout.title)) || "";
       // plotly follows the window's width (config.responsive), not a <div> narrowed without it (full screen left:
       // its button's relayout fixed the width), which is followed here
-      const stale = Math.abs(gd._fullLayout.width - gd.clientWidth) > 1;
+      const stale = Math.abs(gd._fullLayout.width - width) > 1;
+      if (width === gd.fittedWidth && !stale) return;
+      const fitted = fitTitle(gd.themed, width);
+      const text = (layout) => (layout.title && (layout.title.text ?? layout.title)) || "";
       const height = fitted.height || DEFAULT_HEIGHT;
       if (text(fitted) !== text(gd.layout) || height !== gd._fullLayout.height || (stale && gd.layout.width)) {
         gd.style.height = `${height}px`;
-        await window.Plotly.react(gd, gd.data, fitted, CONFIG);
+        await window.Plotly.react(gd, gd.data, { ...fitted }, CONFIG);
       }
       if (stale) await window.Plotly.Plots.resize(gd);
       gd.fittedWidth = width;
