@@ -9,6 +9,8 @@ export default function ({ data, parentElement, setStateValue }) {
     gd.className = "live-chart";
     parentElement.appendChild(gd);
   }
+  // The charts watch their width (watchWidth) until the component is unmounted (another chapter, another page).
+  parentElement.querySelectorAll(".live-chart").forEach((div) => div.themed && watchWidth(div));
   if (data.window) moveWindow(parentElement, gd, data, setStateValue);
   else if (data.figures) showEach(parentElement, data);
   else if (gd.figureText !== data.figure || gd.overlayText !== data.overlay) {
@@ -21,6 +23,7 @@ export default function ({ data, parentElement, setStateValue }) {
     // copies of the figure's traces (plotly adds to those it is given); their arrays are the same, so not redrawn
     show(gd, { data: [...gd.baseFigure.data.map((trace) => ({ ...trace })), ...over], layout: gd.baseFigure.layout }, data.plotly_chunk);
   }
+  return () => parentElement.querySelectorAll(".live-chart").forEach(unwatch);
 }
 
 // Several figures, one under another (ui.live_chart.charts): a <div> each, kept across reruns as a single chart's
@@ -34,6 +37,7 @@ function showEach(parentElement, { figures, plotly_chunk }) {
     divs.push(div);
   }
   for (const div of divs.splice(figures.length)) {
+    unwatch(div);
     if (window.Plotly) window.Plotly.purge(div);
     div.remove();
   }
@@ -105,23 +109,41 @@ async function draw(gd, { data, layout }, chunk) {
   // <div>) the drawing had its own height, but every Plotly.react that lays the chart out again (a new figure, and
   // react sets the config anew) made it 100% of a <div> whose only content it is: 0 px, and the heatmap drawn
   // over what follows it. Full screen, the browser's :fullscreen style (height: 100% !important) wins over this.
-  const fitted = fitTitle(gd, themed);
+  gd.themed = themed; // as sent: the title is fitted anew from it whenever the chart's width changes (refit)
+  const width = gd.clientWidth;
+  const fitted = fitTitle(themed, width);
   gd.style.height = `${fitted.height || DEFAULT_HEIGHT}px`;
-  await window.Plotly.react(gd, data, fitted, CONFIG);
+  // a copy: plotly writes into the layout it is given (full screen's relayout, a width), and gd.themed stays as sent
+  await window.Plotly.react(gd, data, { ...fitted }, CONFIG);
+  gd.fittedWidth = width; // the width its title is drawn fitted to
+  watchWidth(gd);
 }
 
 // Plotly never wraps a title: one wider than the chart (a phone's, 360 px) is cut off at its right edge. It is broken
 // into lines that fit, at spaces or between CJK characters (never before a closing mark), and the chart is made
-// taller by the lines added, so that its plot keeps its height.
+// taller by the lines added, so that its plot keeps its height. The lines the figure was sent with (figures.titles)
+// are kept: a wider chart joins only the lines added here.
 const PIECES = /<[^>]*>|[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]|[^\s<\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+\s*|\s+/g;
 const NO_BREAK_BEFORE = "，。、：；）》」！？,.:;)";
-const TITLE_PAD = 48; // px of the chart's width kept free of the title: its margins, the gap to the edge
+const TITLE_PAD = 24; // px kept free between the title's end and the chart's edge (canvas and SVG measure alike)
 let ruler; // a canvas whose context measures text
 
-function fitTitle(gd, layout) {
+// The px of the chart's width a title has from where plotly places it: title.x of the width (the template's 0.05
+// when the figure sets none), its left end there (x < 1/3, xanchor "auto"), its right end, or its middle.
+function titleRoom(width, title, layout) {
+  const own = (layout.template && layout.template.layout && layout.template.layout.title) || {};
+  const x = title.x ?? own.x ?? 0.5;
+  const anchor = title.xanchor ?? own.xanchor ?? "auto";
+  const side = anchor === "auto" ? (x < 1 / 3 ? "left" : x > 2 / 3 ? "right" : "center") : anchor;
+  const room = side === "left" ? width * (1 - x) : side === "right" ? width * x : 2 * width * Math.min(x, 1 - x);
+  return room - TITLE_PAD;
+}
+
+function fitTitle(layout, chartWidth) {
   const title = typeof layout.title === "string" ? { text: layout.title } : layout.title;
-  const width = gd.clientWidth - TITLE_PAD;
-  if (!title || !title.text || width <= 0) return layout;
+  if (!title || !title.text || chartWidth <= 0) return layout;
+  const width = titleRoom(chartWidth, title, layout);
+  if (width <= 0) return layout;
   const font = { ...layout.font, ...title.font };
   const size = (title.font && title.font.size) || 1.4 * (layout.font.size || 12); // plotly's default title size
   ruler = ruler || document.createElement("canvas").getContext("2d");
@@ -153,6 +175,59 @@ function fitTitle(gd, layout) {
     margin: { ...margin, t: (margin.t ?? 100) + added }, // plotly's default top margin
     height: (layout.height || DEFAULT_HEIGHT) + added,
   };
+}
+
+// --- Titles fitted again when the chart's width changes ---------------------------------------------------------
+// A window narrowed or widened after the chart was drawn (a tablet turned, a laptop's window dragged): plotly resizes
+// the drawing (config.responsive) but keeps the title it was given, fitted to the old width, and a narrower chart
+// cuts it off at its right edge. Each chart watches its own <div>'s width; once it has stopped changing for
+// REFIT_MS, the title is fitted from the layout as sent (gd.themed, never the lines already added), and redrawn if
+// its lines differ. A chart taken away (showEach, the component unmounted) stops watching (unwatch); one found
+// detached when its width changes (its size drops to 0) stops too.
+const REFIT_MS = 150;
+
+function watchWidth(gd) {
+  if (gd.widthWatch || !gd.isConnected) return;
+  const observer = new ResizeObserver(() => {
+    const watch = gd.widthWatch;
+    if (!watch) return;
+    if (!gd.isConnected) return unwatch(gd);
+    clearTimeout(watch.timer);
+    watch.timer = setTimeout(() => refit(gd), REFIT_MS);
+  });
+  gd.widthWatch = { observer, timer: 0 };
+  observer.observe(gd);
+}
+
+function unwatch(gd) {
+  if (!gd.widthWatch) return;
+  clearTimeout(gd.widthWatch.timer);
+  gd.widthWatch.observer.disconnect();
+  delete gd.widthWatch;
+}
+
+// In the chart's queue of drawings (show), after any figure still on its way. Full screen, the chart keeps the title
+// it had (the screen's height is the browser's, not the figure's): it is fitted once back in its column.
+function refit(gd) {
+  gd.drawn = gd.drawn
+    .then(async () => {
+      if (!gd.isConnected || !gd._fullLayout || document.fullscreenElement === gd) return;
+      const width = gd.clientWidth;
+      // plotly follows the window's width (config.responsive), not a <div> narrowed without it (full screen left:
+      // its button's relayout fixed the width), which is followed here
+      const stale = Math.abs(gd._fullLayout.width - width) > 1;
+      if (width === gd.fittedWidth && !stale) return;
+      const fitted = fitTitle(gd.themed, width);
+      const text = (layout) => (layout.title && (layout.title.text ?? layout.title)) || "";
+      const height = fitted.height || DEFAULT_HEIGHT;
+      if (text(fitted) !== text(gd.layout) || height !== gd._fullLayout.height || (stale && gd.layout.width)) {
+        gd.style.height = `${height}px`;
+        await window.Plotly.react(gd, gd.data, { ...fitted }, CONFIG);
+      }
+      if (stale) await window.Plotly.Plots.resize(gd);
+      gd.fittedWidth = width;
+    })
+    .catch((e) => console.error("live_chart", e));
 }
 
 // --- A window on a table, moved in the browser ----------------------------------------------------------------
