@@ -143,7 +143,8 @@ def is_punctuation(c: str) -> bool:
 
 
 def is_cjk(c: str) -> bool:
-    """A CJK ideograph (BERT's ranges): a word of its own, since Chinese puts no spaces between words."""
+    """A CJK ideograph (BERT's ranges, as `tokenizers` has them: its extension E starts at U+2B920, not BERT's
+    U+2B820): a word of its own, since Chinese puts no spaces between words."""
     o = ord(c)
     return (
         0x4E00 <= o <= 0x9FFF
@@ -151,7 +152,7 @@ def is_cjk(c: str) -> bool:
         or 0x20000 <= o <= 0x2A6DF
         or 0x2A700 <= o <= 0x2B73F
         or 0x2B740 <= o <= 0x2B81F
-        or 0x2B820 <= o <= 0x2CEAF
+        or 0x2B920 <= o <= 0x2CEAF
         or 0xF900 <= o <= 0xFAFF
         or 0x2F800 <= o <= 0x2FA1F
     )

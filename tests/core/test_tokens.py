@@ -18,6 +18,7 @@ HELD_OUT = [  # sentences no code here was written from
     "tabs\tand\nnewlines\r\nand\x07bell\x00nul",
     "ＦＵＬＬＷＩＤＴＨ ｶﾀｶﾅ ǅ İstanbul Straße",
     "supercalifragilisticexpialidocious" * 4,
+    "0\U0002b820 0\U0002b920",  # tokenizers' CJK ranges: U+2B820 inside a word, U+2B920 a word of its own
     "",
     "   ",
 ]
