@@ -147,7 +147,9 @@ def test_cut_text_by_each_name_is_that_cut_computed_another_way(minilm, text):
     assert tokens.table_ids(piece, wordpiece.unk) == tuple(reference.encode(text).ids[1:-1])  # no [CLS], [SEP]
     listed = ["the", "low", "er"]
     said = tokens.cut_text(text, "words", vocabulary=listed)
-    assert said.ids == tuple(listed.index(w.lower()) if w.lower() in listed else None for w in tokens.WORD.findall(text))
+    assert said.ids == tuple(
+        listed.index(w.lower()) if w.lower() in listed else None for w in tokens.WORD.findall(text)
+    )
 
 
 def test_cut_text_refuses_a_name_it_does_not_know_and_wordpiece_without_its_vocabulary():
