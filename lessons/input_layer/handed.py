@@ -106,7 +106,8 @@ def handed_tokens(text: str, sentences: tuple[str, ...]) -> HandedTokens | None:
             )
             box.html(tokens_html(first.tokens, first.ids))
             box.caption(t(f"tt.handoff_{shared.MODE_FOR.get(done.name, 'random')}"))
-    box.button(t("tt.handoff_drop"), key="il_from_drop", on_click=drop)
+    if box.button(t("tt.handoff_drop"), key="il_from_drop", on_click=drop):
+        st.rerun()  # the whole page: the cut's box and the table's controls are outside this section's fragment
     if done is None:
         return None
     unknown = wordpiece.unk if wordpiece is not None else first.vocabulary  # words: a <unk> row after the list
