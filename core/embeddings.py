@@ -273,3 +273,84 @@ def input_stages(
     with torch.no_grad():
         out = layer(torch.tensor([ids], device=device), torch.tensor([segments], device=device), stages=True)
     return tokens, {name: values[0] for name, values in out.items()}  # (length, d_model) each
+
+
+# --- A vocabulary of any size: the tokens another tokenizer cut ------------------------------------------------
+
+
+def random_rows(ids: Sequence[int], d_model: int, *, seed: int = 0) -> Tensor:
+    """Rows `ids` of a random N(0, 1) table of any number of rows: row i is drawn on the cpu from a generator
+    seeded with seed * 2**21 + i alone (unique for ids below 2**21, past the last code point, and seeds below 2**11:
+    the generator reads 32 bits of its seed), so a token reads the same row in every sentence, and a table as large
+    as a vocabulary (1,114,112 code points x d_model) is never built.
+
+    Returns:
+        (len(ids), d_model)
+    """
+    generator = torch.Generator()
+    out = torch.empty(len(ids), d_model)
+    for k, i in enumerate(ids):
+        generator.manual_seed(seed * 2**21 + i)
+        out[k] = torch.randn(d_model, generator=generator)
+    return out
+
+
+def glove_rows(wv: WordVectors, tokens: Sequence[str]) -> tuple[list[int], Tensor, list[str]]:
+    """Each token's row of GloVe's table, the token lowercased as GloVe's words are; a token GloVe lacks reads row
+    len(wv) (<unk>, zeros).
+
+    Returns:
+        (each token's id in GloVe's table, (len(tokens), wv.dim) rows, the tokens it lacks)
+    """
+    ids = [wv.stoi.get(w.lower(), len(wv.itos)) for w in tokens]
+    zeros = wv.vectors.new_zeros(wv.dim)
+    rows = [wv.vectors[i] if i < len(wv.itos) else zeros for i in ids]
+    unknown = [w for w, i in zip(tokens, ids, strict=True) if i == len(wv.itos)]
+    return ids, torch.stack(rows) if rows else wv.vectors.new_zeros(0, wv.dim), unknown
+
+
+def table_stages(
+    ids: Sequence[int],
+    segments: Sequence[int],
+    vocabulary: int,
+    *,
+    rows: Tensor | None = None,
+    d_model: int = 64,
+    max_len: int = 32,
+    position: str = "sinusoidal",
+    scale: bool = True,
+    dropout: float = 0.1,
+    training: bool = False,
+    seed: int = 0,
+    device=None,
+) -> dict[str, Tensor]:
+    """Every stage of STAGES for ids of a vocabulary of `vocabulary` rows (256 bytes, a BPE's tokens, WordPiece's
+    30,522 pieces, 1,114,112 code points): the layer's token table holds only the rows the ids read, each id's row
+    of `rows` ((len(ids), d), GloVe's) or of random_rows (d_model wide). The rest of the layer is
+    build_input_layer's, drawn for the seed on the cpu; no padding row (no id is <pad> here).
+
+    Args:
+        ids: the tokens' ids, at most max_len; segments: each id's segment (0, 1).
+
+    Returns:
+        {stage: (len(ids), d)} on the device
+
+    Raises:
+        ValueError: an id outside 0..vocabulary-1, or more ids than max_len.
+    """
+    if bad := [i for i in ids if not 0 <= i < vocabulary]:
+        raise ValueError(f"ids {bad[:5]} are not rows of a table of {vocabulary:,}")
+    distinct = list(dict.fromkeys(ids))  # the table's rows the sentence reads, in the order it first reads them
+    row = {i: k for k, i in enumerate(distinct)}
+    table = random_rows(distinct, d_model, seed=seed) if rows is None else rows[[list(ids).index(i) for i in distinct]]
+    torch.manual_seed(seed)
+    layer = InputLayer(
+        len(distinct), table.size(1), max_len, position=position, padding_idx=None, scale=scale, dropout=dropout
+    )
+    with torch.no_grad():
+        layer.token.lut.weight.copy_(table)  # (distinct ids, d)
+    layer = layer.to(device).train(training)
+    local = torch.tensor([[row[i] for i in ids]], device=device)  # (1, length): each id's row in the small table
+    with torch.no_grad():
+        out = layer(local, torch.tensor([list(segments)], device=device), stages=True)
+    return {name: values[0] for name, values in out.items()}  # (length, d) each

@@ -84,6 +84,45 @@ def bpe_cut(text: str, merges: bpe.Merges, upto: int) -> Cut:
     return Cut(tuple(shown_bytes(table[i]) for i in ids), tuple(ids), bpe.BYTES + upto)
 
 
+CUTS = ("characters", "bytes", "words", "wordpiece", "bpe")  # what cut_text cuts by
+
+
+def cut_text(
+    text: str,
+    name: str,
+    *,
+    vocabulary: Sequence[str] = (),
+    wordpiece: WordPiece | None = None,
+    merges: bpe.Merges = (),
+    step: int = 0,
+) -> Cut:
+    """`text` cut by `name` (one of CUTS): its tokens, ids and vocabulary's size. Words are looked up in
+    `vocabulary`, WordPiece's pieces in `wordpiece`, BPE's tokens are those after `step` of `merges`.
+
+    Raises:
+        ValueError: a name not in CUTS, or "wordpiece" without its vocabulary.
+    """
+    if name == "characters":
+        return characters(text)
+    if name == "bytes":
+        return utf8_bytes(text)
+    if name == "words":
+        return words(text, vocabulary)
+    if name == "wordpiece":
+        if wordpiece is None:
+            raise ValueError("a WordPiece cut needs its vocabulary")
+        return wordpiece.cut(text)
+    if name == "bpe":
+        return bpe_cut(text, merges, step)
+    raise ValueError(f"no cut named {name!r}: one of {', '.join(CUTS)}")
+
+
+def table_ids(cut: Cut, unknown: int) -> tuple[int, ...]:
+    """The rows an embedding table reads for a cut's tokens: each token's id, and row `unknown` for a token the
+    vocabulary lacks (id None): WordPiece's [UNK], or a row past a word list's (its <unk>)."""
+    return tuple(unknown if i is None else i for i in cut.ids)
+
+
 # --- WordPiece ------------------------------------------------------------------------------------------
 
 
@@ -104,7 +143,8 @@ def is_punctuation(c: str) -> bool:
 
 
 def is_cjk(c: str) -> bool:
-    """A CJK ideograph (BERT's ranges): a word of its own, since Chinese puts no spaces between words."""
+    """A CJK ideograph (BERT's ranges, as `tokenizers` has them: its extension E starts at U+2B920, not BERT's
+    U+2B820): a word of its own, since Chinese puts no spaces between words."""
     o = ord(c)
     return (
         0x4E00 <= o <= 0x9FFF
@@ -112,7 +152,7 @@ def is_cjk(c: str) -> bool:
         or 0x20000 <= o <= 0x2A6DF
         or 0x2A700 <= o <= 0x2B73F
         or 0x2B740 <= o <= 0x2B81F
-        or 0x2B820 <= o <= 0x2CEAF
+        or 0x2B920 <= o <= 0x2CEAF
         or 0xF900 <= o <= 0xFAFF
         or 0x2F800 <= o <= 0x2FA1F
     )

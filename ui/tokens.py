@@ -6,25 +6,24 @@ word counts, and BPE trainings, which run in the shared "tokens" queue (ui.jobs)
 so that a class asking for the same training trains once.
 
 The hand-off is the input layer's link: `il_sentence` (its own box), `il_mode` (its table: MiniLM's for WordPiece,
-GloVe's for words, a random one else) and `il_from`, the cut ("wordpiece", "words", "characters", "bytes", or
-"bpe-<lang>-<words>-<merges>-<step>").
+GloVe's for words, a random one else) and `il_from`, the cut (`Handed.text`: "wordpiece", "characters", "bytes",
+"words-<lang>", or "bpe-<lang>-<words>-<merges>-<step>"), which lessons/input_layer/handed.py reads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 import streamlit as st
 
 from core import bpe, pretrained, tokens
 from core.jobs import Job, JobRunner
-from figures.tokens import tokens_html
 from ui.cache import cached
 from ui.i18n import t
 from ui.jobs import job_runner, press, session_id
 
 FROM = "il_from"  # the input layer's link parameter: the cut it was handed
-HANDED = "_il_handed"  # session state: the hand-off the input layer has applied (so that it applies it once)
 MODE_FOR = {"wordpiece": "minilm", "words": "glove"}  # the input layer's table for each cut; "random" for the rest
 WAIT_S = 1.0  # a training that takes longer shows its progress; a shorter one is just there
 MAX_CHARS = 1_000  # the cuts read at most this many characters of a text
@@ -88,15 +87,10 @@ def describe(job: Job) -> str:
 def cut(text: str, name: str, lang: str = "en", merges: bpe.Merges = (), step: int = 0) -> tokens.Cut:
     """`text` cut by `name` (the words looked up in `lang`'s; BPE after `step` of `merges`). Raises
     PretrainedMissing for WordPiece without MiniLM's package."""
-    if name == "characters":
-        return tokens.characters(text)
-    if name == "bytes":
-        return tokens.utf8_bytes(text)
-    if name == "words":
-        return tokens.words(text, word_list(lang))
-    if name == "wordpiece":
-        return wordpiece().cut(text)
-    return tokens.bpe_cut(text, merges, step)
+    return tokens.cut_text(
+        text, name, vocabulary=word_list(lang) if name == "words" else (),
+        wordpiece=wordpiece() if name == "wordpiece" else None, merges=merges, step=step,
+    )  # fmt: skip
 
 
 @cached(max_entries=2)
@@ -104,65 +98,44 @@ def word_list(lang: str) -> tuple[str, ...]:
     return tuple(w for w, _ in bpe.word_counts(lang))
 
 
+@dataclass(frozen=True)
+class Handed:
+    """A cut handed on to the input layer: its name (core.tokens.CUTS), the words' language, and for BPE its
+    training (language, words, merges) and the merge step."""
+
+    name: str
+    lang: str = "en"
+    words: int = 0
+    merges: int = 0
+    step: int = 0
+
+    @property
+    def text(self) -> str:
+        """The link's form: "bytes", "words-zh", "bpe-en-10000-2000-50"."""
+        if self.name == "bpe":
+            return f"bpe-{self.lang}-{self.words}-{self.merges}-{self.step}"
+        return f"words-{self.lang}" if self.name == "words" else self.name
+
+
 def handoff(sentence: str, name: str, lang: str, words: int, merges: int, step: int) -> dict[str, str]:
-    """The input layer's link parameters for `sentence` cut by `name` (BPE: its language, words, merges, step)."""
-    chosen = f"bpe-{lang}-{words}-{merges}-{step}" if name == "bpe" else name
-    return {"il_sentence": sentence, "il_mode": MODE_FOR.get(name, "random"), FROM: chosen}
+    """The input layer's link parameters for `sentence` cut by `name` (words: their language; BPE: its language,
+    words, merges, step)."""
+    handed = Handed(name, lang, words, merges, step) if name == "bpe" else Handed(name, lang)
+    return {"il_sentence": sentence, "il_mode": MODE_FOR.get(name, "random"), FROM: handed.text}
 
 
-def read_from(text: str | None) -> tuple[str, tuple] | None:
-    """A hand-off's cut from the link: (name, (lang, words, merges, step) for BPE, else ()); None when malformed."""
-    if text in ("wordpiece", "words", "characters", "bytes"):
-        return text, ()
-    parts = (text or "").split("-")
-    if len(parts) == 5 and parts[0] == "bpe" and parts[1] in bpe.LANGS and all(p.isdigit() for p in parts[2:]):
-        lang, (words, merges, step) = parts[1], map(int, parts[2:])
-        if words <= 50_000 and step <= merges <= 60_000:
-            return "bpe", (lang, words, merges, step)
+def read_from(text: str | None) -> Handed | None:
+    """A hand-off's cut from the link (Handed.text; "words" alone is English's); None when malformed."""
+    if text is None:
+        return None
+    if text in ("wordpiece", "characters", "bytes", "words"):
+        return Handed(text)
+    parts = text.split("-")
+    if len(parts) == 2 and parts[0] == "words" and parts[1] in bpe.LANGS:
+        return Handed("words", parts[1])
+    numbers = all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts[2:])
+    if len(parts) == 5 and parts[0] == "bpe" and parts[1] in bpe.LANGS and numbers:
+        words, merges, step = map(int, parts[2:])
+        if 0 < words <= 50_000 and step <= merges <= 60_000:
+            return Handed("bpe", parts[1], words, merges, step)
     return None
-
-
-def apply_handoff() -> None:
-    """On the input layer, before its widgets: a hand-off's sentence and table, set once per hand-off (a learner
-    changes them afterwards as usual)."""
-    asked = (st.query_params.get(FROM), st.query_params.get("il_sentence"))
-    if asked[0] is None or st.session_state.get(HANDED) == asked or read_from(asked[0]) is None:
-        return
-    st.session_state[HANDED] = asked
-    if asked[1] is not None:
-        st.session_state["il_sentence"] = asked[1]
-    st.session_state["il_mode"] = MODE_FOR.get(read_from(asked[0])[0], "random")  # type: ignore[index]
-
-
-def handed_tokens(sentence: str) -> None:
-    """On the input layer: the sentence as the cut handed on cuts it, coloured with its ids, and what table reads
-    them; a button goes back to the page's own tokens. Nothing without a hand-off."""
-    if (text := st.query_params.get(FROM)) is None:
-        return
-    chosen = read_from(text)
-    box = st.container(border=True)
-    if chosen is None:
-        box.warning(t("tt.handoff_bad", text=text))
-    else:
-        name, bpe_settings = chosen
-        merges: bpe.Merges = ()
-        step = 0
-        if bpe_settings:
-            lang, words, n, step = bpe_settings
-            job = training(lang, words, n, wait=10.0)
-            if job is None or not job.done or job.error:
-                box.info(t("tt.handoff_training"))
-                return
-            merges, step = job.result, min(step, len(job.result))
-        try:
-            done = cut(sentence[:MAX_CHARS], name, bpe_settings[0] if bpe_settings else "en", merges, step)
-        except pretrained.PretrainedMissing:
-            box.warning(t("tt.no_minilm"))
-            return
-        box.markdown(t("tt.handoff_title", cut=t(f"tt.cut_{name}"), n=len(done), vocabulary=done.vocabulary))
-        box.html(tokens_html(done.tokens, done.ids))
-        box.caption(t(f"tt.handoff_{MODE_FOR.get(name, 'random')}"))
-    if box.button(t("tt.handoff_drop"), key="il_from_drop"):
-        st.query_params.pop(FROM, None)
-        st.session_state.pop(HANDED, None)
-        st.rerun()

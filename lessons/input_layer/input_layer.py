@@ -17,6 +17,7 @@ from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
 from figures.input_layer import stage_figure
 from figures.training import lines_figure
+from lessons.input_layer import handed as handoff
 from lessons.input_layer.settings import SETTINGS
 from ui import live_chart
 from ui.cache import cached
@@ -27,7 +28,7 @@ from ui.i18n import problem, t
 from ui.minilm import unknown_notice
 from ui.resources import minilm_input
 from ui.tables import downloads, table
-from ui.tokens import apply_handoff, handed_tokens
+from ui.tokens import read_from
 from ui.vectors import bundled_vectors
 
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024]  # the d_models of section 2
@@ -84,7 +85,7 @@ def run_layer(sentences, wv, glove, d_model, max_len, position, scale, dropout, 
 
 st.title(t("il.title"))
 st.markdown(t("il.intro"))
-apply_handoff()  # "Use these tokens" on the text-to-tokens page: its sentence and table, once
+handoff.apply_handoff()  # "Use these tokens" on the text-to-tokens page: its sentence, cut and table, once
 
 # --- Settings ---------------------------------------------------------------------------------------
 # A bound radio would put its option's label, in the reader's language, into the link, so the choices shown
@@ -92,35 +93,76 @@ apply_handoff()  # "Use these tokens" on the text-to-tokens page: its sentence a
 # shows the codes, with the tables' names under them. The sentences are typed into `typed` by section
 # 1's fragment below, so that a sentence reruns that section alone (the browser writes the URL); the table and the
 # layer's settings, moved far less, rerun the page, which hands them to the fragment. Sections 2 and 5 have their own
-# controls and are fragments too; sections 3 and 4 have none.
+# controls and are fragments too; sections 3 and 4 have none. The cut handed on (`il_from`, empty for the page's own
+# words) is a box of its own, in the link: it decides which table reads the tokens (handed.table_for).
 captions = [t(f"il.mode_{m}") for m in SETTINGS["il_mode"].options]
 mode = SETTINGS["il_mode"].draw(st, captions=captions, horizontal=True)
 typed = st.container()
 c1, c2, c3, c4 = st.columns([1.25, 1, 1, 1.25])  # toggles cut their labels rather than wrap them
-own = mode == "minilm"  # the real model has its own scale, positions and dropout
+training_slot = c4.container()  # the toggle above the cut's box; drawn once the table is known
+handed_from = SETTINGS["il_from"].draw(c4).strip()
+table_in_use = handoff.table_for(mode, read_from(handed_from)) if handed_from else mode
+own = table_in_use == "minilm"  # the real model has its own scale, positions and dropout
 scale = SETTINGS["il_scale"].draw(c1, disabled=own)
 position = SETTINGS["il_position"].draw(c1, disabled=own)
-d_model = SETTINGS["il_d_model"].draw(c2, disabled=mode != "random")  # GloVe's width is its own, the real model's too
+d_model = SETTINGS["il_d_model"].draw(c2, disabled=table_in_use != "random")  # GloVe's width is its own, MiniLM's too
 max_len = int(SETTINGS["il_max_len"].draw(c2))
 dropout = SETTINGS["il_dropout"].draw(c3, disabled=own)
-training = SETTINGS["il_train"].draw(c4, disabled=own)
+training = SETTINGS["il_train"].draw(training_slot, disabled=own)
 layer_settings = (d_model, max_len, position, scale, dropout)
 
 
+def glove_or_none(d_model: int):
+    """GloVe's vectors, or None (and a warning) without their package; a notice that they set d_model."""
+    try:
+        wv = bundled_vectors()
+    except VectorsError as err:
+        st.warning(t("il.glove_missing", problem=problem(err)))
+        return None
+    if d_model != wv.dim:
+        st.info(t("il.glove_dim", dim=wv.dim, d_model=d_model))
+    return wv
+
+
 @st.fragment
-def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float], training: bool) -> None:
+def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float], training: bool, cut: str) -> None:
     c1, c2 = typed.columns(2)
     sentence = SETTINGS["il_sentence"].draw(c1)
     pair = SETTINGS["il_pair"].draw(c2)
     d_model, max_len, *_ = layer_settings
+    sentences = (sentence, pair) if pair.strip() else (sentence,)
 
     # --- 1. Tokens and stages -----------------------------------------------------------------------------
     st.header(t("il.h_stages"))
     if not sentence.strip():
         st.error(t("il.no_sentence"))
         return
-    handed_tokens(sentence)  # the sentence as the text-to-tokens page's chosen cut cuts it
-    if mode == "minilm":
+    handed = handoff.handed_tokens(cut, sentences)  # the box: which cut the tokens come from, and the way back
+    table_in_use = handoff.table_for(mode, handed.handed if handed else None)
+    if handed is not None and not any(handed.cuts):  # nothing but what the cut drops (zero-width characters)
+        st.warning(t("il.handed_empty", cut=t(f"tt.cut_{handed.handed.name}")))
+        return
+    if handed is not None and table_in_use != "minilm":  # MiniLM reads the WordPiece pieces handed on as below
+        if table_in_use != mode:
+            st.info(t("il.handed_other_table", table=t(f"il.mode_{mode}"), cut=t(f"tt.cut_{handed.handed.name}")))
+        wv = glove_or_none(d_model) if table_in_use == "glove" else None
+        if training:  # dropout draws: not cached
+            every, ids, segments, stages, missing = handoff.run_handed(handed, wv, *layer_settings, training=True)
+        else:
+            every, ids, segments, stages, missing = handoff.handed_stages(handed, wv, *layer_settings)
+        if missing and wv is not None:
+            st.warning(t("il.handed_unknown", words=", ".join(missing), row=f"{len(wv):,}"))
+        if len(every) > max_len:
+            warn_cut("il.cut", every, max_len)
+        tokens = every[:max_len]
+        if wv is None:
+            rows = handed.vocabulary
+            st.caption(t("il.handed_random", rows=f"{rows:,}", d=d_model, values=f"{rows * d_model:,}",
+                         k=len(set(ids))))  # fmt: skip
+        else:
+            st.caption(t("il.handed_glove", rows=f"{len(wv):,}"))
+        code: tuple[Callable[..., Any], ...] = (emb.table_stages, emb.random_rows)
+    elif mode == "minilm":
         try:
             real = minilm_input()
         except pretrained.PretrainedMissing as err:
@@ -134,17 +176,9 @@ def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float],
             tokens, id_tensor, types = tokens[:max_len], id_tensor[:max_len], types[:max_len]
         stages = {name: values.detach().cpu().numpy() for name, values in real.stages(id_tensor, types).items()}
         ids, segments = id_tensor.tolist(), types.tolist()
-        code: tuple[Callable[..., Any], ...] = (pretrained.MiniLMInput.stages,)
+        code = (pretrained.MiniLMInput.stages,)
     else:
-        wv = None
-        if mode == "glove":
-            try:
-                wv = bundled_vectors()
-            except VectorsError as err:
-                st.warning(t("il.glove_missing", problem=problem(err)))
-        if wv is not None and d_model != wv.dim:
-            st.info(t("il.glove_dim", dim=wv.dim, d_model=d_model))
-        sentences = (sentence, pair) if pair.strip() else (sentence,)
+        wv = glove_or_none(d_model) if mode == "glove" else None
         glove = wv is not None
         if training:  # dropout draws: not cached
             toks, stages = run_layer(sentences, wv, glove, *layer_settings, training=True)
@@ -162,10 +196,10 @@ def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float],
         ids, segments = emb.ids_and_segments(toks, max_len)
         code = (emb.TokenEmbedding, emb.InputLayer.forward)
     table(pd.DataFrame({"token": tokens, "id": ids, "segment": segments}), "tokens", hide_index=True)
-    if mode == "minilm":
+    if table_in_use == "minilm":
         st.caption(t("il.wordpiece_caption"))
 
-    if training and mode != "minilm":  # dropout draws anew on every run: not kept
+    if training and table_in_use != "minilm":  # dropout draws anew on every run: not kept
         live_chart.charts(stage_figures(stages, tokens), "il_stages")
     else:
         live_chart.cached_charts("il_stages", partial(stage_figures, stages, tokens))
@@ -179,7 +213,7 @@ def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float],
     )  # fmt: skip
 
 
-stages_section(mode, layer_settings, training)
+stages_section(mode, layer_settings, training, handed_from)
 
 # --- 2. Why sqrt(d_model) -------------------------------------------------------------------------------
 st.header(t("il.h_sqrt"))

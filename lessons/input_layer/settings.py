@@ -1,6 +1,7 @@
 """The input-layer page's settings, declared once (ui.settings): the table the tokens are looked up in, the layer's
-own settings (defaults: core.embeddings.build_input_layer's), the sentences, the initialisation section 2 compares
-and section 5's sizes. The page draws each widget from here; the link and the tests read it."""
+own settings (defaults: core.embeddings.build_input_layer's), the cut the text-to-tokens page handed on, the
+sentences, the initialisation section 2 compares and section 5's sizes. The page draws each widget from here; the
+link and the tests read it."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ SETTINGS = Settings(
         Setting("il_max_len", "number_input", LAYER["max_len"], "max_len", low=1, high=512, step=1),
         Setting("il_dropout", "slider", LAYER["dropout"], "il.dropout", low=0.0, high=0.9),
         Setting("il_train", "toggle", False, "il.training", help="il.training_help"),
+        # the cut "Use these tokens" hands on (ui.tokens.Handed.text); empty: the page's own words
+        Setting("il_from", "text_input", "", "il.from", help="il.from_help"),
         Setting("il_sentence", "text_input", " ".join(emb.ARE_YOU_OK_WORDS), "il.sentence"),
         Setting("il_pair", "text_input", "", "il.pair"),
         Setting(

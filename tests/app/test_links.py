@@ -143,6 +143,7 @@ EXAMPLES = {
         il_max_len=16,
         il_dropout=0.2,
         il_train=True,
+        il_from="bytes",
         il_init="xavier",
         il_vocab=1000,
         il_tie_d=256,

@@ -5,8 +5,8 @@ import re
 
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, wait_until_idle
-from labtools.moves import drag_slider, pick, slider_named, type_into
+from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.moves import click_button, drag_slider, pick, slider_named, type_into
 
 CHARTS = "document.querySelectorAll('[data-testid=\"stMain\"] .js-plotly-plot').length"
 
@@ -82,4 +82,43 @@ def test_use_these_tokens_opens_the_input_layer_on_the_sentence_and_the_cut(page
     wait_until_idle(page)
     expect(page.get_by_text(re.compile("cut by UTF-8 bytes"))).to_have_count(0)
     assert slider_named(page, "d_model").count() == 1
+    assert page.locator(EXCEPTION).count() == 0
+
+
+# The tokens of a group of coloured tokens (figures.tokens.tokens_html): each box's text without its id, as shown
+CHIPS = """n => [...[...document.querySelectorAll('.tt-tokens')][n].querySelectorAll('.tt-token')]
+    .map(box => box.firstChild.textContent)"""
+# The rows of the input layer's first heatmap (figures.input_layer.stage_figure: "0: token"), spaces shown as the
+# boxes show them
+ROWS = """(() => document.querySelector('.js-plotly-plot').data[0].y
+    .map(row => row.slice(row.indexOf(': ') + 2).replaceAll(' ', '␣')))()"""
+
+
+def test_use_these_tokens_hands_the_bpe_cut_to_the_input_layers_table(page, server_url):
+    """The BPE's tokens at the merge step shown become the input layer's rows: its table's, every heatmap's; the
+    hand-off survives a move and a reload, and the way back gives the page's own words."""
+    opened(page, server_url, "?tt_sentence=unbelievable+tokenizers&tt_words=1000&tt_merges=300&tt_step=200")
+    pick(page, "BPE (trained here)")
+    assert_layout(page)
+    cut = page.evaluate(CHIPS, 4)  # the four cuts of section 1, then the BPE's at the step
+    assert 2 < len(cut) < len("unbelievable tokenizers")  # merged, not bytes
+    page.get_by_role("link", name=re.compile("Use these tokens")).click()
+    page.wait_for_url(re.compile(r"/input_layer\?.*il_from=bpe-en-1000-300-200"))
+    wait_for_plot(page, f"{ROWS}.length === {len(cut)}", timeout=60_000)
+    assert page.evaluate(ROWS) == cut
+    expect(page.get_by_text(re.compile(r"cut by BPE \(trained here\)"))).to_be_visible()
+    assert page.get_by_label("Tokens from", exact=True).input_value() == "bpe-en-1000-300-200"
+    assert_layout(page)
+    drag_slider(page, "d_model", 1)  # a move keeps the hand-off
+    assert page.evaluate(ROWS) == cut and "il_from=bpe-en-1000-300-200" in page.url
+    assert_layout(page)
+    page.reload()  # everything is in the link
+    wait_for_plot(page, f"{ROWS}.length === {len(cut)}", timeout=60_000)
+    wait_until_idle(page)
+    assert page.evaluate(ROWS) == cut
+    assert_layout(page)
+    click_button(page, "Back to the input layer's own tokens")
+    wait_for_plot(page, f"{ROWS}.join(' ') === 'unbelievable tokenizers'", timeout=30_000)
+    page.wait_for_url(lambda url: "il_from" not in url)
+    assert_layout(page)
     assert page.locator(EXCEPTION).count() == 0

@@ -15,6 +15,7 @@ from core.embeddings import (
     InputLayer,
     TokenEmbedding,
     build_input_layer,
+    glove_rows,
     glove_vocabulary,
     ids_and_segments,
     input_stages,
@@ -22,7 +23,9 @@ from core.embeddings import (
     pad_batch,
     padding_gradients,
     parameter_counts,
+    random_rows,
     split_words,
+    table_stages,
 )
 from core.glove import load_glove
 from core.positional import sinusoidal_encoding
@@ -221,3 +224,42 @@ def test_ids_and_segments_run_the_sentences_one_after_another_cut_at_max_len():
     _, _, tokens = build_input_layer(["a b c", "d e"], None, d_model=4)
     assert ids_and_segments(tokens, 32) == ([2, 3, 4, 5, 6], [0, 0, 0, 1, 1])
     assert ids_and_segments(tokens, 4) == ([2, 3, 4, 5], [0, 0, 0, 1])
+
+
+def test_random_rows_are_each_ids_own_draw_whatever_the_table_size():
+    """Row i is torch.randn from a generator seeded with i (seed 0) alone: the same in any sentence, in any order."""
+    rows = random_rows([5, 0x10FFFF, 5], 6)
+    for k, i in enumerate([5, 0x10FFFF, 5]):
+        assert_close(rows[k], torch.randn(6, generator=torch.Generator().manual_seed(i)))
+    assert_close(random_rows([7], 6, seed=1)[0], torch.randn(6, generator=torch.Generator().manual_seed(2**21 + 7)))
+    assert not torch.equal(random_rows([7], 6)[0], random_rows([7], 6, seed=1)[0])
+
+
+@pytest.mark.parametrize("position", ["sinusoidal", "learned"])
+def test_table_stages_read_each_ids_row_and_equal_a_token_by_token_computation(position):
+    """Byte ids (a vocabulary of 256) through the layer, against each token summed and normalised by hand."""
+    ids, segments = list("héé".encode()), [0, 0, 0, 1, 1]  # h, é (2 bytes), é (2 bytes): 5 ids, 3 distinct
+    stages = table_stages(ids, segments, 256, d_model=8, max_len=6, position=position, seed=0)
+    token = random_rows(ids, 8).double().numpy()
+    torch.manual_seed(0)  # the layer's other tables, drawn as table_stages draws them (a table of 3 rows first)
+    nn.Embedding(3, 8)
+    learned = nn.Embedding(6, 8).weight.detach().double().numpy() if position == "learned" else numpy_pe(6, 8)
+    segment = nn.Embedding(2, 8).weight.detach().double().numpy()
+    for m, s in enumerate(segments):
+        scaled = token[m] * math.sqrt(8)
+        summed = scaled + learned[m] + segment[s]
+        normed = (summed - summed.mean()) / math.sqrt(summed.var() + 1e-5)
+        for name, row in zip(stages, (token[m], scaled, scaled + learned[m], summed, normed, normed), strict=True):
+            assert_close(stages[name][m].double().numpy(), row, atol=1e-5, rtol=0)
+    assert_close(stages["token"][1], stages["token"][3])  # é's first byte, twice: one row
+
+
+def test_table_stages_take_glove_rows_and_refuse_an_id_outside_the_table():
+    ids, rows, unknown = glove_rows(TINY, ["The", "zyzzyva", "king"])
+    assert unknown == ["zyzzyva"] and ids == [TINY.stoi["the"], len(TINY), TINY.stoi["king"]]
+    stages = table_stages(ids, [0, 0, 0], len(TINY) + 1, rows=rows, max_len=4)
+    assert_close(stages["token"], torch.stack([TINY.vectors[ids[0]], torch.zeros(TINY.dim), TINY.vectors[ids[2]]]))
+    with pytest.raises(ValueError, match="not rows of a table of 256"):
+        table_stages([3, 256], [0, 0], 256)
+    with pytest.raises(ValueError, match="max_len"):
+        table_stages([1, 2, 3], [0, 0, 0], 256, max_len=2)

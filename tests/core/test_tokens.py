@@ -18,6 +18,7 @@ HELD_OUT = [  # sentences no code here was written from
     "tabs\tand\nnewlines\r\nand\x07bell\x00nul",
     "ＦＵＬＬＷＩＤＴＨ ｶﾀｶﾅ ǅ İstanbul Straße",
     "supercalifragilisticexpialidocious" * 4,
+    "0\U0002b820 0\U0002b920",  # tokenizers' CJK ranges: U+2B820 inside a word, U+2B920 a word of its own
     "",
     "   ",
 ]
@@ -128,3 +129,37 @@ def test_minilms_parameter_counts_are_the_sum_over_its_safetensors():
     assert price.table == table.numel() and price.total == sum(w.numel() for w in weights.values())
     assert price.with_output(tied=True) == price.total
     assert price.with_output(tied=False) - price.total == table.numel()
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=TEXT)
+def test_cut_text_by_each_name_is_that_cut_computed_another_way(minilm, text):
+    """The cut the input layer is handed: bytes are str.encode's, characters their code points, BPE bpe.encode's,
+    WordPiece `tokenizers`' ids for MiniLM, words their rank in the word list."""
+    wordpiece, reference = minilm
+    merges = bpe.train([("lower", 5), ("low", 7), ("newest", 6)], 8)
+    assert tokens.cut_text(text, "bytes").ids == tuple(text.encode("utf-8"))
+    assert tokens.cut_text(text, "bytes").vocabulary == 256
+    assert tokens.cut_text(text, "characters").ids == tuple(ord(c) for c in text)
+    assert tokens.cut_text(text, "bpe", merges=merges, step=5).ids == tuple(bpe.encode(text, merges, 5))
+    assert tokens.cut_text(text, "bpe", merges=merges, step=5).vocabulary == 256 + 5
+    piece = tokens.cut_text(text, "wordpiece", wordpiece=wordpiece)
+    assert tokens.table_ids(piece, wordpiece.unk) == tuple(reference.encode(text).ids[1:-1])  # no [CLS], [SEP]
+    listed = ["the", "low", "er"]
+    said = tokens.cut_text(text, "words", vocabulary=listed)
+    assert said.ids == tuple(
+        listed.index(w.lower()) if w.lower() in listed else None for w in tokens.WORD.findall(text)
+    )
+
+
+def test_cut_text_refuses_a_name_it_does_not_know_and_wordpiece_without_its_vocabulary():
+    with pytest.raises(ValueError, match="no cut named 'sentencepiece'"):
+        tokens.cut_text("a", "sentencepiece")
+    with pytest.raises(ValueError, match="needs its vocabulary"):
+        tokens.cut_text("a", "wordpiece")
+
+
+def test_table_ids_give_an_unknown_token_the_unknown_row():
+    cut = tokens.words("the zyzzyva cat", ["the", "cat"])
+    assert tokens.table_ids(cut, unknown=2) == (0, 2, 1)
+    assert tokens.table_ids(tokens.utf8_bytes("é"), unknown=256) == (0xC3, 0xA9)

@@ -1,0 +1,172 @@
+"""The tokens the text-to-tokens page hands on ("Use these tokens", ui.tokens.handoff), on the input layer.
+
+The link holds the hand-off: `il_sentence`, `il_mode` and `il_from` (the cut: ui.tokens.Handed), a declared setting
+of the page, so that a reload opens the same view. Here: the hand-off applied once (its sentence and table), the box
+that says which cut the tokens come from (with the way back to the page's own words, which empties `il_from`), the
+cut's tokens and ids, and those ids through the input layer over a table as large as the cut's vocabulary (256
+bytes, a BPE's tokens at its step, 1,114,112 code points, MiniLM's 30,522 pieces): a random one, GloVe's for words,
+MiniLM's own for WordPiece.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import streamlit as st
+
+from core import embeddings as emb
+from core import pretrained, tokens
+from figures.tokens import tokens_html
+from ui import tokens as shared
+from ui.cache import cached
+from ui.device import device
+from ui.i18n import t
+from ui.jobs import job_progress, refusal_notice
+
+FROM = shared.FROM  # "il_from": the page's declared setting that holds the cut handed on
+HANDED = "_il_handed"  # session state: the hand-off applied (so that it is applied once)
+DROPPED = "_il_dropped"  # the hand-off the learner went back from, while the address may still name it
+TABLES = {"words": "glove", "wordpiece": "minilm"}  # the one cut each trained table reads
+
+
+def apply_handoff() -> None:
+    """Before the page's widgets: a hand-off's sentence, cut and table (the link's table, else the cut's:
+    ui.tokens.MODE_FOR), set once per hand-off (a learner changes them afterwards as usual)."""
+    asked = (st.query_params.get(FROM), st.query_params.get("il_sentence"))
+    if st.session_state.get(DROPPED) not in (None, asked):  # the address has let go of the hand-off dropped
+        del st.session_state[DROPPED]
+    if not asked[0] or asked in (st.session_state.get(HANDED), st.session_state.get(DROPPED)):
+        return
+    if (handed := shared.read_from(asked[0])) is None:
+        return
+    st.session_state[HANDED] = asked
+    st.session_state[FROM] = asked[0]
+    if asked[1] is not None:
+        st.session_state["il_sentence"] = asked[1]
+    st.session_state["il_mode"] = st.query_params.get("il_mode") or shared.MODE_FOR.get(handed.name, "random")
+
+
+def drop() -> None:
+    """The way back to the page's own words (a button's on_click): the cut's box emptied, which takes it out of the
+    link (the box is bound to it)."""
+    st.session_state[FROM] = ""
+    st.session_state[DROPPED] = st.session_state.pop(HANDED, None)
+
+
+def table_for(mode: str, handed: shared.Handed | None) -> str:
+    """The table the tokens are looked up in: the one chosen, but GloVe's reads words only and MiniLM's its own
+    WordPiece pieces; any other cut reads a random table as large as its vocabulary."""
+    if handed is None or TABLES.get(handed.name) == mode:
+        return mode
+    return "random"
+
+
+@dataclass(frozen=True)
+class HandedTokens:
+    """A cut handed on, applied to the sentences: one Cut per sentence, the row an unknown token reads (WordPiece's
+    [UNK], or a word list's <unk> after its words) and the random table's rows (the cut's vocabulary)."""
+
+    handed: shared.Handed
+    cuts: tuple[tokens.Cut, ...]
+    unknown: int
+    vocabulary: int
+
+
+@cached(max_entries=64, copy=True)
+def handed_cuts(sentences: tuple[str, ...], handed: shared.Handed) -> tuple[tokens.Cut, ...]:
+    """Each sentence cut as the text-to-tokens page cut it (BPE: the training's merges, done, at handed.step)."""
+    merges = (
+        shared.merges(shared.training_key(handed.lang, handed.words, handed.merges)) if handed.name == "bpe" else ()
+    )
+    return tuple(shared.cut(s[: shared.MAX_CHARS], handed.name, handed.lang, merges, handed.step) for s in sentences)
+
+
+def handed_tokens(text: str, sentences: tuple[str, ...]) -> HandedTokens | None:
+    """The box that says which cut the tokens come from, with its tokens and the way back; the cut applied to the
+    sentences, or None when there is none to apply: no hand-off, a link's cut the lab does not know, a BPE training
+    not done on this server yet (started here, its progress shown), MiniLM's package missing."""
+    if not text:
+        return None
+    box = st.container(border=True)
+    done = _ready(box, text)
+    if done is not None:
+        try:
+            cuts = handed_cuts(sentences, done)
+            wordpiece = shared.wordpiece() if done.name == "wordpiece" else None
+        except pretrained.PretrainedMissing:
+            box.warning(t("tt.no_minilm"))
+            done = None
+        else:
+            first = cuts[0]
+            where = t("il.handed_bpe", lang=t(f"tt.lang_{done.lang}"), words=f"{done.words:,}", step=f"{done.step:,}")
+            box.markdown(
+                t("tt.handoff_title", cut=t(f"tt.cut_{done.name}"), n=len(first), vocabulary=f"{first.vocabulary:,}")
+                + (where if done.name == "bpe" else "")
+            )
+            box.html(tokens_html(first.tokens, first.ids))
+            box.caption(t(f"tt.handoff_{shared.MODE_FOR.get(done.name, 'random')}"))
+    if box.button(t("tt.handoff_drop"), key="il_from_drop", on_click=drop):
+        st.rerun()  # the whole page: the cut's box and the table's controls are outside this section's fragment
+    if done is None:
+        return None
+    unknown = wordpiece.unk if wordpiece is not None else first.vocabulary  # words: a <unk> row after the list
+    return HandedTokens(done, cuts, unknown, first.vocabulary + (done.name == "words"))
+
+
+def _ready(box, text: str) -> shared.Handed | None:
+    """The cut the link names, ready to cut with (BPE: its training done, its step within its merges); else None,
+    and the box says why: a cut it does not know, a training in progress (started now if the server has none)."""
+    handed = shared.read_from(text)
+    if handed is None:
+        box.warning(t("tt.handoff_bad", text=text))
+        return None
+    if handed.name != "bpe":
+        return handed
+    job = shared.training(handed.lang, handed.words, handed.merges)
+    named = dict(lang=t(f"tt.lang_{handed.lang}"), words=f"{handed.words:,}", merges=f"{handed.merges:,}")
+    if job is None:  # the queue refused it: ui.jobs says why, and when it is free again
+        box.warning(t("il.handed_refused", **named))
+        with box:
+            refusal_notice(shared.runner(), "tt_refused")
+        return None
+    if job.error:
+        box.error(t("tt.failed", error=job.error))
+        return None
+    if not job.done:
+        box.info(t("il.handed_training", **named))
+        with box:
+            job_progress(shared.runner(), job.key, shared.describe)
+        return None
+    if handed.step > len(job.result):
+        box.info(t("tt.step_past", step=f"{handed.step:,}", learned=f"{len(job.result):,}"))
+        handed = replace(handed, step=len(job.result))
+    return handed
+
+
+def run_handed(
+    handed: HandedTokens, wv, d_model: int, max_len: int, position: str, scale: bool, dropout: float, training: bool
+) -> tuple[list[str], list[int], list[int], dict[str, np.ndarray], list[str]]:
+    """The handed tokens through the input layer: every token (for the notice of what max_len cuts), and for the
+    first max_len their ids, segments, each stage (tokens, d) and the tokens GloVe lacks. With `wv`, GloVe's rows
+    (words, GloVe's ids); else a random table of handed.vocabulary rows (core.embeddings.table_stages)."""
+    every = [tok for cut in handed.cuts for tok in cut.tokens]
+    ids = [i for cut in handed.cuts for i in tokens.table_ids(cut, handed.unknown)][:max_len]
+    segments = [s for s, cut in enumerate(handed.cuts) for _ in cut.tokens][:max_len]
+    rows, vocabulary, missing = None, handed.vocabulary, list[str]()
+    if wv is not None:
+        ids, rows, missing = emb.glove_rows(wv, every[:max_len])
+        vocabulary = len(wv) + 1
+    stages = emb.table_stages(
+        ids, segments, vocabulary, rows=rows, d_model=d_model, max_len=max_len, position=position, scale=scale,
+        dropout=dropout, training=training, device=device(),
+    )  # fmt: skip
+    return every, ids, segments, {name: v.cpu().numpy() for name, v in stages.items()}, missing
+
+
+@cached(max_entries=64, copy=True)
+def handed_stages(
+    handed: HandedTokens, wv, d_model: int, max_len: int, position: str, scale: bool, dropout: float
+) -> tuple[list[str], list[int], list[int], dict[str, np.ndarray], list[str]]:
+    """run_handed in eval mode, kept once per server."""
+    return run_handed(handed, wv, d_model, max_len, position, scale, dropout, training=False)
