@@ -25,10 +25,12 @@ fi
 types_log=$(mktemp)
 .venv/bin/python -m mypy >"$types_log" 2>&1 &
 types_pid=$!
-# Two processes (EMBLAB_TEST_WORKERS), each test file in one of them: a file's fixtures (a server, a browser)
-# serve its tests; while one process waits on a browser, the other computes.
+# Three processes (EMBLAB_TEST_WORKERS) on CI's two cores, each test file in one of them: a file's fixtures (a
+# server, a browser) serve its tests, and much of a browser test is waiting on its server or Chromium, which a third
+# process fills (a browser-heavy sixth of the suite: 363 s with two, 319 s with four). The longest files start first
+# (tests/conftest.py: LONGEST_FIRST); the 25 slowest tests are printed, to keep that list true.
 tests=0
-.venv/bin/python -m pytest -n "${EMBLAB_TEST_WORKERS:-2}" --dist loadfile "$@" || tests=$?
+.venv/bin/python -m pytest -n "${EMBLAB_TEST_WORKERS:-3}" --dist loadfile --durations=25 "$@" || tests=$?
 types=0
 wait "$types_pid" || types=$?
 echo "mypy:" && cat "$types_log" && rm -f "$types_log"
