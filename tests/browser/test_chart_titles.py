@@ -8,6 +8,7 @@ stops watching; a chart back from full screen is drawn at its column's width aga
 Issue 41's report: the attention page's four-terms chart and the MiniLM page's head chart, drawn at a laptop's width,
 kept their one-line titles on a phone, cut off at the right edge."""
 
+import contextlib
 import json
 
 import pytest
@@ -102,16 +103,25 @@ def test_titles_fit_their_chart_as_the_window_narrows_and_widens(screens, server
         context.close()
 
 
-def test_a_chart_taken_away_stops_watching_its_width(screens, server_url):
-    """The four-terms chart watches its width while it is shown; once another chapter takes it away, its observer
-    is disconnected (ui/live_chart.js: unwatch), and a resize after that draws nothing into it."""
+@contextlib.contextmanager
+def terms_chapter(screens, server_url):
+    """A page of its own at the laptop's width, on the attention page's four-terms chapter, its titles fitted; yields
+    (the page, each title's lines)."""
     context = new_context(screens, viewport=WIDE)
     try:
         page = context.new_page()
         page.set_default_timeout(90_000)
         page.goto(f"{server_url}/attention?at_chapter=terms")
         wait_until_idle(page)
-        titles_fit(page, TERMS)
+        yield page, titles_fit(page, TERMS)
+    finally:
+        context.close()
+
+
+def test_a_chart_taken_away_stops_watching_its_width(screens, server_url):
+    """The four-terms chart watches its width while it is shown; once another chapter takes it away, its observer
+    is disconnected (ui/live_chart.js: unwatch), and a resize after that draws nothing into it."""
+    with terms_chapter(screens, server_url) as (page, _):
         chart = page.locator(".st-key-at_terms_chart .live-chart").element_handle()
         assert chart.evaluate("gd => Boolean(gd.widthWatch)")
         fitted = chart.evaluate("gd => gd.fittedWidth")
@@ -121,21 +131,13 @@ def test_a_chart_taken_away_stops_watching_its_width(screens, server_url):
         # the new chapter's charts are refitted to the phone, after the same wait as any refit
         titles_fit(page, VIEWS["the attention page's schemes"][1])
         assert chart.evaluate("gd => gd.fittedWidth") == fitted  # the chart taken away was not
-    finally:
-        context.close()
 
 
 def test_a_chart_left_full_screen_is_drawn_at_its_box_width_again(screens, server_url):
     """Full screen (the live chart's modebar button) draws the chart at the screen's size; back in its column, it is
     drawn at the column's width again, its title as at first. The button's relayout of the height once fixed the
     width at the screen's, and the chart stayed 1280 px wide in an 820 px box, cut off at the right."""
-    context = new_context(screens, viewport=WIDE)
-    try:
-        page = context.new_page()
-        page.set_default_timeout(90_000)
-        page.goto(f"{server_url}/attention?at_chapter=terms")
-        wait_until_idle(page)
-        first = titles_fit(page, TERMS)
+    with terms_chapter(screens, server_url) as (page, first):
         chart = page.locator(".st-key-at_terms_chart .live-chart")
         chart.hover()  # plotly shows its modebar on hover
         chart.locator(".modebar-btn[data-title='Full screen']").click()
@@ -145,5 +147,3 @@ def test_a_chart_left_full_screen_is_drawn_at_its_box_width_again(screens, serve
         page.evaluate("document.exitFullscreen()")
         page.wait_for_function("document.fullscreenElement === null")
         titles_fit(page, TERMS, first)
-    finally:
-        context.close()
