@@ -12,6 +12,7 @@
 //    a finger reaches it;
 //  - each chart's axes are labelled: an x and a y axis with tick labels (a cloud of points may hide them: its axes
 //    have no units), tick text on every axis that shows ticks, and no two tick labels of an axis on top of each other;
+//    its titles (its own, its panels') do not overlap;
 //  - two expanders with one label ("Show the code") have a figure or a heading between them: in a row, nothing
 //    says which figure each one belongs to.
 () => {
@@ -112,6 +113,24 @@
       if (r.right - r.left < 10 || r.bottom - r.top < 10 || !inside(r, box))
         problems.push(`${chartName(gd)}: a plot area ${px(r)} is not visible in its box ${px(box)}`);
     }
+    // Its titles (the chart's, and each panel's: annotations) apart: plotly sets them where the figure says, over
+    // one another when they are too wide (a phone's five panels of the attention page's four terms). Line by line;
+    // across a line its middle 80% (a line's leading may touch the next one's).
+    const titles = [...gd.querySelectorAll(":scope > .plot-container .main-svg :is(.gtitle, .annotation-text)")]
+      .flatMap((t) => (t.querySelector("tspan.line") ? [...t.querySelectorAll("tspan.line")] : [t]))
+      .filter((t) => t.textContent.trim())
+      .map((t) => {
+        const r = rect(t.getBoundingClientRect());
+        const lead = (r.bottom - r.top) * 0.1;
+        return { text: t.textContent.trim().slice(0, 30), r: { ...r, top: r.top + lead, bottom: r.bottom - lead } };
+      })
+      .filter(({ r }) => r.right > r.left);
+    overlapping: for (let i = 0; i < titles.length; i++)
+      for (let j = i + 1; j < titles.length; j++)
+        if (overlap(titles[i].r, titles[j].r)) {
+          problems.push(`${chartName(gd)}: its titles "${titles[i].text}" and "${titles[j].text}" overlap`);
+          break overlapping; // one report per chart
+        }
     // Tick labels: each direction labelled on some axis; every axis that shows labels has them; none overlap.
     const axes = Object.keys(full)
       .filter((k) => /^[xy]axis\d*$/.test(k) && full[k] && full[k]._id && full[k].visible !== false)

@@ -115,15 +115,16 @@ async function draw(gd, { data, layout }, chunk) {
   gd.style.height = `${fitted.height || DEFAULT_HEIGHT}px`;
   // a copy: plotly writes into the layout it is given (full screen's relayout, a width), and gd.themed stays as sent
   await window.Plotly.react(gd, data, { ...fitted }, CONFIG);
+  await fitPanelTitles(gd, fitted);
   gd.fittedWidth = width; // the width its title is drawn fitted to
   watchWidth(gd);
 }
 
 // Plotly never wraps a title: one wider than the chart (a phone's, 360 px) is cut off at its right edge. It is broken
-// into lines that fit, at spaces or between CJK characters (never before a closing mark), and the chart is made
+// into lines that fit, at spaces, after hyphens or between CJK characters (never before a closing mark), and the chart is made
 // taller by the lines added, so that its plot keeps its height. The lines the figure was sent with (figures.titles)
 // are kept: a wider chart joins only the lines added here.
-const PIECES = /<[^>]*>|[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]|[^\s<\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+\s*|\s+/g;
+const PIECES = /<[^>]*>|[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]|[^\s<\u2e80-\u9fff\u3000-\u303f\uff00-\uffef-]+-?\s*|-+\s*|\s+/g;
 const NO_BREAK_BEFORE = "，。、：；）》」！？,.:;)";
 const TITLE_PAD = 24; // px kept free between the title's end and the chart's edge (canvas and SVG measure alike)
 let ruler; // a canvas whose context measures text
@@ -150,22 +151,7 @@ function fitTitle(layout, chartWidth) {
   ruler.font = `${font.weight || "normal"} ${size}px ${font.family}`;
   const wide = (line) => ruler.measureText(line.replace(/<[^>]*>/g, "")).width > width;
   const given = String(title.text).split(/<br\s*\/?>/i);
-  const lines = [];
-  for (const line of given) {
-    if (!wide(line)) {
-      lines.push(line);
-      continue;
-    }
-    let now = "";
-    for (const piece of line.match(PIECES) || []) {
-      if (now.trim() && wide((now + piece).trimEnd()) && !NO_BREAK_BEFORE.includes(piece[0])) {
-        lines.push(now.trimEnd());
-        now = "";
-      }
-      if (now || piece.trim()) now += piece;
-    }
-    if (now.trim()) lines.push(now.trimEnd());
-  }
+  const lines = given.flatMap((line) => wrap(line, wide));
   const added = (lines.length - given.length) * size * 1.3; // plotly's line spacing
   if (added <= 0) return layout;
   const margin = layout.margin || {};
@@ -175,6 +161,74 @@ function fitTitle(layout, chartWidth) {
     margin: { ...margin, t: (margin.t ?? 100) + added }, // plotly's default top margin
     height: (layout.height || DEFAULT_HEIGHT) + added,
   };
+}
+
+// `line` broken greedily into lines that are not `wide`, at PIECES (a piece wider than the room alone stays whole).
+function wrap(line, wide) {
+  if (!wide(line)) return [line];
+  const lines = [];
+  let now = "";
+  for (const piece of line.match(PIECES) || []) {
+    if (now.trim() && wide((now + piece).trimEnd()) && !NO_BREAK_BEFORE.includes(piece[0])) {
+      lines.push(now.trimEnd());
+      now = "";
+    }
+    if (now || piece.trim()) now += piece;
+  }
+  if (now.trim()) lines.push(now.trimEnd());
+  return lines;
+}
+
+// --- Panel titles side by side ----------------------------------------------------------------------------------
+// Small multiples (figures.grid) title each panel with an annotation over its middle. Plotly neither wraps nor
+// shrinks them: on a phone the attention page's five panels of about 60 px each ran their titles into one another.
+// Once the chart is drawn (the plot's width in px is plotly's, after its margins grow for tick labels), a title
+// wider than the room between its neighbours' middles is broken into lines (at spaces, after hyphens), and the row's
+// titles set in one size, the largest at which each takes at most two lines that fit (down to PANEL_MIN_FONT px). The chart grows by the lines added to its top row,
+// twice over: plotly sets the main title in the middle of the top margin, which moves down by half of what is added.
+const PANEL_MIN_FONT = 9;
+const PANEL_PAD = 6; // px between two panel titles
+
+async function fitPanelTitles(gd, layout) {
+  const sent = layout.annotations || [];
+  const panel = (a) => a.xref === "paper" && a.yref === "paper" && a.showarrow === false && a.xanchor === "center";
+  const rows = new Map(); // the panel titles at each height
+  sent.forEach((a, i) => panel(a) && rows.set(a.y, [...(rows.get(a.y) || []), i]));
+  const plot = gd._fullLayout._size.w;
+  const top = Math.max(...rows.keys());
+  const font = { ...layout.font };
+  const fitted = [...sent];
+  let added = 0; // px the top row's titles grew by
+  ruler = ruler || document.createElement("canvas").getContext("2d");
+  for (const [y, row] of rows) {
+    if (row.length < 2) continue;
+    const xs = row.map((i) => sent[i].x).sort((a, b) => a - b);
+    const room = Math.min(...xs.slice(1).map((x, k) => x - xs[k])) * plot - PANEL_PAD;
+    const f = { ...font, ...sent[row[0]].font };
+    const texts = row.map((i) => String(sent[i].text));
+    const at = (size) => {
+      ruler.font = `${f.weight || "normal"} ${size}px ${f.family}`;
+      const wide = (line) => ruler.measureText(line.replace(/<[^>]*>/g, "")).width > room;
+      return { wide, lines: texts.map((text) => wrap(text, wide)) };
+    };
+    let size = f.size || 12;
+    let fit = at(size);
+    if (!fit.lines.some((lines) => lines.length > 1 || lines.some(fit.wide))) continue; // each fits on one line
+    // one size for the row, the largest at which every title takes at most two lines that fit
+    while (size > PANEL_MIN_FONT && fit.lines.some((lines) => lines.length > 2 || lines.some(fit.wide))) fit = at(--size);
+    row.forEach((i, k) => (fitted[i] = { ...sent[i], text: fit.lines[k].join("<br>"), font: { ...sent[i].font, size } }));
+    const most = Math.max(...fit.lines.map((lines) => lines.length));
+    if (y === top) added = Math.max(added, (most - 1) * size * 1.3);
+  }
+  gd.panelsFitted = fitted.some((a, i) => a !== sent[i]); // refit then draws the titles as sent first
+  if (!gd.panelsFitted) return;
+  const update = { annotations: fitted };
+  if (added) {
+    update["margin.t"] = ((layout.margin && layout.margin.t) ?? 100) + 2 * added;
+    update.height = (layout.height || DEFAULT_HEIGHT) + 2 * added;
+    gd.style.height = `${update.height}px`;
+  }
+  await window.Plotly.relayout(gd, update);
 }
 
 // --- Titles fitted again when the chart's width changes ---------------------------------------------------------
@@ -220,11 +274,12 @@ function refit(gd) {
       const fitted = fitTitle(gd.themed, width);
       const text = (layout) => (layout.title && (layout.title.text ?? layout.title)) || "";
       const height = fitted.height || DEFAULT_HEIGHT;
-      if (text(fitted) !== text(gd.layout) || height !== gd._fullLayout.height || (stale && gd.layout.width)) {
+      if (text(fitted) !== text(gd.layout) || height !== gd._fullLayout.height || (stale && gd.layout.width) || gd.panelsFitted) {
         gd.style.height = `${height}px`;
         await window.Plotly.react(gd, gd.data, { ...fitted }, CONFIG);
       }
       if (stale) await window.Plotly.Plots.resize(gd);
+      await fitPanelTitles(gd, fitted);
       gd.fittedWidth = width;
     })
     .catch((e) => console.error("live_chart", e));

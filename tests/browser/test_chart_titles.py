@@ -14,7 +14,7 @@ import json
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from labtools.browser import new_context, wait_until_idle
+from labtools.browser import assert_layout, new_context, wait_until_idle
 from labtools.moves import pick
 
 TERMS = ["at_terms_chart"]
@@ -147,3 +147,28 @@ def test_a_chart_left_full_screen_is_drawn_at_its_box_width_again(screens, serve
         page.evaluate("document.exitFullscreen()")
         page.wait_for_function("document.fullscreenElement === null")
         titles_fit(page, TERMS, first)
+
+
+# each panel title of a chart (an annotation): its text, its lines and its font size in px
+PANELS = """gd => [...gd.querySelectorAll('.annotation-text')].map((t) =>
+  [t.textContent, t.querySelectorAll('tspan.line').length || 1, parseFloat(t.style.fontSize)])"""
+
+
+def test_panel_titles_side_by_side_fit_their_panels_on_a_phone_and_are_as_sent_when_wide_again(screens, server_url):
+    """The four-terms chart's five panel titles (16 px, one line each at a laptop's width) ran into one another on a
+    phone (issue 41's review). There each takes at most two lines, broken after its hyphen, all in one smaller size,
+    no two titles overlapping (labtools/layout.js); widened again, they are as the figure sent them."""
+    with terms_chapter(screens, server_url) as (page, _):
+        chart = page.locator(".st-key-at_terms_chart .live-chart").element_handle()
+        sent = chart.evaluate(PANELS)
+        assert len(sent) == 5 and {(lines, size) for _, lines, size in sent} == {(1, 16)}, sent
+        page.set_viewport_size(SIZES[0])
+        page.wait_for_function("gd => gd.fittedWidth === gd.clientWidth && gd.panelsFitted", arg=chart)
+        assert_layout(page, steady=True)
+        fitted = chart.evaluate(PANELS)
+        assert [text.replace(" ", "") for text, *_ in fitted] == [text.replace(" ", "") for text, *_ in sent]
+        assert {lines for _, lines, _ in fitted} <= {1, 2} and 2 in {lines for _, lines, _ in fitted}, fitted
+        assert len({size for *_, size in fitted}) == 1 and fitted[0][2] < 16, fitted
+        page.set_viewport_size(WIDE)
+        page.wait_for_function("gd => gd.fittedWidth === gd.clientWidth && !gd.panelsFitted", arg=chart)
+        assert chart.evaluate(PANELS) == sent
