@@ -74,7 +74,7 @@ def new_context(browser, **kwargs):
 # Where the lab is opened: a laptop's window (launch_chromium's); a projector in presenter mode (?present=true), at
 # the two sizes projectors take; a phone and a tablet, emulated as Chromium's device mode does (a touch screen, a
 # mobile viewport, its pixel density). tests/browser/test_screens.py and the pages' walks (tests/browser/__init__.py:
-# WALKS) use them.
+# walks) use them.
 SCREENS: dict[str, dict[str, dict[str, Any]]] = {
     "laptop": dict(context=dict(viewport={"width": 1400, "height": 1000}), link={}),
     "presenter-1024": dict(context=dict(viewport={"width": 1024, "height": 768}), link={"present": "true"}),
@@ -89,7 +89,8 @@ SCREENS: dict[str, dict[str, dict[str, Any]]] = {
     ),
 }
 # Screens one page can be checked on in turn by resizing its window: the same link (presenter mode or not), the same
-# kind of device (a mouse, or touch). The first screen of each is the one its context opens at.
+# kind of device (a mouse, or touch). The first screen of each, the narrower, is the one a mode's walk opens at and
+# checks after every move; tests/browser/test_screens.py opens every chapter at the second and narrows to the first.
 MODES: dict[str, list[str]] = {
     "laptop": ["laptop"],
     "presenter": ["presenter-1024", "presenter-1920"],
@@ -171,8 +172,8 @@ _CHECKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def check_after_moves(page, screens: list[str]) -> None:
     """From now on, after every move on `page` (rerun, and labtools.moves' moves), check the layout on each of
-    `screens` (keys of SCREENS, which share the page's link and kind of device: MODES), the window resized to each
-    in turn and back. [] stops the checks."""
+    `screens` (keys of SCREENS, which share the page's link and kind of device: MODES; assert_layout_on), the window
+    resized to each in turn and back. [] stops the checks."""
     _CHECKED[page] = list(screens)
 
 
@@ -238,16 +239,14 @@ def assert_layout(page, timeout: float = 20_000, steady: bool = False) -> None:
 
 def assert_layout_on(page, screens: list[str], timeout: float = 20_000) -> None:
     """assert_layout on each screen of `screens` (keys of SCREENS sharing the page's link and kind of device): the
-    page's own size first, then the window resized to each other one (each mode's contexts open at its narrowest
-    screen, so the window widens), and back to its own size, checked again there: charts drawn at the wider size
-    must fit the narrower one again (ui/live_chart.js fits a title anew when its chart's width changes; a phone
-    turned from landscape to portrait once cut titles off, the report of issue 42's walk). After a resize the check
-    must hold on three polls in a row (steady): the charts are drawn again at the new width."""
+    page's own size first, then the window resized to each other one in turn, and back to its own size at the end.
+    Opened on a mode's wider screen and narrowed, charts drawn at the wider size must fit the narrower one
+    (ui/live_chart.js fits a title anew when its chart's width changes; a phone turned from landscape to portrait
+    once cut titles off, the report of issue 42's walk). After a resize the check must hold on three polls in a row
+    (steady): the charts are drawn again at the new width."""
     own = page.viewport_size
     sizes = [(screen, SCREENS[screen]["context"]["viewport"]) for screen in screens]
     sizes.sort(key=lambda item: item[1] != own)  # the page's own size first
-    if len(sizes) > 1 and sizes[0][1] == own:
-        sizes.append(sizes[0])  # and back
     for screen, size in sizes:
         resized = size != page.viewport_size
         if resized:
@@ -255,7 +254,6 @@ def assert_layout_on(page, screens: list[str], timeout: float = 20_000) -> None:
         try:
             assert_layout(page, timeout, steady=resized)
         except AssertionError as problem:
-            back = " (narrowed back)" if resized and size == own else ""
-            raise AssertionError(f"on the {screen} screen{back}: {problem}") from None
+            raise AssertionError(f"on the {screen} screen: {problem}") from None
     if page.viewport_size != own:
         page.set_viewport_size(own)

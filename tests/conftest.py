@@ -69,24 +69,24 @@ def screens(playwright):
 @pytest.fixture
 def page(request, browser):
     """A page on a laptop's window. Parametrized indirectly with a mode of labtools.browser.MODES (tests/browser's
-    WALKS), a page in that mode instead: on its first screen, its links opened in that mode (presenter mode's
-    ?present=true added to every goto), and after every move the layout checked on each of the mode's screens
-    (labtools.browser.check_after_moves)."""
+    walks), a page in that mode instead: on its first screen (presenter mode at 1024 x 768, a phone), its links opened
+    in that mode (presenter mode's ?present=true added to every goto), and after every move the layout checked on
+    that screen (labtools.browser.check_after_moves)."""
     from labtools.browser import MODES, check_after_moves, screen_link, screen_page
 
-    mode = getattr(request, "param", None)
+    mode = getattr(request, "param", None)  # None: not a walk, no check after each move
     if mode in (None, "laptop"):
         page = browser.new_page()
         page.set_default_timeout(60_000)
         if mode:
-            check_after_moves(page, MODES[mode])
+            check_after_moves(page, MODES[mode][:1])
         yield page
         page.close()
         return
     with screen_page(request.getfixturevalue("screens"), mode) as page:
         goto = page.goto
         page.goto = lambda url, **options: goto(screen_link(url, mode), **options)  # type: ignore[method-assign]
-        check_after_moves(page, MODES[mode])
+        check_after_moves(page, MODES[mode][:1])
         yield page
 
 

@@ -6,15 +6,13 @@ import pytest
 from labtools.browser import MODES
 
 
-def walks(mode: str):
-    """A page's walk, on a laptop's window and in one more mode of labtools.browser.MODES: "presenter" (presenter
-    mode, the layout checked after every move at 1024 x 768 and 1920 x 1080) or "touch" (a touch screen, checked after
-    every move on a phone, 390 x 844, and a tablet, 768 x 1024). The `page` fixture (tests/conftest.py) opens the page
-    in the mode and checks after each move. Each page's walk takes one of the two, half the pages each (CI's time:
-    a walk in a mode costs about twice a laptop's, two sizes checked after each move); tests/browser/test_screens.py
-    opens every page and chapter on all four screens."""
-    assert mode in MODES and mode != "laptop", mode
-    return pytest.mark.parametrize("page", ["laptop", mode], indirect=True)
+def walks(test):
+    """A page's walk, once in each mode of labtools.browser.MODES: on a laptop's window; in presenter mode at
+    1024 x 768; on a touch screen, a phone of 390 x 844. The `page` fixture (tests/conftest.py) opens the page in the
+    mode and checks the layout after every move at the mode's first screen (labtools.browser.check_after_moves).
+    The mode's second screen (1920 x 1080, a tablet) is tests/browser/test_screens.py's: every page and chapter,
+    opened there and then narrowed to the first."""
+    return pytest.mark.parametrize("page", list(MODES), indirect=True)(test)
 
 
 # the PE table's window: the first chart's z as plotly decoded it (the figure carries it in base64)

@@ -17,7 +17,7 @@ LOGITS = (
 LONG = " ".join(["the cat sat on the mat because it was tired", "and the dog ran to the park with its friends"] * 3)
 
 
-@walks("presenter")
+@walks
 def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every heatmap and plot keeps its height (ui.live_chart
     draws them all into the <div>s they had), covers nothing and labels its axes (labtools.browser.assert_layout). A sentence

@@ -11,7 +11,7 @@ from labtools.moves import drag_slider, pick, toggle, type_into
 from tests.browser import walks
 
 
-@walks("presenter")
+@walks
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move the cloud, the neighbours and the sweep keep their height,
     cover nothing and have their tick labels (labtools.browser.assert_layout)."""

@@ -10,7 +10,7 @@ from tests.browser import walks
 PLOTS = "[...document.querySelectorAll('.js-plotly-plot')]"
 
 
-@walks("touch")
+@walks
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every stage's heatmap and the norms' plot keep their
     height, cover nothing and have their tick labels (labtools.browser.assert_layout)."""

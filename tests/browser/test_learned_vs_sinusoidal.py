@@ -6,7 +6,7 @@ from labtools.moves import choose, click_button, drag_slider, type_into
 from tests.browser import walks
 
 
-@walks("touch")
+@walks
 def test_train_button_trains_and_shows_the_result_and_the_layout_holds(page, server_url):
     """After each move, and once the models are trained, every chart keeps its height, covers nothing and has its
     tick labels (labtools.browser.assert_layout)."""

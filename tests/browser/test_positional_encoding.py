@@ -20,7 +20,7 @@ def open_pe(page, server_url, query: str = "", shape: str = "100, 128") -> None:
     wait_until_idle(page)
 
 
-@walks("presenter")
+@walks
 def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every chart keeps its height, covers nothing and has its
     tick labels (labtools.browser.assert_layout). The table's heatmap once collapsed to 0 px after the first new figure

@@ -44,7 +44,7 @@ LONG = "The old man the boat while the children sleep on the shore near the bank
 USES = "The river was high after the rain.\nWe walked along the river at dusk.\nA river of tears ran down her face."
 
 
-@walks("presenter")
+@walks
 def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the four chapters: after each move every chart keeps its height, covers nothing and
     labels its axes (labtools.browser.assert_layout). The other tests of this file check the layout after their own moves (a

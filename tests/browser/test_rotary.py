@@ -10,7 +10,7 @@ from loadtest.protocol import Session
 from tests.browser import walks
 
 
-@walks("touch")
+@walks
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move every chart keeps its height, covers nothing and has its
     tick labels (labtools.browser.assert_layout), with A pinned too."""

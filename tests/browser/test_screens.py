@@ -1,13 +1,14 @@
-"""Every page and chapter on the screens a laptop's window is not: a projector in presenter mode (1024 x 768 and
-1920 x 1080) and a touch screen (a phone, 390 x 844, and a tablet, 768 x 1024). After each chapter is opened, and
-after a move or two, the layout check holds on both screens of the mode (labtools.browser.assert_layout_on: no
-sideways scroll, every chart whole, within the screen, at least 150 px tall, its tick labels apart, every control
-within reach), the window resized from one to the other. On a phone the sidebar opens and its language switch and
-share link take a tap; in presenter mode a click on the MiniLM grid's last head picks that head.
+"""Every page and chapter on the screens a laptop's window is not: a projector in presenter mode (1920 x 1080 and
+1024 x 768) and a touch screen (a tablet, 768 x 1024, and a phone, 390 x 844). Each chapter is opened on the mode's
+wider screen, and after a move or two, the layout check holds there and once the window is narrowed to the other
+screen (labtools.browser.assert_layout_on: no sideways scroll, every chart whole, within the screen, at least 150 px
+tall, its tick labels apart, every control within reach): charts drawn wide must fit when narrowed, as a tablet
+turned or a window dragged narrower. On a phone the sidebar opens and its language switch and share link take a
+tap; in presenter mode a click on the MiniLM grid's last head picks that head.
 
 One browser and the session's one server serve every test of the file; each page is opened in both modes in one test
 (the second mode finds the first one's results in the server's caches). The pages' walks check the layout after
-every move in one of the modes each (tests/browser/__init__.py: walks)."""
+every move in each mode, at its narrower screen (tests/browser/__init__.py: walks)."""
 
 import re
 
@@ -85,13 +86,14 @@ def open_view(page, url: str) -> None:
 def test_every_chapter_fits_the_projector_the_phone_and_the_tablet(screens, server_url, key):
     path, settings, moves = PAGES[key]
     for mode in MODES_SHOWN:
-        with screen_page(screens, mode) as page:
+        narrow, wide = MODES[mode]
+        with screen_page(screens, wide) as page:
             for chapter in chapters(key):
-                open_view(page, screen_link(f"{server_url}/{path}", mode, {**settings, **chapter}))
-                assert_layout_on(page, MODES[mode])
+                open_view(page, screen_link(f"{server_url}/{path}", wide, {**settings, **chapter}))
+                assert_layout_on(page, [wide, narrow])
             for move in moves:
                 move(page)
-                assert_layout_on(page, MODES[mode])
+                assert_layout_on(page, [wide, narrow])
             assert page.locator(EXCEPTION).count() == 0, mode
 
 

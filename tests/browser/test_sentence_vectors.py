@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
 from labtools.moves import click_button, pick, type_into
+from tests.browser import walks
 from ui.i18n import catalog
 
 PLOTS = "document.querySelectorAll('.js-plotly-plot')"
@@ -25,6 +26,7 @@ def fill_area(page, label: str, value: str) -> None:
     wait_until_idle(page)
 
 
+@walks
 def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     page.goto(f"{server_url}/sentence_vectors")
     wait_for_plot(page, f"{PLOTS}.length === 1", timeout=FIRST)
@@ -57,9 +59,11 @@ def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     type_into(page, text("kept_k"), 5)
     assert_layout(page)
     pick(page, "UMAP")
-    assert_layout(page)  # the Run button in the map's place
-    click_button(page, catalog("en")["es.run"].format(method="UMAP", n=320))
-    wait_for_plot(page, f"{PLOTS}.length === 1 && {PLOTS}[0].layout.title.text.includes('UMAP')", timeout=FIRST)
+    assert_layout(page)  # the Run button in the map's place, or the map an earlier walk on this server computed
+    umap = f"{PLOTS}.length === 1 && {PLOTS}[0].layout.title.text.includes('UMAP')"
+    if page.evaluate(f"(() => {{ try {{ return !({umap}); }} catch (e) {{ return true; }} }})()"):
+        click_button(page, catalog("en")["es.run"].format(method="UMAP", n=320))
+    wait_for_plot(page, umap, timeout=FIRST)
     assert_layout(page)
 
     pick(page, text("chapter_exercises"))

@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
 from labtools.moves import click_button, drag_slider, pick, slider_named, type_into
+from tests.browser import walks
 
 CHARTS = "document.querySelectorAll('[data-testid=\"stMain\"] .js-plotly-plot').length"
 
@@ -26,6 +27,7 @@ def opened(page, server_url: str, query: str = "") -> None:
     assert_layout(page, steady=True)
 
 
+@walks
 def test_every_control_keeps_the_layout_after_every_move(page, server_url):
     opened(page, server_url)
     write(page, "我喜欢机器学习。Tokenizers cut unbelievable words 🙂")

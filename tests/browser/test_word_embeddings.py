@@ -8,7 +8,7 @@ from tests.browser import walks
 from tests.fixtures import FIXTURES
 
 
-@walks("touch")
+@walks
 def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     """A learner's walk through the page: after each move the PCA and the axes' plots keep their height, cover
     nothing and have their tick labels (labtools.browser.assert_layout)."""
