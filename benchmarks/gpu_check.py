@@ -64,7 +64,9 @@ def nearest(device: torch.device) -> torch.Tensor:
 def input_layer(device: torch.device) -> torch.Tensor:
     """The input-layer page's stages for a 512-token sentence at d_model 512, dropout off."""
     words = " ".join(f"word{i % 50}" for i in range(512))
-    layer, _, tokens = embeddings.build_input_layer([words], None, d_model=512, max_len=512, device=device)
+    layer, _, tokens = embeddings.build_input_layer(
+        [words], None, embeddings.LayerConfig(d_model=512, max_len=512), device=device
+    )
     layer.eval()
     ids = torch.tensor([tokens[0].ids], device=device)
     with torch.no_grad():

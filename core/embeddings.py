@@ -19,6 +19,24 @@ from core.vectors import WordVectors
 PAD, UNK = "<pad>", "<unk>"
 STAGES = ("token", "scaled", "+ position", "+ segment", "LayerNorm", "dropout")
 
+
+@dataclass(frozen=True)
+class LayerConfig:
+    """The input layer's settings beside its token table: the width of its random tables, how many positions it
+    holds, its positions ("sinusoidal" or "learned"), the token rows scaled by √d_model, the dropout, and the seed its
+    random tables are drawn for. One record for build_input_layer, input_stages and table_stages (and the page's
+    caches, which it keys)."""
+
+    d_model: int = 64
+    max_len: int = 32
+    position: str = "sinusoidal"
+    scale: bool = True
+    dropout: float = 0.1
+    seed: int = 0
+
+
+LAYER = LayerConfig()  # the defaults
+
 # Seed 003's "Are you OK ?" example: its 4 x 4 word matrix, embed_dim 4, max_pos 5.
 ARE_YOU_OK_WORDS = ["Are", "you", "OK", "?"]
 ARE_YOU_OK = torch.tensor(
@@ -208,31 +226,24 @@ def norms_against_d_model(
 
 
 def build_input_layer(
-    sentences: list[str],
-    wv: WordVectors | None,
-    *,
-    d_model: int = 64,
-    max_len: int = 32,
-    position: str = "sinusoidal",
-    scale: bool = True,
-    dropout: float = 0.1,
-    seed: int = 0,
-    device=None,
+    sentences: list[str], wv: WordVectors | None, cfg: LayerConfig = LAYER, *, device=None
 ) -> tuple[InputLayer, list[str], list[Tokens]]:
-    """An InputLayer over the sentences' own small vocabulary: GloVe rows for known words (d_model = wv.dim), or a
-    random table when wv is None (every word known). Deterministic for the seed: the tables are drawn on the cpu,
-    then the layer moves to the device.
+    """An InputLayer with cfg's settings over the sentences' own small vocabulary: GloVe rows for known words
+    (d_model = wv.dim), or a random table when wv is None (every word known). Deterministic for cfg.seed: the tables
+    are drawn on the cpu, then the layer moves to the device.
 
     Returns:
         (layer, itos, one Tokens per sentence)
     """
-    torch.manual_seed(seed)
+    torch.manual_seed(cfg.seed)
     if wv is None:
         itos, tokens = vocabulary(sentences)
-        layer = InputLayer(len(itos), d_model, max_len, position=position, scale=scale, dropout=dropout)
+        layer = InputLayer(
+            len(itos), cfg.d_model, cfg.max_len, position=cfg.position, scale=cfg.scale, dropout=cfg.dropout
+        )
         return layer.to(device), itos, tokens
     itos, vectors, tokens = glove_vocabulary(wv, sentences)
-    layer = InputLayer(len(itos), wv.dim, max_len, position=position, scale=scale, dropout=dropout)
+    layer = InputLayer(len(itos), wv.dim, cfg.max_len, position=cfg.position, scale=cfg.scale, dropout=cfg.dropout)
     with torch.no_grad():
         layer.token.lut.weight.copy_(vectors)
     return layer.to(device), itos, tokens
@@ -246,29 +257,16 @@ def ids_and_segments(tokens: Sequence[Tokens], max_len: int) -> tuple[list[int],
 
 
 def input_stages(
-    sentences: Sequence[str],
-    wv: WordVectors | None,
-    *,
-    d_model: int = 64,
-    max_len: int = 32,
-    position: str = "sinusoidal",
-    scale: bool = True,
-    dropout: float = 0.1,
-    training: bool = False,
-    seed: int = 0,
-    device=None,
+    sentences: Sequence[str], wv: WordVectors | None, cfg: LayerConfig = LAYER, *, training: bool = False, device=None
 ) -> tuple[list[Tokens], dict[str, Tensor]]:
     """The sentences, segment 0, 1, ... one after another, through build_input_layer's layer: every stage of STAGES
-    for their first max_len tokens, in eval mode, or in training mode (dropout zeroes and rescales).
+    for their first cfg.max_len tokens, in eval mode, or in training mode (dropout zeroes and rescales).
 
     Returns:
         (one Tokens per sentence, {stage: (min(tokens, max_len), d_model)} on the device)
     """
-    layer, _, tokens = build_input_layer(
-        list(sentences), wv, d_model=d_model, max_len=max_len, position=position, scale=scale, dropout=dropout,
-        seed=seed, device=device,
-    )  # fmt: skip
-    ids, segments = ids_and_segments(tokens, max_len)
+    layer, _, tokens = build_input_layer(list(sentences), wv, cfg, device=device)
+    ids, segments = ids_and_segments(tokens, cfg.max_len)
     layer.train(training)
     with torch.no_grad():
         out = layer(torch.tensor([ids], device=device), torch.tensor([segments], device=device), stages=True)
@@ -313,24 +311,19 @@ def table_stages(
     ids: Sequence[int],
     segments: Sequence[int],
     vocabulary: int,
+    cfg: LayerConfig = LAYER,
     *,
     rows: Tensor | None = None,
-    d_model: int = 64,
-    max_len: int = 32,
-    position: str = "sinusoidal",
-    scale: bool = True,
-    dropout: float = 0.1,
     training: bool = False,
-    seed: int = 0,
     device=None,
 ) -> dict[str, Tensor]:
     """Every stage of STAGES for ids of a vocabulary of `vocabulary` rows (256 bytes, a BPE's tokens, WordPiece's
     30,522 pieces, 1,114,112 code points): the layer's token table holds only the rows the ids read, each id's row
-    of `rows` ((len(ids), d), GloVe's) or of random_rows (d_model wide). The rest of the layer is
-    build_input_layer's, drawn for the seed on the cpu; no padding row (no id is <pad> here).
+    of `rows` ((len(ids), d), GloVe's) or of random_rows (cfg.d_model wide). The rest of the layer is
+    build_input_layer's with cfg's settings, drawn for cfg.seed on the cpu; no padding row (no id is <pad> here).
 
     Args:
-        ids: the tokens' ids, at most max_len; segments: each id's segment (0, 1).
+        ids: the tokens' ids, at most cfg.max_len; segments: each id's segment (0, 1).
 
     Returns:
         {stage: (len(ids), d)} on the device
@@ -342,11 +335,16 @@ def table_stages(
         raise ValueError(f"ids {bad[:5]} are not rows of a table of {vocabulary:,}")
     distinct = list(dict.fromkeys(ids))  # the table's rows the sentence reads, in the order it first reads them
     row = {i: k for k, i in enumerate(distinct)}
-    table = random_rows(distinct, d_model, seed=seed) if rows is None else rows[[list(ids).index(i) for i in distinct]]
-    torch.manual_seed(seed)
-    layer = InputLayer(
-        len(distinct), table.size(1), max_len, position=position, padding_idx=None, scale=scale, dropout=dropout
+    table = (
+        random_rows(distinct, cfg.d_model, seed=cfg.seed)
+        if rows is None
+        else rows[[list(ids).index(i) for i in distinct]]
     )
+    torch.manual_seed(cfg.seed)
+    layer = InputLayer(
+        len(distinct), table.size(1), cfg.max_len, position=cfg.position, padding_idx=None, scale=cfg.scale,
+        dropout=cfg.dropout,
+    )  # fmt: skip
     with torch.no_grad():
         layer.token.lut.weight.copy_(table)  # (distinct ids, d)
     layer = layer.to(device).train(training)

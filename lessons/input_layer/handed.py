@@ -145,28 +145,25 @@ def _ready(box, text: str) -> shared.Handed | None:
 
 
 def run_handed(
-    handed: HandedTokens, wv, d_model: int, max_len: int, position: str, scale: bool, dropout: float, training: bool
+    handed: HandedTokens, wv, cfg: emb.LayerConfig, training: bool
 ) -> tuple[list[str], list[int], list[int], dict[str, np.ndarray], list[str]]:
     """The handed tokens through the input layer: every token (for the notice of what max_len cuts), and for the
-    first max_len their ids, segments, each stage (tokens, d) and the tokens GloVe lacks. With `wv`, GloVe's rows
+    first cfg.max_len their ids, segments, each stage (tokens, d) and the tokens GloVe lacks. With `wv`, GloVe's rows
     (words, GloVe's ids); else a random table of handed.vocabulary rows (core.embeddings.table_stages)."""
     every = [tok for cut in handed.cuts for tok in cut.tokens]
-    ids = [i for cut in handed.cuts for i in tokens.table_ids(cut, handed.unknown)][:max_len]
-    segments = [s for s, cut in enumerate(handed.cuts) for _ in cut.tokens][:max_len]
+    ids = [i for cut in handed.cuts for i in tokens.table_ids(cut, handed.unknown)][: cfg.max_len]
+    segments = [s for s, cut in enumerate(handed.cuts) for _ in cut.tokens][: cfg.max_len]
     rows, vocabulary, missing = None, handed.vocabulary, list[str]()
     if wv is not None:
-        ids, rows, missing = emb.glove_rows(wv, every[:max_len])
+        ids, rows, missing = emb.glove_rows(wv, every[: cfg.max_len])
         vocabulary = len(wv) + 1
-    stages = emb.table_stages(
-        ids, segments, vocabulary, rows=rows, d_model=d_model, max_len=max_len, position=position, scale=scale,
-        dropout=dropout, training=training, device=device(),
-    )  # fmt: skip
+    stages = emb.table_stages(ids, segments, vocabulary, cfg, rows=rows, training=training, device=device())
     return every, ids, segments, {name: v.cpu().numpy() for name, v in stages.items()}, missing
 
 
 @cached(max_entries=64, copy=True)
 def handed_stages(
-    handed: HandedTokens, wv, d_model: int, max_len: int, position: str, scale: bool, dropout: float
+    handed: HandedTokens, wv, cfg: emb.LayerConfig
 ) -> tuple[list[str], list[int], list[int], dict[str, np.ndarray], list[str]]:
     """run_handed in eval mode, kept once per server."""
-    return run_handed(handed, wv, d_model, max_len, position, scale, dropout, training=False)
+    return run_handed(handed, wv, cfg, training=False)

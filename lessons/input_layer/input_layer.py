@@ -62,11 +62,11 @@ def padding_demo() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
 
 @cached(max_entries=64, copy=True)
 def layer_stages(
-    sentences: tuple[str, ...], wv, glove: bool, d_model: int, max_len: int, position: str, scale: bool, dropout: float
+    sentences: tuple[str, ...], wv, glove: bool, cfg: emb.LayerConfig
 ) -> tuple[list[Tokens], dict[str, np.ndarray]]:
-    """Each sentence's tokens, and the stages of the input layer in eval mode for their first max_len, {name:
+    """Each sentence's tokens, and the stages of the input layer in eval mode for their first cfg.max_len, {name:
     (tokens, d)}: the layer over GloVe's rows (`glove`, the vectors `wv`) or a random table."""
-    return run_layer(sentences, wv, glove, d_model, max_len, position, scale, dropout, training=False)
+    return run_layer(sentences, wv, glove, cfg, training=False)
 
 
 def stage_figures(stages: dict[str, np.ndarray], tokens: list[str]) -> list[go.Figure]:
@@ -74,12 +74,9 @@ def stage_figures(stages: dict[str, np.ndarray], tokens: list[str]) -> list[go.F
     return [stage_figure(v, key_text(name), tokens, t("pe.ax_dimension")) for name, v in stages.items()]
 
 
-def run_layer(sentences, wv, glove, d_model, max_len, position, scale, dropout, training: bool):
+def run_layer(sentences, wv, glove: bool, cfg: emb.LayerConfig, training: bool):
     """layer_stages, in training mode too."""
-    toks, stages = emb.input_stages(
-        sentences, wv if glove else None, d_model=d_model, max_len=max_len, position=position, scale=scale,
-        dropout=dropout, training=training, device=device(),
-    )  # fmt: skip
+    toks, stages = emb.input_stages(sentences, wv if glove else None, cfg, training=training, device=device())
     return toks, {name: values.cpu().numpy() for name, values in stages.items()}
 
 
@@ -109,7 +106,7 @@ d_model = SETTINGS["il_d_model"].draw(c2, disabled=table_in_use != "random")  # 
 max_len = int(SETTINGS["il_max_len"].draw(c2))
 dropout = SETTINGS["il_dropout"].draw(c3, disabled=own)
 training = SETTINGS["il_train"].draw(training_slot, disabled=own)
-layer_settings = (d_model, max_len, position, scale, dropout)
+layer = emb.LayerConfig(d_model=d_model, max_len=max_len, position=position, scale=scale, dropout=dropout)
 
 
 def glove_or_none(d_model: int):
@@ -125,11 +122,11 @@ def glove_or_none(d_model: int):
 
 
 @st.fragment
-def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float], training: bool, cut: str) -> None:
+def stages_section(mode: str, layer: emb.LayerConfig, training: bool, cut: str) -> None:
     c1, c2 = typed.columns(2)
     sentence = SETTINGS["il_sentence"].draw(c1)
     pair = SETTINGS["il_pair"].draw(c2)
-    d_model, max_len, *_ = layer_settings
+    d_model, max_len = layer.d_model, layer.max_len
     sentences = (sentence, pair) if pair.strip() else (sentence,)
 
     # --- 1. Tokens and stages -----------------------------------------------------------------------------
@@ -147,9 +144,9 @@ def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float],
             st.info(t("il.handed_other_table", table=t(f"il.mode_{mode}"), cut=t(f"tt.cut_{handed.handed.name}")))
         wv = glove_or_none(d_model) if table_in_use == "glove" else None
         if training:  # dropout draws: not cached
-            every, ids, segments, stages, missing = handoff.run_handed(handed, wv, *layer_settings, training=True)
+            every, ids, segments, stages, missing = handoff.run_handed(handed, wv, layer, training=True)
         else:
-            every, ids, segments, stages, missing = handoff.handed_stages(handed, wv, *layer_settings)
+            every, ids, segments, stages, missing = handoff.handed_stages(handed, wv, layer)
         if missing and wv is not None:
             st.warning(t("il.handed_unknown", words=", ".join(missing), row=f"{len(wv):,}"))
         if len(every) > max_len:
@@ -181,9 +178,9 @@ def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float],
         wv = glove_or_none(d_model) if mode == "glove" else None
         glove = wv is not None
         if training:  # dropout draws: not cached
-            toks, stages = run_layer(sentences, wv, glove, *layer_settings, training=True)
+            toks, stages = run_layer(sentences, wv, glove, layer, training=True)
         else:
-            toks, stages = layer_stages(sentences, wv, glove, *layer_settings)
+            toks, stages = layer_stages(sentences, wv, glove, layer)
         tokens = [w for tok in toks for w in tok.tokens]
         unknown = [w for tok in toks for w in tok.unknown]
         if unknown and len(unknown) == len(tokens):
@@ -213,7 +210,7 @@ def stages_section(mode: str, layer_settings: tuple[int, int, str, bool, float],
     )  # fmt: skip
 
 
-stages_section(mode, layer_settings, training, handed_from)
+stages_section(mode, layer, training, handed_from)
 
 # --- 2. Why sqrt(d_model) -------------------------------------------------------------------------------
 st.header(t("il.h_sqrt"))

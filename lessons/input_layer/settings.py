@@ -1,5 +1,5 @@
 """The input-layer page's settings, declared once (ui.settings): the table the tokens are looked up in, the layer's
-own settings (defaults: core.embeddings.build_input_layer's), the cut the text-to-tokens page handed on, the
+own settings (defaults: core.embeddings.LayerConfig's), the cut the text-to-tokens page handed on, the
 sentences, the initialisation section 2 compares and section 5's sizes. The page draws each widget from here; the
 link and the tests read it."""
 
@@ -14,7 +14,6 @@ MODES = ("glove", "random", "minilm")  # the table the tokens are looked up in
 POSITIONS = ("sinusoidal", "learned")
 INITS = ("normal", "xavier")  # section 2's token tables
 D_MODELS = tuple(2**k for k in range(2, 10))  # the random table's widths
-LAYER = {name: p.default for name, p in inspect.signature(emb.build_input_layer).parameters.items()}
 INIT = inspect.signature(emb.norms_against_d_model).parameters["init"].default
 VOCAB, TIE_D = 37_000, 512  # the base Transformer's: 37,000 shared BPE tokens, d_model 512 (section 5)
 
@@ -22,19 +21,19 @@ SETTINGS = Settings(
     "il",
     (
         Setting("il_mode", "radio", MODES[0], "il.table", options=MODES, option_text="il.option_{}", translated=True),
-        Setting("il_scale", "toggle", LAYER["scale"], "× √d_model", help="il.scale_help"),
+        Setting("il_scale", "toggle", emb.LAYER.scale, "× √d_model", help="il.scale_help"),
         Setting(
             "il_position",
             "radio",
-            LAYER["position"],
+            emb.LAYER.position,
             "il.positions",
             options=POSITIONS,
             option_text="il.option_{}",
             translated=True,
         ),
-        Setting("il_d_model", "select_slider", LAYER["d_model"], "d_model", options=D_MODELS),
-        Setting("il_max_len", "number_input", LAYER["max_len"], "max_len", low=1, high=512, step=1),
-        Setting("il_dropout", "slider", LAYER["dropout"], "il.dropout", low=0.0, high=0.9),
+        Setting("il_d_model", "select_slider", emb.LAYER.d_model, "d_model", options=D_MODELS),
+        Setting("il_max_len", "number_input", emb.LAYER.max_len, "max_len", low=1, high=512, step=1),
+        Setting("il_dropout", "slider", emb.LAYER.dropout, "il.dropout", low=0.0, high=0.9),
         Setting("il_train", "toggle", False, "il.training", help="il.training_help"),
         # the cut "Use these tokens" hands on (ui.tokens.Handed.text); empty: the page's own words
         Setting("il_from", "text_input", "", "il.from", help="il.from_help"),

@@ -13,6 +13,7 @@ from torch.testing import assert_close
 from core.embeddings import (
     ARE_YOU_OK,
     InputLayer,
+    LayerConfig,
     TokenEmbedding,
     build_input_layer,
     glove_rows,
@@ -115,7 +116,7 @@ def test_every_distinct_word_gets_one_id_consecutive_in_order_of_first_use(first
     dog": the = 5, id 2 unused); GloVe's table gave the = 2. Both now give each word one id, in order of first use."""
     sentences = [" ".join(first)] + ([] if second is None else [" ".join(second)])
     words = [w for s in sentences for w in split_words(s)]
-    _, random_itos, random_toks = build_input_layer(sentences, None, d_model=4)
+    _, random_itos, random_toks = build_input_layer(sentences, None, LayerConfig(d_model=4))
     glove_itos, vectors, glove_toks = glove_vocabulary(TINY, sentences)
     for itos, toks, known in ((random_itos, random_toks, None), (glove_itos, glove_toks, TINY.stoi)):
         order = [w for w in first_seen(words) if known is None or w in known]
@@ -130,7 +131,7 @@ def test_every_distinct_word_gets_one_id_consecutive_in_order_of_first_use(first
 
 
 def test_the_cat_and_the_dog_has_one_id_per_word():
-    _, itos, (tok,) = build_input_layer(["the cat and the dog"], None, d_model=4)
+    _, itos, (tok,) = build_input_layer(["the cat and the dog"], None, LayerConfig(d_model=4))
     assert itos == ["<pad>", "<unk>", "the", "cat", "and", "dog"] and tok.ids == [2, 3, 4, 2, 5]
     assert glove_vocabulary(TINY, ["the cat and the dog"])[2][0].ids == [2, 3, 1, 2, 4]
 
@@ -177,9 +178,8 @@ def numpy_pe(length: int, d_model: int) -> np.ndarray:
 def test_input_stages_equal_a_token_by_token_computation(position, scale):
     """Tables drawn as the layer draws them (token, position when learned, segment, for the seed), then each token
     summed and normalised by hand: no InputLayer."""
-    tokens, stages = input_stages(
-        ["the cat sat", "the dog"], None, d_model=8, max_len=4, position=position, scale=scale, seed=3
-    )
+    cfg = LayerConfig(d_model=8, max_len=4, position=position, scale=scale, seed=3)
+    tokens, stages = input_stages(["the cat sat", "the dog"], None, cfg)
     assert [tok.tokens for tok in tokens] == [["the", "cat", "sat"], ["the", "dog"]]
     ids, segments = [2, 3, 4, 2], [0, 0, 0, 1]  # "the cat sat | the": cut at max_len, "dog" left out
     torch.manual_seed(3)
@@ -201,7 +201,7 @@ def test_input_stages_equal_a_token_by_token_computation(position, scale):
 
 
 def test_input_stages_read_glove_rows_at_glove_width():
-    (tok,), stages = input_stages(["the king and the queen"], TINY, d_model=64, max_len=32)
+    (tok,), stages = input_stages(["the king and the queen"], TINY, LayerConfig(d_model=64, max_len=32))
     assert tok.unknown == ["and"] and stages["token"].shape == (5, TINY.dim)
     rows = [TINY.get_vecs_by_tokens(w) if w in TINY.stoi else torch.zeros(TINY.dim) for w in tok.tokens]
     assert_close(stages["token"], torch.stack(rows))
@@ -211,8 +211,8 @@ def test_input_stages_read_glove_rows_at_glove_width():
 
 def test_input_stages_in_training_drop_and_rescale_and_are_the_same_before_dropout():
     sentences = ["the cat sat on the mat", "and the dog"]
-    _, eval_stages = input_stages(sentences, None, d_model=64, dropout=0.5)
-    _, train_stages = input_stages(sentences, None, d_model=64, dropout=0.5, training=True, device="cpu")
+    _, eval_stages = input_stages(sentences, None, LayerConfig(d_model=64, dropout=0.5))
+    _, train_stages = input_stages(sentences, None, LayerConfig(d_model=64, dropout=0.5), training=True, device="cpu")
     assert_close(train_stages["LayerNorm"], eval_stages["LayerNorm"])
     assert_close(eval_stages["dropout"], eval_stages["LayerNorm"])
     kept = train_stages["dropout"] != 0
@@ -221,7 +221,7 @@ def test_input_stages_in_training_drop_and_rescale_and_are_the_same_before_dropo
 
 
 def test_ids_and_segments_run_the_sentences_one_after_another_cut_at_max_len():
-    _, _, tokens = build_input_layer(["a b c", "d e"], None, d_model=4)
+    _, _, tokens = build_input_layer(["a b c", "d e"], None, LayerConfig(d_model=4))
     assert ids_and_segments(tokens, 32) == ([2, 3, 4, 5, 6], [0, 0, 0, 1, 1])
     assert ids_and_segments(tokens, 4) == ([2, 3, 4, 5], [0, 0, 0, 1])
 
@@ -239,7 +239,7 @@ def test_random_rows_are_each_ids_own_draw_whatever_the_table_size():
 def test_table_stages_read_each_ids_row_and_equal_a_token_by_token_computation(position):
     """Byte ids (a vocabulary of 256) through the layer, against each token summed and normalised by hand."""
     ids, segments = list("héé".encode()), [0, 0, 0, 1, 1]  # h, é (2 bytes), é (2 bytes): 5 ids, 3 distinct
-    stages = table_stages(ids, segments, 256, d_model=8, max_len=6, position=position, seed=0)
+    stages = table_stages(ids, segments, 256, LayerConfig(d_model=8, max_len=6, position=position, seed=0))
     token = random_rows(ids, 8).double().numpy()
     torch.manual_seed(0)  # the layer's other tables, drawn as table_stages draws them (a table of 3 rows first)
     nn.Embedding(3, 8)
@@ -257,9 +257,9 @@ def test_table_stages_read_each_ids_row_and_equal_a_token_by_token_computation(p
 def test_table_stages_take_glove_rows_and_refuse_an_id_outside_the_table():
     ids, rows, unknown = glove_rows(TINY, ["The", "zyzzyva", "king"])
     assert unknown == ["zyzzyva"] and ids == [TINY.stoi["the"], len(TINY), TINY.stoi["king"]]
-    stages = table_stages(ids, [0, 0, 0], len(TINY) + 1, rows=rows, max_len=4)
+    stages = table_stages(ids, [0, 0, 0], len(TINY) + 1, LayerConfig(max_len=4), rows=rows)
     assert_close(stages["token"], torch.stack([TINY.vectors[ids[0]], torch.zeros(TINY.dim), TINY.vectors[ids[2]]]))
     with pytest.raises(ValueError, match="not rows of a table of 256"):
         table_stages([3, 256], [0, 0], 256)
     with pytest.raises(ValueError, match="max_len"):
-        table_stages([1, 2, 3], [0, 0, 0], 256, max_len=2)
+        table_stages([1, 2, 3], [0, 0, 0], 256, LayerConfig(max_len=2))

@@ -97,6 +97,6 @@ def test_nothing_in_core_writes_to_word_vectors(tmp_path):
     questions = evaluate.read_questions((FIXTURES / "analogies_tiny.txt").read_text())
     assert evaluate.evaluate_analogies(wv, questions)["correct"] > 0
     evaluate.evaluate_similarity(wv, evaluate.read_pairs((FIXTURES / "pairs_tiny.tsv").read_text()))
-    layer, _, tokens = embeddings.build_input_layer(["the king and the queen"], wv, dropout=0.0)
+    layer, _, tokens = embeddings.build_input_layer(["the king and the queen"], wv, embeddings.LayerConfig(dropout=0.0))
     layer(torch.tensor([tokens[0].ids])).sum().backward()
     assert (tmp_path / "vectors.npy").read_bytes() == before
