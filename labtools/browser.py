@@ -183,13 +183,20 @@ def after_move(page) -> None:
         assert_layout_on(page, screens)
 
 
-def wait_for_plot(page, predicate: str, **kwargs) -> None:
-    """Wait until a JavaScript predicate on the page's plots holds.
+def _on_plots(predicate: str) -> str:
+    """A JavaScript predicate on the page's plots that counts a throw as false: a rerun can replace a plot's element,
+    and plotly attaches `data` after the element exists, so in between the predicate may throw."""
+    return f"(() => {{ try {{ return Boolean({predicate}); }} catch (e) {{ return false; }} }})()"
 
-    A rerun can replace a plot's element, and plotly attaches `data` after the element exists:
-    in between the predicate may throw, which counts as "not yet" rather than failing the wait.
-    """
-    page.wait_for_function(f"(() => {{ try {{ return {predicate}; }} catch (e) {{ return false; }} }})()", **kwargs)
+
+def wait_for_plot(page, predicate: str, **kwargs) -> None:
+    """Wait until a JavaScript predicate on the page's plots holds (one that throws has not yet)."""
+    page.wait_for_function(_on_plots(predicate), **kwargs)
+
+
+def plot_holds(page, predicate: str) -> bool:
+    """Whether a JavaScript predicate on the page's plots holds now (one that throws does not)."""
+    return page.evaluate(_on_plots(predicate))
 
 
 @contextlib.contextmanager

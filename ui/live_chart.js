@@ -121,8 +121,8 @@ async function draw(gd, { data, layout }, chunk) {
 }
 
 // Plotly never wraps a title: one wider than the chart (a phone's, 360 px) is cut off at its right edge. It is broken
-// into lines that fit, at spaces, after hyphens or between CJK characters (never before a closing mark), and the chart is made
-// taller by the lines added, so that its plot keeps its height. The lines the figure was sent with (figures.titles)
+// into lines that fit, at spaces, after hyphens or between CJK characters (never before a closing mark), and the
+// chart is made taller by the lines added, so that its plot keeps its height. The lines the figure was sent with (figures.titles)
 // are kept: a wider chart joins only the lines added here.
 const PIECES = /<[^>]*>|[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]|[^\s<\u2e80-\u9fff\u3000-\u303f\uff00-\uffef-]+-?\s*|-+\s*|\s+/g;
 const NO_BREAK_BEFORE = "，。、：；）》」！？,.:;)";
@@ -147,9 +147,7 @@ function fitTitle(layout, chartWidth) {
   if (width <= 0) return layout;
   const font = { ...layout.font, ...title.font };
   const size = (title.font && title.font.size) || 1.4 * (layout.font.size || 12); // plotly's default title size
-  ruler = ruler || document.createElement("canvas").getContext("2d");
-  ruler.font = `${font.weight || "normal"} ${size}px ${font.family}`;
-  const wide = (line) => ruler.measureText(line.replace(/<[^>]*>/g, "")).width > width;
+  const wide = widerThan(width, font, size);
   const given = String(title.text).split(/<br\s*\/?>/i);
   const lines = given.flatMap((line) => wrap(line, wide));
   const added = (lines.length - given.length) * size * 1.3; // plotly's line spacing
@@ -160,6 +158,16 @@ function fitTitle(layout, chartWidth) {
     title: { ...title, text: lines.join("<br>") },
     margin: { ...margin, t: (margin.t ?? 100) + added }, // plotly's default top margin
     height: (layout.height || DEFAULT_HEIGHT) + added,
+  };
+}
+
+// Whether a line of text (plotly's tags left out) set in `font` at `size` px is wider than `room` px.
+function widerThan(room, font, size) {
+  ruler = ruler || document.createElement("canvas").getContext("2d");
+  const css = `${font.weight || "normal"} ${size}px ${font.family}`;
+  return (line) => {
+    ruler.font = css;
+    return ruler.measureText(line.replace(/<[^>]*>/g, "")).width > room;
   };
 }
 
@@ -184,8 +192,9 @@ function wrap(line, wide) {
 // shrinks them: on a phone the attention page's five panels of about 60 px each ran their titles into one another.
 // Once the chart is drawn (the plot's width in px is plotly's, after its margins grow for tick labels), a title
 // wider than the room between its neighbours' middles is broken into lines (at spaces, after hyphens), and the row's
-// titles set in one size, the largest at which each takes at most two lines that fit (down to PANEL_MIN_FONT px). The chart grows by the lines added to its top row,
-// twice over: plotly sets the main title in the middle of the top margin, which moves down by half of what is added.
+// titles set in one size, the largest at which each takes at most two lines that fit (down to PANEL_MIN_FONT px).
+// The chart grows by the lines added to its top row, twice over: plotly sets the main title in the middle of the top
+// margin, which moves down by half of what is added.
 const PANEL_MIN_FONT = 9;
 const PANEL_PAD = 6; // px between two panel titles
 
@@ -199,7 +208,6 @@ async function fitPanelTitles(gd, layout) {
   const font = { ...layout.font };
   const fitted = [...sent];
   let added = 0; // px the top row's titles grew by
-  ruler = ruler || document.createElement("canvas").getContext("2d");
   for (const [y, row] of rows) {
     if (row.length < 2) continue;
     const xs = row.map((i) => sent[i].x).sort((a, b) => a - b);
@@ -207,8 +215,7 @@ async function fitPanelTitles(gd, layout) {
     const f = { ...font, ...sent[row[0]].font };
     const texts = row.map((i) => String(sent[i].text));
     const at = (size) => {
-      ruler.font = `${f.weight || "normal"} ${size}px ${f.family}`;
-      const wide = (line) => ruler.measureText(line.replace(/<[^>]*>/g, "")).width > room;
+      const wide = widerThan(room, f, size);
       return { wide, lines: texts.map((text) => wrap(text, wide)) };
     };
     let size = f.size || 12;

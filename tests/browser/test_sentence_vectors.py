@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, plot_holds, wait_for_plot, wait_until_idle
 from labtools.moves import click_button, pick, type_into
 from tests.browser import walks
 from ui.i18n import catalog
@@ -61,7 +61,7 @@ def test_every_chapter_keeps_its_layout_after_every_move(page, server_url):
     pick(page, "UMAP")
     assert_layout(page)  # the Run button in the map's place, or the map an earlier walk on this server computed
     umap = f"{PLOTS}.length === 1 && {PLOTS}[0].layout.title.text.includes('UMAP')"
-    if page.evaluate(f"(() => {{ try {{ return !({umap}); }} catch (e) {{ return true; }} }})()"):
+    if not plot_holds(page, umap):
         click_button(page, catalog("en")["es.run"].format(method="UMAP", n=320))
     wait_for_plot(page, umap, timeout=FIRST)
     assert_layout(page)
