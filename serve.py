@@ -1,7 +1,10 @@
-"""The lab as it is served (scripts/run.sh, the Docker image): app.py, with Streamlit's static files gzipped and
-any address below a page answered.
+"""The lab as it is served, everywhere: app.py, with Streamlit's static files gzipped and any address below a page
+sent to its page.
 
-    streamlit run serve.py        # what `streamlit run app.py` serves, its JavaScript compressed
+    python serve.py [--warm-up] [Streamlit's options]   # `streamlit run serve.py [options]`, warmed up first
+
+scripts/run.sh, the image's entry point and every server the tests and benchmarks start (labtools.server) run
+`command(...)`, so that what is tested is what is served (tests/deploy/test_serve.py checks the scripts say so).
 
 Streamlit sends its static files (its JavaScript: the chart chunk alone is 4.7 MB) uncompressed on purpose and
 has no option to compress them (streamlit/web/server/starlette/starlette_gzip_middleware.py: "Production usually
@@ -12,43 +15,129 @@ in front (deploy/haproxy.cfg) leaves a response that is compressed already as it
 learner pays"; tests/deploy/test_serve.py checks it.
 
 An address below a page (/positional_encoding/extra, a link cut or pasted wrong) drew a blank page: Streamlit's
-index.html names its files relatively (./static/...), which such an address resolves below the page
-(/positional_encoding/static/...), and the server answers those with index.html, not the file, so the browser
-refuses them as scripts and app.py never runs. `BelowAPage` sends those requests to the file itself, so the lab
-opens and says the page asked for does not exist (ui.pages.asked_path).
+index.html names its files relatively (./static/...), which such an address resolves below the page, and Streamlit's
+frontend finds the app's base path by asking `<address>/_stcore/health` and then the address one level up, neither
+of which is the lab's base there. `BelowAPage` answers such an address with a redirect to its page, its settings
+kept (/positional_encoding?pe_d_model=64); an unknown page then opens the overview with a notice
+(ui.pages.asked_path). It sends index.html's own files asked from below a page (/positional_encoding/static/..., as
+/positional_encoding/ resolves them) to the files themselves, but never `_stcore/`: answering
+/positional_encoding/_stcore/health made the frontend take /positional_encoding for the base path, so that every
+shared link opened the overview (issue 50; tests/deploy/test_serve.py).
 """
 
 from __future__ import annotations
 
 import gzip
+import os
 import re
+import sys
+from pathlib import Path
+from urllib.parse import quote
 
 import anyio
 import streamlit as st
+from google.protobuf.message import DecodeError
 from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from streamlit.proto.BackMsg_pb2 import BackMsg
+
+HERE = Path(__file__).resolve().parent
+WARM_UP = "--warm-up"
 
 COMPRESSIBLE = (b"text/", b"application/javascript", b"application/json", b"image/svg+xml")
-# What index.html asks for relatively (its static files, the websocket and health under _stcore/, its icons),
-# asked from below a page: /<page>[/<more>]/static/js/x.js -> /static/js/x.js (after server.baseUrlPath, if set)
-BELOW_A_PAGE = re.compile(r"^/[^/]+(?:/[^/]+)*?(?P<own>/(?:static|_stcore)/.*|/favicon\.png|/manifest\.json)$")
+# What index.html asks for relatively (its static files and icons), asked from below a page:
+# /<page>[/<more>]/static/js/x.js -> /static/js/x.js (after server.baseUrlPath, if set). Never _stcore/: the frontend
+# takes the first address whose _stcore/health answers for the base path.
+BELOW_A_PAGE = re.compile(r"^/[^/]+(?:/[^/]+)*?(?P<own>/static/.*|/favicon\.png|/manifest\.json)$")
+# Streamlit's own routes (streamlit/web/server/starlette: _RESERVED_ROUTE_PREFIXES, the app's static files, the
+# login routes): an address with one of these among its parts is never a page's (/<page>/_stcore/health is the
+# frontend asking whether /<page> is the base path: Streamlit answers 404, as it should).
+STREAMLITS = frozenset({"_stcore", "media", "component", "static", "app", "auth", "oauth2callback"})
+
+
+def base_path() -> str:
+    """server.baseUrlPath as a path prefix: "" or "/lab"."""
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return f"/{base}" if base else ""
 
 
 class BelowAPage:
-    """ASGI middleware: a request for one of index.html's own files from below a page goes to that file."""
+    """ASGI middleware: an address below a page is sent to its page, and a request for one of index.html's own
+    files from below a page goes to that file."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
-            base = "/" + (st.get_option("server.baseUrlPath") or "").strip("/")
-            base = "" if base == "/" else base
+            base = base_path()
             path: str = scope.get("path", "")
             rest = path[len(base) :] if path.startswith(base + "/") else None
             if rest and not rest.startswith(("/static/", "/_stcore/")) and (m := BELOW_A_PAGE.match(rest)):
                 scope = {**scope, "path": base + m["own"], "raw_path": (base + m["own"]).encode()}
+            elif rest and scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
+                parts = [part for part in rest.split("/") if part]
+                if len(parts) > 1 and not STREAMLITS.intersection(parts):
+                    query = scope.get("query_string", b"").decode("latin-1")
+                    await redirect(send, f"{base}/{quote(parts[0], safe='')}" + (f"?{query}" if query else ""))
+                    return
         await self.app(scope, receive, send)
+
+
+async def redirect(send: Send, location: str) -> None:
+    """A 302 to `location` (a path on this server), with no body."""
+    headers = [(b"location", location.encode("latin-1")), (b"content-length", b"0"), (b"cache-control", b"no-store")]
+    await send({"type": "http.response.start", "status": 302, "headers": headers})
+    await send({"type": "http.response.body", "body": b""})
+
+
+class WholeRunAfterReconnect:
+    """ASGI middleware: on a websocket that resumes a session (a reconnect), the first rerun the browser asks for is
+    the whole page's, not one fragment's.
+
+    A learner whose replica died reconnects to another, which starts a new session for them: it has none of the old
+    session's fragments, so the browser's next move inside a fragment (a chapter's number box) asked it to rerun a
+    fragment it did not have, and it ran nothing ("The fragment with id ... does not exist anymore" in its log): the
+    move never redrew, with no error on the page (issue 50; tests/browser/test_failover.py). The whole run draws the
+    page from the widget states the browser sends with it, and registers the fragments for the next moves. A
+    reconnect to the same replica (a network blip) pays one whole run for its next move.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket" or not scope.get("path", "").endswith("/_stcore/stream") or not resumes(scope):
+            await self.app(scope, receive, send)
+            return
+        pending = True  # the first rerun is still to come
+
+        async def whole_first_rerun() -> Message:
+            nonlocal pending
+            message = await receive()
+            if pending and message["type"] == "websocket.receive" and message.get("bytes"):
+                back = BackMsg()
+                try:
+                    back.ParseFromString(message["bytes"])
+                except DecodeError:
+                    return message  # Streamlit refuses it itself
+                if back.WhichOneof("type") == "rerun_script":
+                    pending = False
+                    if back.rerun_script.fragment_id:
+                        back.rerun_script.fragment_id = ""
+                        message = {**message, "bytes": back.SerializeToString()}
+            return message
+
+        await self.app(scope, whole_first_rerun, send)
+
+
+def resumes(scope: Scope) -> bool:
+    """Whether a websocket's handshake names a session to resume: Streamlit's browser side sends
+    `Sec-WebSocket-Protocol: streamlit, <xsrf token>, <last session id>` (streamlit/web/server/starlette/
+    starlette_websocket.py: _parse_subprotocols)."""
+    protocols = dict(scope.get("headers") or []).get(b"sec-websocket-protocol", b"").decode("latin-1")
+    entries = [entry.strip() for entry in protocols.split(",")]
+    return len(entries) >= 3 and bool(entries[2])
 
 
 class GzipStatic:
@@ -112,4 +201,34 @@ class GzipStatic:
         await send({"type": "http.response.body", "body": kept[1]})
 
 
-app = st.App("app.py", middleware=[Middleware(BelowAPage), Middleware(GzipStatic)])
+app = st.App("app.py", middleware=[Middleware(BelowAPage), Middleware(WholeRunAfterReconnect), Middleware(GzipStatic)])
+
+
+def command(python: str, *options: str, warm_up: bool = False) -> list[str]:
+    """The command line that serves the lab with Streamlit's `options`: `python serve.py [--warm-up] [options]`.
+
+    Args:
+        python: the interpreter (the venv's, the image's or the tests' own).
+        options: Streamlit's options (`--server.port=8501`, ...).
+        warm_up: load the tables and compile UMAP in the serving process before its port opens (scripts/warm_up.py).
+    """
+    return [python, "serve.py", *([WARM_UP] if warm_up else []), *options]
+
+
+def main(argv: list[str]) -> int:
+    """`python serve.py [--warm-up] [options]`: `streamlit run serve.py [options]`, after the warm-up if asked."""
+    os.chdir(HERE)
+    warm_up = argv[:1] == [WARM_UP]
+    run = ["streamlit", "run", "serve.py", *argv[warm_up:]]
+    if warm_up:
+        sys.path.insert(0, str(HERE))
+        from scripts.warm_up import main as warm_up_then
+
+        return warm_up_then(run)
+    from streamlit.web import cli
+
+    return cli.main(run[1:], prog_name="streamlit")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -9,8 +9,8 @@ learned-vs-sinusoidal page's defaults (training.train), Evaluate of data/analogi
   warmed  numba's cache filled, then scripts/warm_up.py's warm_up: what the image's entry point does before it serves
 Part 2, the real server, driven with loadtest.protocol (Streamlit's websocket protocol): seconds from the start to
 the first /_stcore/health answer, the RSS then, and the first visit to each page that loads a table, then again:
-  streamlit run                                  numba's cache empty (as on a new machine)
-  scripts/warm_up.py streamlit run app.py        numba's cache filled (as in the image)
+  python serve.py                                numba's cache empty (as scripts/run.sh on a new machine)
+  python serve.py --warm-up                      numba's cache filled (as in the image)
 Goal (issue 27): every first call within 2x of the warm one. Run it alone on the machine:
   flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/cold_start.py
 """
@@ -151,9 +151,10 @@ def main() -> None:
         if args.skip_server:
             return
         print("\nPart 2: the real server")
-        serve("streamlit run app.py (numba cache empty)", [sys.executable, "-m", "streamlit", "run", "app.py"], empty)
-        warmed = [sys.executable, "scripts/warm_up.py", "streamlit", "run", "app.py"]
-        serve("scripts/warm_up.py streamlit run app.py (numba cache filled)", warmed, filled)
+        from serve import command
+
+        serve("python serve.py (numba cache empty)", command(sys.executable), empty)
+        serve("python serve.py --warm-up (numba cache filled)", command(sys.executable, warm_up=True), filled)
 
 
 if __name__ == "__main__":

@@ -83,12 +83,24 @@ class Replicas:
     proxy: subprocess.Popen
     servers: list[subprocess.Popen]
     ports: list[int]
+    env: dict | None = None  # what each replica's environment has beyond labtools.server.SERVER_ENV
     stopped: set[int] = field(default_factory=set)
 
     def stop_replica(self, i: int) -> None:
         """Stop replica i (0-based), as a crash would; the proxy's health check takes it out of rotation."""
         _stop(self.servers[i])
         self.stopped.add(i)
+
+    def kill_replica(self, i: int) -> None:
+        """Kill replica i with SIGKILL (`kill -9`, an out-of-memory kill): no goodbye to its browsers."""
+        self.servers[i].kill()
+        self.servers[i].wait()
+        self.stopped.add(i)
+
+    def restart_replica(self, i: int) -> None:
+        """Start replica i again on its port, as compose's or a swarm's restart does; returns once it answers."""
+        self.servers[i] = start_server(self.ports[i], self.env)
+        self.stopped.discard(i)
 
     def stop(self) -> None:
         for i, proc in enumerate(self.servers):
@@ -120,11 +132,11 @@ def start_replicas(
     proxy_port: int | None = None,
     proxy_env: dict[str, str] | None = None,
     cfg: Path = HAPROXY_CFG,
-    script: str = "app.py",
+    script: str = "serve.py",
 ) -> Replicas:
-    """Start n `streamlit run app.py` replicas (labtools.server.start_server, each with `env` added to
+    """Start n replicas served as the image serves them (labtools.server.start_server, each with `env` added to
     its environment) on free 127.0.0.1 ports, and HAProxy with `cfg` (deploy/haproxy.cfg) in front of them, with
-    `proxy_env` added to its environment. `script`: what each replica runs (serve.py: as the Docker image does).
+    `proxy_env` added to its environment. `script`: a benchmark's own page instead of the lab (serve.py).
 
     Returns once every replica answers /_stcore/health and the proxy listens on proxy_port (a free port if
     None). The caller stops everything with `stop()` or a `with` block.
@@ -152,4 +164,4 @@ def start_replicas(
         for proc in servers:
             _stop(proc)
         raise
-    return Replicas(url=url, proxy=proxy, servers=servers, ports=ports)
+    return Replicas(url=url, proxy=proxy, servers=servers, ports=ports, env=env)

@@ -1,7 +1,7 @@
 """Start the lab's server as it is deployed, on a free port, and wait until it answers.
 
 port = free_port()
-proc = start_server(port)          # `streamlit run app.py` with serving.env's environment
+proc = start_server(port)          # `python serve.py` (as scripts/run.sh serves) with serving.env's environment
 ...
 proc.terminate()
 """
@@ -61,22 +61,21 @@ def wait_for_health(url: str, proc: subprocess.Popen | None = None, timeout: flo
     raise RuntimeError(f"{url}/_stcore/health did not answer within {timeout:.0f} s")
 
 
-def start_server(port: int, env: dict | None = None, script: str = "app.py") -> subprocess.Popen:
-    """`streamlit run <script>` on 127.0.0.1:port with SERVER_ENV (and `env` over it); returns once
-    /_stcore/health answers, or kills it and raises RuntimeError after 60 s."""
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        script,
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--server.headless",
-        "true",
-    ]
+def server_command(port: int, script: str = "serve.py") -> list[str]:
+    """The command line of a server on 127.0.0.1:port: the lab as scripts/run.sh and the image serve it
+    (serve.command), or a benchmark's own page `script` by `streamlit run <script>`."""
+    from serve import command
+
+    options = ["--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true"]
+    if script == "serve.py":
+        return command(sys.executable, *options)
+    return [sys.executable, "-m", "streamlit", "run", script, *options]
+
+
+def start_server(port: int, env: dict | None = None, script: str = "serve.py") -> subprocess.Popen:
+    """Start server_command(port, script) with SERVER_ENV (and `env` over it); returns once /_stcore/health
+    answers, or kills it and raises RuntimeError after 60 s."""
+    cmd = server_command(port, script)
     proc = subprocess.Popen(
         cmd,
         cwd=ROOT,

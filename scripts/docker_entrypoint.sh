@@ -18,11 +18,12 @@ fi
 if [ -d /opt/numba-cache ] && [ -n "${NUMBA_CACHE_DIR:-}" ]; then
     mkdir -p "$NUMBA_CACHE_DIR" && cp -R /opt/numba-cache/. "$NUMBA_CACHE_DIR"/ || true
 fi
-# scripts/warm_up.py loads GloVe and the MiniLM tables and runs UMAP and Train once in this process, then
-# serves from it: the port opens only once no learner would wait for a cold start (the health check says
-# "starting" meanwhile). EMBLAB_WARM_UP=0 serves at once instead.
-# serve.py serves app.py with Streamlit's JavaScript gzipped, which Streamlit alone sends uncompressed.
+# `python3 serve.py` serves app.py (Streamlit's JavaScript gzipped) as scripts/run.sh and the tests serve it; with
+# --warm-up (scripts/warm_up.py), it first loads GloVe and the MiniLM tables and runs UMAP and Train once in this
+# process, then serves from it: the port opens only once no learner would wait for a cold start, and the health check
+# fails ("starting: ...", inside the start period) until then. EMBLAB_WARM_UP=0 serves at once instead.
+warm_up=""
 if [ "${EMBLAB_WARM_UP:-1}" = 1 ]; then
-    exec python3 scripts/warm_up.py streamlit run serve.py --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"
+    warm_up="--warm-up"
 fi
-exec streamlit run serve.py --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"
+exec python3 serve.py $warm_up --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"

@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 .venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt
 # The server's environment, as the image and the tests' servers have it (serving.env says why each).
 . scripts/serving_env.sh
-exec .venv/bin/python -m streamlit run serve.py "$@"  # app.py, its JavaScript gzipped (serve.py)
+exec .venv/bin/python serve.py "$@"  # `streamlit run serve.py`: app.py, as the image and the tests serve it

@@ -1,14 +1,19 @@
-"""serve.py, what the Docker image serves: app.py as `streamlit run app.py` serves it, with Streamlit's static files
-gzipped once per process (Streamlit alone sends them uncompressed, and has no option to compress them)."""
+"""serve.py, how the lab is served everywhere: app.py as `streamlit run app.py` serves it, with Streamlit's static
+files gzipped once per process (Streamlit alone sends them uncompressed), an address below a page sent to its page,
+and a reconnect's first move run whole."""
 
 import gzip
+import shlex
+import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 import streamlit
 
-from labtools.server import ROOT, free_port, start_server
+from labtools.server import ROOT, free_port, server_command, start_server
+from serve import command, resumes
 
 STATIC = Path(streamlit.__file__).parent / "static" / "static"
 
@@ -61,9 +66,22 @@ def test_the_lab_serves_its_pages_under_serve_py(url):
     assert get(f"{url}/_stcore/health")[0] == 200
 
 
-def test_the_image_serves_serve_py():
-    entrypoint = (ROOT / "scripts" / "docker_entrypoint.sh").read_text()
-    assert entrypoint.count("streamlit run serve.py") == 2 and "run app.py" not in entrypoint
+def exec_line(script: str) -> list[str]:
+    """The words of a shell script's `exec` line that serves the lab (its last one)."""
+    lines = [line.strip() for line in (ROOT / "scripts" / script).read_text().splitlines()]
+    return shlex.split([line for line in lines if line.startswith("exec ")][-1].split(" #")[0])[1:]
+
+
+def test_the_tests_the_laptop_and_the_image_serve_the_lab_with_one_command():
+    """scripts/run.sh, the image's entry point and labtools.server.start_server (every browser test, walk and
+    benchmark) run serve.command: the lab the tests run is the lab the users run (issue 50)."""
+    assert exec_line("run.sh") == command(".venv/bin/python", "$@")
+    warm = '$warm_up --server.address=0.0.0.0 --server.port="${STREAMLIT_SERVER_PORT:-8501}" "$@"'
+    assert exec_line("docker_entrypoint.sh") == command("python3", *shlex.split(warm.replace('"', "")))
+    assert 'warm_up="--warm-up"' in (ROOT / "scripts" / "docker_entrypoint.sh").read_text()
+    assert command("python3", warm_up=True)[2] == "--warm-up"
+    options = ["--server.port", "8502", "--server.address", "127.0.0.1", "--server.headless", "true"]
+    assert server_command(8502) == command(sys.executable, *options)
     assert "COPY app.py serve.py /app/" in (ROOT / "Dockerfile").read_text()
 
 
@@ -72,18 +90,44 @@ def test_index_htmls_own_files_asked_from_below_a_page_are_those_files(url, belo
     file = next(STATIC.glob("js/index.*.js"))  # what index.html loads first
     status, headers, body = get(f"{url}/{below}/static/{file.relative_to(STATIC)}")
     assert status == 200 and "javascript" in headers["content-type"] and body == file.read_bytes()
-    assert get(f"{url}/{below}/_stcore/health")[0] == 200
 
 
-def test_the_script_that_serves_the_lab_on_a_laptop_serves_serve_py():
-    assert (ROOT / "scripts" / "run.sh").read_text().count("streamlit run serve.py") == 1
+@pytest.mark.parametrize("below", ["positional_encoding", "positional_encoding/extra", "word_embeddings/a/b"])
+def test_health_below_a_page_is_not_the_labs(url, below):
+    """Streamlit's frontend takes the first of `<address>/_stcore/health` and the address one level up that answers
+    200 for the lab's base path: serve.py answered it below a page, so /positional_encoding was taken for the base
+    and every shared link opened the overview (issue 50)."""
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        get(f"{url}/{below}/_stcore/health")
+    assert answer.value.code == 404
 
 
-def test_an_address_below_a_page_opens_the_lab_and_names_what_it_asked_for(url, page):
-    """Before serve.py sent them their files, /positional_encoding/extra drew a blank page (issue 40)."""
-    from labtools.browser import EXCEPTION
+@pytest.mark.parametrize(
+    ("below", "page"),
+    [
+        ("positional_encoding/extra?pe_d_model=64", "/positional_encoding?pe_d_model=64"),
+        ("positional_encoding/a/b/", "/positional_encoding"),
+        ("no_such_page/x?lang=zh&a=1&a=2", "/no_such_page?lang=zh&a=1&a=2"),
+        ("%E4%BD%8D%0D%0ASet-Cookie:%20x=1/y", "/%E4%BD%8D%0D%0ASet-Cookie%3A%20x%3D1"),  # quoted, one header
+    ],
+)
+def test_an_address_below_a_page_is_sent_to_its_page_with_its_settings(url, below, page):
+    request = urllib.request.Request(f"{url}/{below}", method="GET")
+    opener = urllib.request.build_opener(NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        opener.open(request, timeout=60)
+    assert answer.value.code == 302 and answer.value.headers["Location"] == page
+    assert "set-cookie" not in {k.lower() for k in answer.value.headers}
 
-    page.goto(f"{url}/positional_encoding/extra?pe_d_model=64")
-    notice = page.locator('[data-testid="stAlert"]', has_text="positional_encoding/extra")
-    notice.wait_for(timeout=90_000)
-    assert "does not have" in notice.inner_text() and page.locator(EXCEPTION).count() == 0
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def test_a_reconnect_is_known_by_the_session_it_names():
+    header = lambda value: {"headers": [(b"sec-websocket-protocol", value)]}  # noqa: E731
+    assert resumes(header(b"streamlit, xsrf-token, 9d310985-99b8-4513-b781-6f0b7af31830"))
+    assert not resumes(header(b"streamlit, xsrf-token"))
+    assert not resumes(header(b"streamlit, , "))
+    assert not resumes({"headers": []})
