@@ -14,6 +14,7 @@ its place); `order` reads the tokens in another order. Dropout is off (inference
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -165,13 +166,15 @@ def shuffled_order(encoded: Encoded, seed: int = 0) -> Tensor:
 def embed(model: MiniLM, ids: Tensor, type_ids: Tensor, positions: str = "learned", dtype=torch.float32) -> Tensor:
     """The input layer: LayerNorm(E[id] + P[i] + S[seg]), with P learned, none or sinusoidal.
 
+    Args:
+        ids, type_ids: (..., n): one sentence, or a batch of them padded to n.
     Returns:
-        (n, 384) in dtype
+        (..., n, 384) in dtype
     """
     if positions not in POSITIONS:
         raise ValueError(f"positions must be one of {POSITIONS}; it is {positions!r}.")
-    n = len(ids)
-    x = model.word[ids].to(dtype) + model.token_type[type_ids].to(dtype)  # (n, 384)
+    n = ids.shape[-1]
+    x = model.word[ids].to(dtype) + model.token_type[type_ids].to(dtype)  # (..., n, 384)
     if positions == "learned":
         x = x + model.position[:n].to(dtype)
     elif positions == "sinusoidal":
@@ -179,21 +182,25 @@ def embed(model: MiniLM, ids: Tensor, type_ids: Tensor, positions: str = "learne
     return F.layer_norm(x, (WIDTH,), model.ln_weight.to(dtype), model.ln_bias.to(dtype), EPS)
 
 
-def encoder_layer(h: Tensor, w: dict[str, Tensor]) -> tuple[Tensor, Tensor]:
+def encoder_layer(h: Tensor, w: dict[str, Tensor], mask: Tensor | None = None) -> tuple[Tensor, Tensor]:
     """One BERT layer: 12-head self-attention, add & LayerNorm, GELU feed-forward, add & LayerNorm.
 
     Args:
-        h: (n, 384) the layer's input.
+        h: (..., n, 384) the layer's input: one sentence, or a batch padded to n.
+        mask: (..., n) True for a token, False for padding, which no query attends to (None: every token).
     Returns:
-        (n, 384) its output; (12, n, n) each head's attention weights (row: query, column: key).
+        (..., n, 384) its output; (..., 12, n, n) each head's attention weights (row: query, column: key).
     """
-    n = h.size(0)
-    heads = lambda x: x.view(n, HEADS, HEAD_DIM).transpose(0, 1)  # noqa: E731  (n, 384) -> (12, n, 32)
+    *batch, n, _ = h.shape
+    heads = lambda x: x.view(*batch, n, HEADS, HEAD_DIM).transpose(-3, -2)  # noqa: E731  (..., 12, n, 32)
     q, k, v = (heads(F.linear(h, w[f"w{c}"], w[f"b{c}"])) for c in "qkv")
-    weights = (q @ k.transpose(1, 2) / math.sqrt(HEAD_DIM)).softmax(dim=-1)  # (12, n, n)
-    mixed = (weights @ v).transpose(0, 1).reshape(n, WIDTH)  # (n, 384): the heads side by side
+    scores = q @ k.transpose(-2, -1) / math.sqrt(HEAD_DIM)  # (..., 12, n, n)
+    if mask is not None:
+        scores = scores.masked_fill(~mask[..., None, None, :], float("-inf"))  # padding's keys weigh exactly 0
+    weights = scores.softmax(dim=-1)
+    mixed = (weights @ v).transpose(-3, -2).reshape(*batch, n, WIDTH)  # (..., n, 384): the heads side by side
     a = F.layer_norm(h + F.linear(mixed, w["wo"], w["bo"]), (WIDTH,), w["ln1_w"], w["ln1_b"], EPS)
-    ff = F.linear(F.gelu(F.linear(a, w["w1"], w["b1"])), w["w2"], w["b2"])  # (n, 1536) -> (n, 384)
+    ff = F.linear(F.gelu(F.linear(a, w["w1"], w["b1"])), w["w2"], w["b2"])  # (..., n, 1536) -> (..., n, 384)
     return F.layer_norm(a + ff, (WIDTH,), w["ln2_w"], w["ln2_b"], EPS), weights
 
 
@@ -263,3 +270,42 @@ def sentence_embedding(result: Forward) -> Tensor:
         (384,)
     """
     return F.normalize(mean_pooling(result.hidden[-1]), dim=-1)
+
+
+@torch.inference_mode()
+def sentence_embeddings(
+    model: MiniLM,
+    encoded: list[Encoded],
+    *,
+    positions: str = "learned",
+    batch_size: int = 32,
+    on_batch: Callable[[int, int], None] | None = None,
+) -> Tensor:
+    """Many sentences' sentence embeddings, as sentence_embedding gives each, a batch at a time: sentences of similar
+    length together, padded, the padding masked as sentence-transformers' encode masks it.
+
+    Args:
+        encoded: the sentences (encode's), each at most MAX_POSITIONS pieces.
+        positions: "learned", "none" or "sinusoidal".
+        on_batch: called as on_batch(done, len(encoded)) after each batch.
+    Returns:
+        (len(encoded), 384), each of length 1, in the order given.
+    """
+    out = torch.empty(len(encoded), WIDTH, device=model.device)
+    order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))  # little padding in a batch
+    for start in range(0, len(order), batch_size):
+        rows = order[start : start + batch_size]
+        n = max(len(encoded[i]) for i in rows)
+        ids = torch.zeros(len(rows), n, dtype=torch.long, device=model.device)  # (b, n): [PAD] is id 0
+        type_ids = torch.zeros_like(ids)
+        mask = torch.zeros(len(rows), n, dtype=torch.bool, device=model.device)
+        for row, i in enumerate(rows):
+            m = len(encoded[i])
+            ids[row, :m], type_ids[row, :m], mask[row, :m] = encoded[i].ids, encoded[i].type_ids, True
+        h = embed(model, ids, type_ids, positions)  # (b, n, 384)
+        for w in model.layers:
+            h, _ = encoder_layer(h, w, mask)
+        out[rows] = F.normalize(mean_pooling(h, mask), dim=-1)  # (b, 384)
+        if on_batch:
+            on_batch(min(start + batch_size, len(order)), len(order))
+    return out

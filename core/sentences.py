@@ -207,6 +207,21 @@ def order_cosines(model: MiniLM, wv: WordVectors, first: str, second: str) -> di
     return out
 
 
+def order_cosines_of(model: MiniLM, wv: WordVectors, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
+    """order_cosines of each pair (up to float rounding), MiniLM's sentences a batch at a time.
+
+    Raises:
+        Refused (GloVe) or Problem (MiniLM) for a sentence a method cannot read.
+    """
+    out = [{"glove": cosine(glove_mean(wv, first), glove_mean(wv, second))} for first, second in pairs]
+    encoded = [minilm.encode(model, sentence) for pair in pairs for sentence in pair]  # first, second, first, ...
+    for positions in METHODS[1:]:
+        vectors = minilm.sentence_embeddings(model, encoded, positions=positions)  # (2 * len(pairs), 384)
+        for i, cosines in enumerate(out):
+            cosines[positions] = cosine(vectors[2 * i], vectors[2 * i + 1])
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class Collection:
     """The shipped sentences (data/sentences.tsv) and their vectors, computed once per server and never written to.
@@ -240,19 +255,16 @@ def read_collection(path: Path = COLLECTION) -> tuple[tuple[str, ...], tuple[str
 def embed_collection(
     model: MiniLM, wv: WordVectors, path: Path = COLLECTION, on_step: Callable[[int, int], None] | None = None
 ) -> Collection:
-    """The shipped sentences through both methods, one sentence at a time (no padding, as encode reads one).
+    """The shipped sentences through both methods, MiniLM a batch at a time (minilm.sentence_embeddings: each
+    sentence's vector as minilm_vector gives it, up to float rounding).
 
     Args:
-        on_step: called as on_step(done, n) after each sentence.
+        on_step: called as on_step(done, n) after each batch of sentences.
     """
     sentences, topics = read_collection(path)
-    mini, glove = [], []
-    for done, sentence in enumerate(sentences, start=1):
-        mini.append(minilm_vector(model, sentence))
-        glove.append(glove_mean(wv, sentence))
-        if on_step:
-            on_step(done, len(sentences))
-    return Collection(sentences, topics, torch.stack(mini), torch.stack(glove))  # (n, 384), (n, 50)
+    mini = minilm.sentence_embeddings(model, [minilm.encode(model, s) for s in sentences], on_batch=on_step)
+    glove = torch.stack([glove_mean(wv, sentence) for sentence in sentences])  # (n, 50)
+    return Collection(sentences, topics, mini, glove)  # (n, 384), (n, 50)
 
 
 def search(matrix: Tensor, query: Tensor, k: int) -> list[tuple[int, float]]:

@@ -65,8 +65,9 @@ def sentence_collection() -> sentences.Collection:
 def shipped_order_cosines() -> tuple[tuple[sentences.OrderPair, dict[str, float]], ...]:
     """Each shipped word-order pair (data/sentence_pairs.tsv) and its cosine under each of core.sentences.METHODS,
     once per server. Raises PretrainedMissing or VectorsError as sentence_collection does."""
-    model, wv = minilm_model(), _bundled_vectors()
-    return tuple((pair, sentences.order_cosines(model, wv, pair.first, pair.second)) for pair in sentences.read_pairs())
+    pairs = sentences.read_pairs()
+    cosines = sentences.order_cosines_of(minilm_model(), _bundled_vectors(), [(p.first, p.second) for p in pairs])
+    return tuple(zip(pairs, cosines, strict=True))
 
 
 @st.cache_resource(show_spinner=False)

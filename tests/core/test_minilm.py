@@ -144,3 +144,20 @@ def test_any_text_is_read_or_refused_and_a_shuffle_keeps_words_and_special_token
             assert encoded.segments[i] == encoded.segments[j]  # a word stays in its segment
         if encoded.tokens[j].startswith("##"):
             assert i > 0 and order[i - 1] == j - 1  # a piece follows the piece before it
+
+
+@pytest.mark.parametrize("positions", minilm.POSITIONS)
+def test_sentences_a_batch_at_a_time_are_each_sentences_own_vector(model, positions):
+    """minilm.sentence_embeddings (the warm-up's shipped collection, issue 50) pads a batch and masks the padding:
+    each sentence's vector is the one it has alone, whatever the others' lengths, in the order given."""
+    texts = ["a", "The cat sat on the mat.", "你好，世界", "word " * 40, "Are you OK ?", "a b c d e f g"]
+    encoded = [minilm.encode(model, text) for text in texts]
+    alone = torch.stack(
+        [minilm.sentence_embedding(minilm.forward(model, e.ids, e.type_ids, positions=positions)) for e in encoded]
+    )
+    done = []
+    batched = minilm.sentence_embeddings(
+        model, encoded, positions=positions, batch_size=4, on_batch=lambda *a: done.append(a)
+    )
+    torch.testing.assert_close(batched, alone, atol=1e-6, rtol=0)
+    assert done == [(4, 6), (6, 6)]

@@ -159,3 +159,11 @@ def test_pairs_are_ranked_by_both_matrices():
 def test_a_new_point_goes_to_the_mean_place_of_its_nearest():
     coords = np.array([[0.0, 0.0], [2.0, 0.0], [10.0, 10.0]])
     assert sentences.place_by_neighbours(coords, np.array([0.9, 0.8, 0.1]), 2).tolist() == [1.0, 0.0]
+
+
+def test_the_word_order_pairs_a_batch_at_a_time_are_each_pairs_own_cosines(model, wv):
+    """order_cosines_of (the warm-up's shipped pairs, issue 50) gives each pair's order_cosines."""
+    pairs = [(p.first, p.second) for p in PAIRS[:6]]
+    for got, (first, second) in zip(sentences.order_cosines_of(model, wv, pairs), pairs, strict=True):
+        want = sentences.order_cosines(model, wv, first, second)
+        assert got.keys() == want.keys() and all(abs(got[k] - want[k]) < SAME for k in want)
