@@ -3,6 +3,7 @@
 
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -42,3 +43,24 @@ def test_the_503_page_is_a_whole_http_response():
     assert (
         b"The lab is full" in page and "实验室已满".encode() in page and len(page) < 16_384
     )  # HAProxy's buffer holds it whole
+
+
+def test_the_proxy_says_each_event_once(tmp_path):
+    """A replica down is said once (on stderr), not also on a log target (issue 50: the proxy container printed
+    every line twice)."""
+    from labtools.server import free_port
+
+    out, err = tmp_path / "out", tmp_path / "err"
+    env = {**os.environ, "EMBLAB_PROXY_BIND": f"127.0.0.1:{free_port()}", "EMBLAB_SERVER_1": f"127.0.0.1:{free_port()}"}
+    with out.open("w") as o, err.open("w") as e:
+        proxy = subprocess.Popen([haproxy_binary(), "-W", "-db", "-f", str(HAPROXY_CFG)], env=env, stdout=o, stderr=e)
+    try:
+        deadline = time.monotonic() + 60
+        while err.read_text().count(" is DOWN") < 3 and time.monotonic() < deadline:  # its three backends
+            time.sleep(0.1)  # polling a file another process writes
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=20)
+    said = out.read_text() + err.read_text()
+    for backend in ("emblab", "emblab_pages", "emblab_files"):
+        assert said.count(f"Server {backend}/app1 is DOWN") == 1, said
