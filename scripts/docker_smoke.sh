@@ -7,7 +7,8 @@
 #   1. scripts/docker_prepare.sh: dockerd (vfs) when none answers, a base image (a debootstrap Debian when no
 #      registry answers), ./wheels (and binutils' .deb files) from this machine, served on 127.0.0.1:8765;
 #   2. an OFFLINE=1 build: its time, the build context sent, the image's size, and the images it left dangling;
-#   3. `docker run --server.port=N` until Docker's health check says healthy (it follows the port), timed;
+#   3. `docker run --server.port=N` (a free port unless PORT is set) until Docker's health check says healthy (it
+#      follows the port, and passes only once the lab serves), timed;
 #   4. in the image, every module the lab's sources import (what scripts/docker_slim.sh took out is none of them;
 #      what only a type checker reads, such as _typeshed, is not an import);
 #   5. Chromium: the PE page draws its heatmap (plotly's data in the page, its shape printed), the word page its
@@ -19,8 +20,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IMAGE=${IMAGE:-emblab:smoke}
-PORT=${PORT:-8599}
+# PY: a Python with the dev packages (Playwright, the websocket client) for steps 5-6; scripts/install_dev.sh makes
+# .venv with them (and Debian's chromium) when it is missing, as on a fresh clone.
 PY=${PY:-.venv/bin/python}
+if [ ! -x "$PY" ]; then
+    bash scripts/install_dev.sh
+    PY=.venv/bin/python
+fi
+# PORT: a free one unless given
+PORT=${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 export DOCKER_BUILDKIT=0  # the daemon's classic builder: Debian's docker.io has no buildx
 
 # shellcheck source=scripts/docker_prepare.sh
@@ -40,9 +48,10 @@ name=emblab-smoke-$$
 start=$(date +%s)
 docker run -d --name "$name" --network host "$IMAGE" --server.port="$PORT" >/dev/null
 trap 'docker rm -f "$name" >/dev/null 2>&1 || true' EXIT
-# The health check passes while the warm-up runs (it says "starting"); the lab serves once the port answers.
+# The health check fails, saying "starting", while the warm-up runs, and passes once the lab serves; the start period
+# (900 s) keeps Docker from calling it unhealthy meanwhile.
 served=
-for _ in $(seq 600); do
+for _ in $(seq 1000); do
     health=$(docker inspect -f '{{.State.Health.Status}}' "$name")
     [ "$health" = unhealthy ] && break
     if [ "$health" = healthy ] && curl -fs "http://127.0.0.1:$PORT/_stcore/health" >/dev/null; then

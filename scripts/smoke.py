@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1] if "__file__" in globals() else Path.cwd()
 PACKAGES = ("core", "figures", "lessons", "ui")  # the lab's own, beside app.py
-SCRIPTS = ("scripts/warm_up.py", "scripts/docker_healthcheck.py")  # the scripts the image runs
+SCRIPTS = ("serve.py", "scripts/warm_up.py", "scripts/docker_healthcheck.py")  # what the image runs beside app.py
 # Modules only a type checker has: typeshed's stubs. Imported under `if TYPE_CHECKING:`, which the walk skips too.
 TYPE_CHECKER_ONLY = frozenset({"_typeshed", "typing_extensions._typeshed"})
 # The long jobs: (page, widget moves before the press, the button)

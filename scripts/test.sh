@@ -2,22 +2,7 @@
 # Install everything the tests need (dev packages into .venv, Debian's chromium and haproxy) and run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Debian's chromium (browser tests) and haproxy (tests/browser/test_proxy.py, tests/deploy/)
-missing=""
-[ -x /usr/bin/chromium ] || missing="chromium"
-[ -x /usr/sbin/haproxy ] || missing="$missing haproxy"
-if [ -n "$missing" ]; then
-  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  # shellcheck disable=SC2086
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
-fi
-[ -x .venv/bin/python ] || "${PYTHON:-python3}" -m venv .venv
-# --no-compile: a process compiles the modules it imports when it first imports them (pip compiling every file of
-# every package took 155 s of a fresh install instead of 67 s)
-.venv/bin/python -m pip install -q --no-compile -r requirements-dev.txt
-.venv/bin/python -m pip install -q --no-compile --no-deps -r requirements-nodeps.txt
-.venv/bin/python -m labtools.axe  # axe-core from npm (pinned, sha512-checked) into .axe-core/ for the a11y test
+bash scripts/install_dev.sh
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
 .venv/bin/hadolint --failure-threshold error Dockerfile deploy/proxy.Dockerfile
 # The types of core/, figures/, ui/, lessons/ and labtools/ (pyproject.toml's [tool.mypy]), checked beside the tests: a cold mypy spends

@@ -10,7 +10,7 @@ from importlib.metadata import packages_distributions
 from labtools.server import ROOT
 from scripts.smoke import imported_modules  # what the image's smoke test imports too
 
-INSTALLERS = ["scripts/run.sh", "scripts/test.sh", "Dockerfile", "scripts/docker_prepare.sh"]
+INSTALLERS = ["scripts/run.sh", "scripts/install_dev.sh", "Dockerfile", "scripts/docker_prepare.sh"]
 
 
 def requirement_names(file: str) -> set[str]:
