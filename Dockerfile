@@ -49,10 +49,10 @@ RUN useradd --create-home --uid 10001 emblab && mkdir -p /data/vectors /opt/embl
 # Metadata before any COPY: these lines never rebuild when the sources change.
 WORKDIR /app
 EXPOSE 8501
-# emblab-health asks the port the server was started with (--server.port or STREAMLIT_SERVER_PORT), and passes,
-# saying "starting", while the warm-up runs. The start period covers what comes before the warm-up's first line,
-# and is the warm-up's worst case measured with a margin (docs/deploy.md, "Starting": 127 s, 240 s).
-HEALTHCHECK --interval=15s --timeout=5s --start-period=240s --retries=3 CMD ["emblab-health"]
+# emblab-health asks the port the server was started with (--server.port or STREAMLIT_SERVER_PORT): it passes once
+# the lab serves, and fails while the warm-up runs, saying "starting" and the step. The start period is the
+# warm-up's worst case measured under load with a margin (docs/deploy.md, "Starting": 525 s, 900 s).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=900s --retries=3 CMD ["emblab-health"]
 ENTRYPOINT ["/usr/local/bin/emblab"]
 ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
 # OFFLINE=1: pip reads the wheels at WHEELS alone (default http://127.0.0.1:8765/, ./wheels served on the host).
