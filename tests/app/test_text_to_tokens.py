@@ -28,7 +28,7 @@ def settled(at, seconds: float = 240):
 
 @pytest.fixture(scope="module")
 def minilm_vocabulary():
-    return tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("vocab.txt"))
+    return tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("tokenizer.json"))
 
 
 def chips(at) -> list[list[tuple[str, str]]]:
