@@ -127,9 +127,12 @@ def encode(model: MiniLM, sentence: str, pair: str | None = None, *, cut: int | 
     tokens, ids, type_ids = list(enc.tokens), list(enc.ids), list(enc.type_ids)
     words, segments = list(enc.word_ids), list(enc.sequence_ids)
     if cut is not None and len(tokens) > cut:  # keep the first cut - 1 and the closing [SEP]
-        tokens, ids, type_ids, words, segments = (
-            x[: cut - 1] + x[-1:] for x in (tokens, ids, type_ids, words, segments)
+        tokens, ids, type_ids = (
+            tokens[: cut - 1] + tokens[-1:],
+            ids[: cut - 1] + ids[-1:],
+            type_ids[: cut - 1] + type_ids[-1:],
         )
+        words, segments = words[: cut - 1] + words[-1:], segments[: cut - 1] + segments[-1:]
     inner = [t for t in tokens if t not in SPECIAL]
     if not inner or segments.count(0) == 0:  # nothing at all, or a pair without its first sentence
         raise Problem("tf_empty")
