@@ -335,6 +335,12 @@ def invisible(text: str) -> list[tuple[int, str]]:
     ]
 
 
+def wordpiece_drops(text: str, places: Sequence[int]) -> int:
+    """How many of the characters at `places` MiniLM's WordPiece drops (normalize: to nothing). Not all that
+    unicodedata calls control or format: the tokenizer's Unicode tables are older for some (U+0890 is kept)."""
+    return sum(normalize(text[i]) == "" for i in places)
+
+
 # --- What the vocabulary costs -------------------------------------------------------------------------------
 
 

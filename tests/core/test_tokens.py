@@ -155,6 +155,7 @@ def test_a_bpe_cut_at_step_k_is_bpes_encoding_after_k_merges():
 
 def test_invisible_characters_are_named_where_they_are():
     assert tokens.invisible("a\u200bb\tc\x07") == [(1, "ZERO WIDTH SPACE"), (5, "U+0007")]
+    assert tokens.wordpiece_drops("a\u200bb\tc\x07", [1, 5]) == 2 and tokens.wordpiece_drops("\u0890", [0]) == 0
 
 
 def test_minilms_parameter_counts_are_the_sum_over_its_safetensors():
