@@ -199,3 +199,10 @@ def test_a_links_impossible_number_is_named_not_a_traceback():
     ignored = " ".join(w.value for w in at.warning if "ignored" in w.value)
     assert "sv\\_k=inf" in ignored or "sv_k=inf" in ignored, ignored
     assert at.number_input(key="sv_k").value == SETTINGS["sv_k"].default
+
+
+def test_the_cut_notice_in_chinese_gives_the_same_counts_in_chinese():
+    at = open_link(PAGE, lang="zh", sv_sentences="the cat sat\n" + "word " * 300)
+    (notice,) = [i.value for i in at.info if "WordPiece" in i.value]
+    assert notice.startswith("第 2 句有 302 个 WordPiece 词元") and "最后 46 个词片被略去" in notice
+    assert not english_words(notice, set()), notice
