@@ -5,8 +5,9 @@
     words        runs of letters and digits, and each other sign, looked up in wordfreq's most frequent words
     WordPiece    BERT's: clean and lowercase the text, split words and punctuation, then each word greedily into
                  the longest pieces of the vocabulary, "##" marking a piece inside a word; [UNK] when it cannot
-BPE is core/bpe.py. WordPiece here is written out (Wu et al. 2016; BERT's BasicTokenizer and WordpieceTokenizer),
-and tests/core/test_tokens.py checks its pieces and ids against `tokenizers`' for MiniLM's vocabulary.
+BPE is core/bpe.py. WordPiece here is written out (Wu et al. 2016; BERT's BasicTokenizer and WordpieceTokenizer) as
+`tokenizers` runs it for MiniLM, with that tokenizer's Unicode classes (data/wordpiece_unicode.tsv), and
+tests/core/test_tokens.py checks its pieces and ids against `tokenizers`' on every code point and generated text.
 """
 
 from __future__ import annotations
@@ -218,9 +219,11 @@ class WordPiece:
     vocab.txt) and its added tokens ([PAD], [UNK], [CLS], [SEP], [MASK]).
 
     An added token typed in the text is that token, matched in the text as typed before normalizing ("[MASK]" is
-    [MASK], id 103; "[mask]" is "[", "mask", "]"), as the fast tokenizer does; the slow one (transformers'
-    BertTokenizer) differs in places from the fast one and this follows the fast one: Python's Unicode tables and
-    str.lower (final sigma) in the slow one, the tokenizer's own tables here (UnicodeTable).
+    [MASK], id 103; "[mask]" is "[", "mask", "]"). This is the fast tokenizer (`tokenizers`, MiniLM's tokenizer.json).
+    Where transformers' slow one (BertTokenizerLegacy, Python's unicodedata and str.lower) differs, this follows the
+    fast one: "ΥΣ" is υ ##σ here, υ ##ς there (final sigma); U+0378 (unassigned) is [UNK] here, dropped there;
+    "⹓y" is one [UNK] here, [UNK] y there (U+2E53 is punctuation to Python's Unicode 14 only). Both read typed
+    special tokens alike.
     """
 
     def __init__(
