@@ -133,7 +133,7 @@ def utf8_bytes(text: str) -> int:
 
 def wordpiece_pieces(word: str) -> int:
     """How many pieces MiniLM's WordPiece cuts `word` into."""
-    vocabulary = tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("vocab.txt"))
+    vocabulary = tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("tokenizer.json"))
     return len(vocabulary.cut(word))
 
 

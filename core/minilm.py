@@ -112,27 +112,42 @@ class Encoded:
         return len(self.tokens)
 
 
-def encode(model: MiniLM, sentence: str, pair: str | None = None) -> Encoded:
+def encode(model: MiniLM, sentence: str, pair: str | None = None, *, cut: int | None = None) -> Encoded:
     """The tokenizer's pieces, refused when MiniLM cannot read them usefully.
 
+    Args:
+        cut: at most this many tokens, as sentence-transformers truncates a text (its max_seq_length): [CLS], the
+            first cut - 2 pieces, [SEP]; the rest left out (one sentence only). None: all of them, refused past
+            MAX_POSITIONS.
     Raises:
-        Problem: no piece besides [CLS] and [SEP]; more than MAX_POSITIONS pieces; every piece [UNK].
+        Problem: no piece besides [CLS] and [SEP]; more than MAX_POSITIONS pieces; every piece read [UNK].
     """
+    if cut is not None and (pair or not 2 < cut <= MAX_POSITIONS):
+        raise ValueError(f"a cut reads one sentence, at 3 to {MAX_POSITIONS} tokens; not {cut} with a pair")
     enc = model.tokenizer.encode(sentence, pair) if pair else model.tokenizer.encode(sentence)
-    inner = [t for t in enc.tokens if t not in SPECIAL]
-    if not inner or enc.sequence_ids.count(0) == 0:  # nothing at all, or a pair without its first sentence
+    tokens, ids, type_ids = list(enc.tokens), list(enc.ids), list(enc.type_ids)
+    words, segments = list(enc.word_ids), list(enc.sequence_ids)
+    if cut is not None and len(tokens) > cut:  # keep the first cut - 1 and the closing [SEP]
+        tokens, ids, type_ids = (
+            tokens[: cut - 1] + tokens[-1:],
+            ids[: cut - 1] + ids[-1:],
+            type_ids[: cut - 1] + type_ids[-1:],
+        )
+        words, segments = words[: cut - 1] + words[-1:], segments[: cut - 1] + segments[-1:]
+    inner = [t for t in tokens if t not in SPECIAL]
+    if not inner or segments.count(0) == 0:  # nothing at all, or a pair without its first sentence
         raise Problem("tf_empty")
-    if len(enc.tokens) > MAX_POSITIONS:
-        raise Problem("tf_too_long", n=len(enc.tokens), most=MAX_POSITIONS, extra=len(enc.tokens) - MAX_POSITIONS)
+    if len(tokens) > MAX_POSITIONS:
+        raise Problem("tf_too_long", n=len(tokens), most=MAX_POSITIONS, extra=len(tokens) - MAX_POSITIONS)
     if all(t == UNKNOWN for t in inner):
         raise Problem("tf_unknown", n=len(inner))
     device = model.device
     return Encoded(
-        tuple(enc.tokens),
-        torch.tensor(enc.ids, device=device),
-        torch.tensor(enc.type_ids, device=device),
-        tuple(enc.word_ids),
-        tuple(enc.sequence_ids),
+        tuple(tokens),
+        torch.tensor(ids, device=device),
+        torch.tensor(type_ids, device=device),
+        tuple(words),
+        tuple(segments),
     )
 
 

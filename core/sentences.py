@@ -8,8 +8,9 @@ A mean of word vectors does not depend on the words' order, and neither does Min
 are taken away (its encoder is then permutation-equivariant): both give a sentence and any reordering of its words
 cosine 1. MiniLM with positions (its own, or sinusoidal ones in their place) can tell them apart.
 
-sentence-transformers cuts a text at 256 pieces (the model's sentence_bert_config.json); here MiniLM reads all its 512
-positions, and a longer text is refused (tests/core/test_sentences.py compares both).
+A text longer than MAX_PIECES WordPiece tokens is cut there, as sentence-transformers cuts it by default (the model's
+sentence_bert_config.json: max_seq_length 256, [CLS] and [SEP] included), although MiniLM has 512 positions: the
+vector of a long text is sentence-transformers' (tests/core/test_sentences.py, at 255, 256, 257 and 512 tokens).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ from core.minilm import MiniLM
 from core.vectors import WordVectors
 
 MAX_SENTENCES = 20  # the learner's list: a 20 x 20 matrix stays readable
+MAX_PIECES = (
+    256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2: its tokens read, [CLS] and [SEP] included
+)
 DATA = Path(__file__).resolve().parents[1] / "data"
 COLLECTION = DATA / "sentences.tsv"
 PAIRS = DATA / "sentence_pairs.tsv"
@@ -100,13 +104,26 @@ def minilm_vector(model: MiniLM, sentence: str, positions: str = "learned", *, d
 
     Returns:
         (384,) of length 1, on the model's device.
+    A text of more than MAX_PIECES tokens is cut there, as sentence-transformers cuts it (pieces_left_out says how
+    many pieces it leaves out).
+
     Raises:
-        core.problems.Problem (minilm.encode): no piece, more than 512 pieces, or every piece [UNK].
+        core.problems.Problem (minilm.encode): no piece, or every piece read [UNK].
     """
-    encoded = minilm.encode(model, sentence)
+    encoded = minilm.encode(model, sentence, cut=MAX_PIECES)
     return minilm.sentence_embedding(
         minilm.forward(model, encoded.ids, encoded.type_ids, positions=positions, dtype=dtype)
     )
+
+
+def token_count(model: MiniLM, sentence: str) -> int:
+    """The WordPiece tokens of the whole text, [CLS] and [SEP] included."""
+    return len(model.tokenizer.encode(sentence).ids)
+
+
+def pieces_left_out(model: MiniLM, sentence: str) -> int:
+    """How many of the text's pieces minilm_vector leaves out: those past MAX_PIECES tokens."""
+    return max(token_count(model, sentence) - MAX_PIECES, 0)
 
 
 def cosine_matrix(x: Tensor) -> Tensor:

@@ -5,12 +5,15 @@
     words        runs of letters and digits, and each other sign, looked up in wordfreq's most frequent words
     WordPiece    BERT's: clean and lowercase the text, split words and punctuation, then each word greedily into
                  the longest pieces of the vocabulary, "##" marking a piece inside a word; [UNK] when it cannot
-BPE is core/bpe.py. WordPiece here is written out (Wu et al. 2016; BERT's BasicTokenizer and WordpieceTokenizer),
-and tests/core/test_tokens.py checks its pieces and ids against `tokenizers`' for MiniLM's vocabulary.
+BPE is core/bpe.py. WordPiece here is written out (Wu et al. 2016; BERT's BasicTokenizer and WordpieceTokenizer) as
+`tokenizers` runs it for MiniLM, with that tokenizer's Unicode classes (data/wordpiece_unicode.tsv), and
+tests/core/test_tokens.py checks its pieces and ids against `tokenizers`' on every code point and generated text.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -125,79 +128,141 @@ def table_ids(cut: Cut, unknown: int) -> tuple[int, ...]:
 
 # --- WordPiece ------------------------------------------------------------------------------------------
 
-
-def is_control(c: str) -> bool:
-    """A character BERT's cleaning drops: Unicode's "other" categories (control, format, unassigned, private,
-    surrogate), except tab, newline and return, which are spaces."""
-    return c not in "\t\n\r" and unicodedata.category(c).startswith("C")
-
-
-def is_space(c: str) -> bool:
-    """Unicode's White_Space characters (Rust's char::is_whitespace, which tokenizers uses)."""
-    return c in "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" or "\u2000" <= c <= "\u200a"
+UNICODE_TABLE = Path(__file__).resolve().parents[1] / "data" / "wordpiece_unicode.tsv"
+MINILM_NORMALIZER = {  # the normalizer the table was read from (MiniLM's tokenizer.json): from_file checks it
+    "type": "BertNormalizer",
+    "clean_text": True,
+    "handle_chinese_chars": True,
+    "strip_accents": None,  # None with lowercase: accents stripped
+    "lowercase": True,
+}
 
 
-def is_punctuation(c: str) -> bool:
-    """ASCII punctuation or symbols, or a Unicode punctuation mark: a token of its own."""
-    return (c.isascii() and not c.isalnum() and c.isprintable() and c != " ") or unicodedata.category(c).startswith("P")
+def _char_class(ranges: Sequence[tuple[int, int]]) -> str:
+    """The inside of a regular expression's character class of the code point ranges (first, last)."""
+    return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in sorted(ranges))
 
 
-def is_cjk(c: str) -> bool:
-    """A CJK ideograph (BERT's ranges, as `tokenizers` has them: its extension E starts at U+2B920, not BERT's
-    U+2B820): a word of its own, since Chinese puts no spaces between words."""
-    o = ord(c)
-    return (
-        0x4E00 <= o <= 0x9FFF
-        or 0x3400 <= o <= 0x4DBF
-        or 0x20000 <= o <= 0x2A6DF
-        or 0x2A700 <= o <= 0x2B73F
-        or 0x2B740 <= o <= 0x2B81F
-        or 0x2B920 <= o <= 0x2CEAF
-        or 0xF900 <= o <= 0xFAFF
-        or 0x2F800 <= o <= 0x2FA1F
-    )
+class UnicodeTable:
+    """What `tokenizers` does with each code point for MiniLM, read from data/wordpiece_unicode.tsv (written by
+    scripts/wordpiece_unicode.py from `tokenizers` itself, whose Unicode tables are not Python's unicodedata).
+
+    table[code point] is the normalizer's output for that character (dropped, a space, a CJK ideograph between
+    spaces, a Hangul syllable's jamo, lowercase without its accents); the character itself when it is kept.
+
+    Attributes:
+        rules: (first, last, rule) ranges the normalizer treats alike (RULES); mapped: code point -> any other output;
+        classes: (first, last, "punct" or "space") ranges of the pre-tokenizer, the rest are words' characters;
+        words: the pre-tokenizer as a regular expression (re's loop in C reads the text).
+    """
+
+    RULES = ("keep", "drop", "space", "spaced", "nfd", "mapped")  # a code point's rule, by its number in `changes`
+
+    def __init__(self, path: Path = UNICODE_TABLE) -> None:
+        self.rules: list[tuple[int, int, str]] = []
+        self.classes: list[tuple[int, int, str]] = []
+        self.mapped: dict[int, str] = {}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            kind, *fields = line.split("\t")
+            if kind == "N":
+                self.rules.append((int(fields[0], 16), int(fields[1], 16), fields[2]))
+            elif kind == "M":
+                self.mapped[int(fields[0], 16)] = "".join(chr(int(c, 16)) for c in fields[1].split())
+            elif kind == "P":
+                self.classes.append((int(fields[0], 16), int(fields[1], 16), fields[2]))
+        self.changes = bytearray(UNICODE)  # each code point's rule (0: kept), one byte each: 1.1 MB
+        for a, b, rule in self.rules:
+            self.changes[a : b + 1] = bytes([self.RULES.index(rule)]) * (b + 1 - a)
+        for c in self.mapped:
+            self.changes[c] = self.RULES.index("mapped")
+        self.ascii = {c: self[c] for c in range(128) if self.changes[c]}  # str.translate's table for ASCII text
+        punct = _char_class([(a, b) for a, b, kind in self.classes if kind == "punct"])
+        space = _char_class([(a, b) for a, b, kind in self.classes if kind == "space"])
+        self.words = re.compile(f"[{punct}]|[^{punct}{space}]+")
+
+    def __getitem__(self, c: int) -> str:
+        rule = self.RULES[self.changes[c]]
+        if rule == "mapped":
+            return self.mapped[c]
+        if rule == "spaced":
+            return f" {chr(c)} "
+        if rule == "nfd":
+            return unicodedata.normalize("NFD", chr(c))
+        return {"keep": chr(c), "drop": "", "space": " "}[rule]
+
+
+@functools.cache
+def unicode_table() -> UnicodeTable:
+    """The table, read once."""
+    return UnicodeTable()
 
 
 def normalize(text: str) -> str:
-    """BERT's uncased cleaning: drop control characters (and NUL, U+FFFD), spaces to " ", a space around each CJK
-    ideograph, accents stripped (NFD, then no combining marks), lowercase."""
-    text = "".join(" " if is_space(c) else c for c in text if c not in "\x00\ufffd" and not is_control(c))
-    text = "".join(f" {c} " if is_cjk(c) else c for c in text)
-    text = "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
-    return text.lower()
+    """BERT's uncased cleaning (BertNormalizer), one character at a time: control characters (and NUL, U+FFFD)
+    dropped, spaces to " ", a space around each CJK ideograph, accents stripped (NFD, then no combining marks), and
+    each character lowercased alone (Rust's char::to_lowercase: "ΥΣ" gives "υσ", no final sigma), all by the
+    tokenizer's Unicode tables (an unassigned code point is kept, and becomes [UNK])."""
+    table = unicode_table()
+    if text.isascii():
+        return text.translate(table.ascii)
+    changes = table.changes
+    return "".join([table[ord(c)] if changes[ord(c)] else c for c in text])
 
 
 def pre_tokenize(text: str) -> list[str]:
-    """Words: split at spaces (dropped) and around each punctuation mark (kept, alone)."""
-    out: list[str] = []
-    for chunk in text.split(" "):
-        word = ""
-        for c in chunk:
-            if is_punctuation(c):
-                out.extend([word, c] if word else [c])
-                word = ""
-            elif is_space(c):
-                if word:
-                    out.append(word)
-                word = ""
-            else:
-                word += c
-        if word:
-            out.append(word)
-    return out
+    """Words (BertPreTokenizer): split at spaces (dropped) and around each punctuation mark (kept, alone)."""
+    return unicode_table().words.findall(text)
 
 
 class WordPiece:
-    """A WordPiece vocabulary (BERT's vocab.txt: one piece per line, its id the line's number)."""
+    """A WordPiece tokenizer as `tokenizers` runs MiniLM's tokenizer.json: its vocabulary (a piece's id its line in
+    vocab.txt) and its added tokens ([PAD], [UNK], [CLS], [SEP], [MASK]).
 
-    def __init__(self, pieces: Sequence[str]) -> None:
+    An added token typed in the text is that token, matched in the text as typed before normalizing ("[MASK]" is
+    [MASK], id 103; "[mask]" is "[", "mask", "]"). This is the fast tokenizer (`tokenizers`, MiniLM's tokenizer.json).
+    Where transformers' slow one (BertTokenizerLegacy, Python's unicodedata and str.lower) differs, this follows the
+    fast one: "ΥΣ" is υ ##σ here, υ ##ς there (final sigma); U+0378 (unassigned) is [UNK] here, dropped there;
+    "⹓y" is one [UNK] here, [UNK] y there (U+2E53 is punctuation to Python's Unicode 14 only). Both read typed
+    special tokens alike.
+    """
+
+    def __init__(
+        self, pieces: Sequence[str], special: Sequence[str] = (), max_word_chars: int = MAX_WORD_CHARS
+    ) -> None:
         self.pieces = list(pieces)
         self.ids = {p: i for i, p in enumerate(self.pieces)}
         self.unk = self.ids[UNK]
+        self.special = tuple(special)
+        self.max_word_chars = max_word_chars
+        longest_first = sorted(self.special, key=len, reverse=True)  # leftmost, then longest, as aho-corasick's
+        self._special = re.compile("|".join(map(re.escape, longest_first))) if special else None
 
     @classmethod
     def from_file(cls, path: Path) -> WordPiece:
-        return cls(path.read_text(encoding="utf-8").splitlines())
+        """A tokenizer.json's WordPiece model and added tokens.
+
+        Raises:
+            ValueError: a tokenizer.json this class does not run as `tokenizers` would: another normalizer or
+                pre-tokenizer than MiniLM's (UnicodeTable is read from MiniLM's), another model, or an added token
+                with lstrip, rstrip, single_word or normalized set.
+        """
+        spec = json.loads(path.read_text(encoding="utf-8"))
+        model = spec["model"]
+        if model["type"] != "WordPiece" or model.get("continuing_subword_prefix", "##") != "##":
+            raise ValueError(f"{path.name}: a WordPiece model with ## is needed, not {model['type']}")
+        if spec["normalizer"] != MINILM_NORMALIZER or spec["pre_tokenizer"] != {"type": "BertPreTokenizer"}:
+            raise ValueError(f"{path.name}: the Unicode table is MiniLM's normalizer and pre-tokenizer, not these")
+        added = spec.get("added_tokens", [])
+        odd = [t["content"] for t in added if any(t.get(k) for k in ("lstrip", "rstrip", "single_word", "normalized"))]
+        if odd:
+            raise ValueError(f"{path.name}: added tokens matched otherwise than as typed: {', '.join(odd)}")
+        vocab = model["vocab"]
+        pieces = sorted(vocab, key=vocab.__getitem__)
+        if [vocab[p] for p in pieces] != list(range(len(pieces))) or model["unk_token"] != UNK:
+            raise ValueError(f"{path.name}: ids must be 0..n-1 and the unknown piece {UNK}")
+        if any(vocab.get(t["content"]) != t["id"] for t in added):
+            raise ValueError(f"{path.name}: an added token outside the vocabulary")
+        return cls(pieces, [t["content"] for t in added], model.get("max_input_chars_per_word", MAX_WORD_CHARS))
 
     def __len__(self) -> int:
         return len(self.pieces)
@@ -205,7 +270,7 @@ class WordPiece:
     def word(self, word: str) -> list[str]:
         """One word's pieces: from the left, the longest piece in the vocabulary ("##" inside a word); [UNK] for
         the whole word when some part of it is no piece."""
-        if len(word) > MAX_WORD_CHARS:
+        if len(word) > self.max_word_chars:
             return [UNK]
         out, start = [], 0
         while start < len(word):
@@ -219,15 +284,39 @@ class WordPiece:
                 return [UNK]
         return out
 
+    def segments(self, text: str) -> list[tuple[str, bool]]:
+        """The text split at the added tokens typed in it: (a part, whether it is an added token), in order."""
+        if self._special is None:
+            return [(text, False)]
+        out, at = [], 0
+        for m in self._special.finditer(text):
+            if m.start() > at:
+                out.append((text[at : m.start()], False))
+            out.append((m.group(), True))
+            at = m.end()
+        if at < len(text):
+            out.append((text[at:], False))
+        return out
+
     def cut(self, text: str) -> Cut:
-        """The text's pieces and ids, without [CLS] and [SEP]; an [UNK] is unknown (id None)."""
-        tokens = tuple(p for w in pre_tokenize(normalize(text)) for p in self.word(w))
-        return Cut(tokens, tuple(None if p == UNK else self.ids[p] for p in tokens), len(self))
+        """The text's pieces and ids, without the [CLS] and [SEP] the model adds; an [UNK] the vocabulary lacked is
+        unknown (id None), an [UNK] typed in the text is the added token (its id)."""
+        pieces: list[str] = []
+        ids: list[int | None] = []
+        for part, added in self.segments(text):
+            if added:
+                pieces.append(part)
+                ids.append(self.ids[part])
+                continue
+            for w in pre_tokenize(normalize(part)):
+                for p in self.word(w):
+                    pieces.append(p)
+                    ids.append(None if p == UNK else self.ids[p])
+        return Cut(tuple(pieces), tuple(ids), len(self))
 
     def encode(self, text: str) -> list[int]:
         """The ids the model reads: [CLS], the pieces (an unknown one as [UNK]'s id), [SEP]."""
-        ids = [self.unk if i is None else i for i in self.cut(text).ids]
-        return [self.ids["[CLS]"], *ids, self.ids["[SEP]"]]
+        return [self.ids["[CLS]"], *table_ids(self.cut(text), self.unk), self.ids["[SEP]"]]
 
 
 def wordpiece_fertility(counts: Sequence[tuple[str, int]], wordpiece: WordPiece) -> float:
@@ -247,6 +336,12 @@ def invisible(text: str) -> list[tuple[int, str]]:
         for i, c in enumerate(text)
         if c not in "\t\n" and unicodedata.category(c) in ("Cc", "Cf")
     ]
+
+
+def wordpiece_drops(text: str, places: Sequence[int]) -> int:
+    """How many of the characters at `places` MiniLM's WordPiece drops (normalize: to nothing). Not all that
+    unicodedata calls control or format: the tokenizer's Unicode tables are older for some (U+0890 is kept)."""
+    return sum(normalize(text[i]) == "" for i in places)
 
 
 # --- What the vocabulary costs -------------------------------------------------------------------------------

@@ -36,8 +36,8 @@ def runner() -> JobRunner:
 
 @cached()
 def wordpiece() -> tokens.WordPiece:
-    """MiniLM's WordPiece vocabulary (its vocab.txt). Raises PretrainedMissing without its package."""
-    return tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("vocab.txt"))
+    """MiniLM's WordPiece tokenizer (its tokenizer.json). Raises PretrainedMissing without its package."""
+    return tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("tokenizer.json"))
 
 
 @cached(max_entries=8)

@@ -11,6 +11,7 @@ from core.pretrained import PretrainedMissing
 from core.probes import STAGES, VARIANTS, ProbeConfig
 from core.problems import Problem
 from core.projection import pca
+from core.sentences import MAX_PIECES
 from core.vectors import WordVectors
 from figures.minilm import attention_figure, head_grid_figure, lines_figure, moved_figure, trajectory_figure
 from lessons.real_transformer.settings import SETTINGS
@@ -66,6 +67,8 @@ encoded = None
 try:
     encoded = learned_run(sentence, pair)[0]
     unknown_notice(minilm_model().tokenizer, sentence, pair)
+    if (n := len(encoded)) > MAX_PIECES:  # the model reads them all; sentence-transformers cuts
+        st.info(t("tf.longer_than_st", n=n, most=MAX_PIECES, left=n - MAX_PIECES))
 except Problem as err:
     st.error(t("tf.sentence_refused", problem=problem(err)))
 

@@ -10,7 +10,7 @@ from core import claims, minilm, neighbours, sentences, trustworthiness
 from core.cloud import CloudConfig
 from core.glove import VectorsError
 from core.pretrained import PretrainedMissing
-from core.sentences import MAX_SENTENCES, METHODS
+from core.sentences import MAX_PIECES, MAX_SENTENCES, METHODS
 from figures.sentences import map_figure, separation_figure, similarity_figure
 from lessons.sentence_vectors import map_jobs, views
 from lessons.sentence_vectors.settings import SETTINGS
@@ -38,11 +38,19 @@ def refusal_text(refusal: views.Refusal) -> str:
     return t(refusal[0], **refusal[1])
 
 
+def cut_notice(which: str, sentence: str) -> None:
+    """How many pieces MiniLM's vector leaves out of a text past sentence-transformers' MAX_PIECES, if any."""
+    tokens, left = views.minilm_cut(sentence)
+    if left:
+        st.info(t("sv.cut", which=which, tokens=tokens, most=MAX_PIECES, kept=MAX_PIECES - 2, left=left))
+
+
 def shared_collection():
     """The shipped sentences, their topics' names in the reader's language, and the query box (chapters 3 and 4)."""
     collection = sentence_collection()
     topic_names = {topic: t(f"sv.topic_{topic}") for topic in dict.fromkeys(collection.topics)}
     query = SETTINGS["sv_query"].draw(st).strip()
+    cut_notice(t("sv.cut_query"), query)
     st.caption(t("sv.collection", n=len(collection.sentences), topics=", ".join(topic_names.values())))
     return collection, topic_names, query
 
@@ -70,6 +78,8 @@ def one_vector_per_sentence() -> None:
     if lines.left_out:
         st.warning(t("sv.too_many", most=MAX_SENTENCES, n=len(lines.left_out), first=lines.left_out[0]))
     view = views.sentences_view(lines.sentences)
+    for i, line in enumerate(lines.sentences):
+        cut_notice(t("sv.cut_line", n=i + 1), line)
     for i, method, why in view["refused"]:
         st.warning(
             t("sv.refused", n=i + 1, sentence=lines.sentences[i], method=method_name(method), why=refusal_text(why))
@@ -133,6 +143,8 @@ def word_order() -> None:
     c1, c2 = st.columns(2)
     first, second = SETTINGS["sv_first"].draw(c1), SETTINGS["sv_second"].draw(c2)
     view = views.order_view(first, second)
+    cut_notice(t("sv.cut_first"), first)
+    cut_notice(t("sv.cut_second"), second)
     for which, method, why in view["refused"]:
         sentence = first if which == "first" else second
         st.warning(t("sv.pair_refused", sentence=sentence, method=method_name(method), why=refusal_text(why)))

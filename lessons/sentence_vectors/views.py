@@ -33,6 +33,13 @@ def minilm_row(sentence: str, positions: str = "learned") -> tuple[torch.Tensor 
 
 
 @cached(max_entries=512)
+def minilm_cut(sentence: str) -> tuple[int, int]:
+    """(the text's WordPiece tokens with [CLS] and [SEP], how many of its pieces minilm_row's vector leaves out)."""
+    model = minilm_model()
+    return sentences.token_count(model, sentence), sentences.pieces_left_out(model, sentence)
+
+
+@cached(max_entries=512)
 def glove_row(sentence: str) -> tuple[torch.Tensor | None, Refusal | None]:
     """A sentence's GloVe mean (50,), or why GloVe cannot read it."""
     try:

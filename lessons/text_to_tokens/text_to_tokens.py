@@ -41,7 +41,8 @@ def text_and_bpe() -> None:
         st.warning(t("tt.too_long", n=f"{len(sentence):,}", most=f"{shared.MAX_CHARS:,}"))
     if hidden := tokens.invisible(text):
         named = ", ".join(f"{name} ({t('tt.at', i=i + 1)})" for i, name in hidden[:8])
-        st.info(t("tt.invisible", n=len(hidden), which=named))
+        dropped = tokens.wordpiece_drops(text, [i for i, _ in hidden])
+        st.info(t("tt.invisible", n=len(hidden), which=named, dropped=dropped))
 
     cuts = views.four_cuts(text, lang) if text.strip() else {}
     for name, cut in cuts.items():

@@ -138,6 +138,15 @@ def test_a_sentence_minilm_cannot_read_is_named_and_the_other_chapters_work(tf, 
     assert not tf.error  # nothing else was lost
 
 
+def test_a_text_past_sentence_transformers_256_tokens_is_read_whole_and_the_page_says_where_it_differs(tf):
+    tf.text_input(key="tf_sentence").set_value("the " * 300).run()  # 302 tokens
+    assert not tf.exception and not tf.error
+    (notice,) = [i.value for i in tf.info if "max_seq_length" in i.value]
+    assert notice.startswith("This text is 302 WordPiece tokens") and "leave 46 pieces out" in notice
+    tf.text_input(key="tf_sentence").set_value("the " * 254).run()  # 256 tokens: what sentence-transformers reads
+    assert not any("max_seq_length" in i.value for i in tf.info)
+
+
 def test_unknown_pieces_are_counted_and_named_on_every_chapter_that_reads_a_sentence(tf):
     """Issue 41, 4d: a Chinese sentence read half its characters as [UNK] with no notice."""
     tf.text_input(key="tf_sentence").set_value("我喜欢吃苹果和香蕉").run()

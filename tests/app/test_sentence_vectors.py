@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from core import sentences
+from core import minilm, sentences
 from core.exercises import EXERCISES, sentence_answers
+from core.glove import load_bundled
 from lessons.sentence_vectors.settings import CHAPTERS, SETTINGS
 from tests.app import live_charts as charts
 from tests.app import open_link, view, wait_for_job
@@ -69,15 +70,33 @@ def test_bad_lines_are_named_and_the_other_sentences_still_shown(sv):
     assert any(w.startswith("Sentence 2 (“?") and "It has no word" in w for w in warnings), warnings
     assert any("Sentence 3 (“qwzxv blorptangle”)" in w and "English" in w for w in warnings), warnings
     assert any("Sentence 4" in w and "[UNK]" in w for w in warnings), warnings
-    assert any("Sentence 5" in w and "shorten it by at least" in w for w in warnings), warnings
+    assert not any("Sentence 5" in w for w in warnings), warnings  # read, cut at 256 tokens as sentence-transformers
     assert any("2 empty line(s) skipped" in c.value for c in sv.caption)
-    assert "your 2 sentences" in title(charts(sv)[0])  # the cat sat, a dog ran
+    assert "your 3 sentences" in title(charts(sv)[0])  # the cat sat, the long one, a dog ran
     many = "\n".join(f"sentence number {i}" for i in range(25))
     sv.text_area(key="sv_sentences").set_value(many).run()
     assert any("first 20 sentences" in w.value and "sentence number 20" in w.value for w in sv.warning)
     assert "your 20 sentences" in title(charts(sv)[0])
     sv.text_area(key="sv_sentences").set_value("only one").run()
     assert any("at least two sentences" in w.value for w in sv.warning) and not sv.exception
+
+
+def test_a_text_past_256_tokens_is_cut_as_sentence_transformers_cuts_it_and_the_page_says_how_much(sv):
+    sv.text_area(key="sv_sentences").set_value("the cat sat\n" + "word " * 300 + "\na dog ran").run()
+    assert not sv.exception and not sv.error and not sv.warning
+    (notice,) = [i.value for i in sv.info if "WordPiece tokens" in i.value]
+    assert notice.startswith("Sentence 2 is 302 WordPiece tokens") and "The last 46 pieces are left out." in notice
+    assert "[CLS], the first 254 pieces and [SEP]" in notice and "your 3 sentences" in title(charts(sv)[0])
+    chapter(sv, "search")
+    query = "a storm is coming tonight " * 60  # 302 tokens
+    sv.text_input(key="sv_query").set_value(query).run()
+    assert any(i.value.startswith("The query is 302 WordPiece tokens") for i in sv.info)
+    model, collection = minilm.load_minilm(), sentences.embed_collection(minilm.load_minilm(), load_bundled())
+    hits = sentences.search(collection.minilm, sentences.minilm_vector(model, query.strip()), 5)
+    found = sv.dataframe[0].value
+    assert list(found["sentence"]) == [collection.sentences[i] for i, _ in hits]  # the search reads the cut vector
+    sv.text_input(key="sv_query").set_value("a storm is coming tonight").run()
+    assert not any("WordPiece tokens" in i.value for i in sv.info)
 
 
 def test_chapter_2_checks_the_order_blind_methods_and_charts_every_pair(sv):
@@ -180,3 +199,10 @@ def test_a_links_impossible_number_is_named_not_a_traceback():
     ignored = " ".join(w.value for w in at.warning if "ignored" in w.value)
     assert "sv\\_k=inf" in ignored or "sv_k=inf" in ignored, ignored
     assert at.number_input(key="sv_k").value == SETTINGS["sv_k"].default
+
+
+def test_the_cut_notice_in_chinese_gives_the_same_counts_in_chinese():
+    at = open_link(PAGE, lang="zh", sv_sentences="the cat sat\n" + "word " * 300)
+    (notice,) = [i.value for i in at.info if "WordPiece" in i.value]
+    assert notice.startswith("第 2 句有 302 个 WordPiece 词元") and "最后 46 个词片被略去" in notice
+    assert not english_words(notice, set()), notice

@@ -28,7 +28,7 @@ def settled(at, seconds: float = 240):
 
 @pytest.fixture(scope="module")
 def minilm_vocabulary():
-    return tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("vocab.txt"))
+    return tokens.WordPiece.from_file(pretrained.minilm_weights_path().with_name("tokenizer.json"))
 
 
 def chips(at) -> list[list[tuple[str, str]]]:
@@ -107,6 +107,8 @@ def test_every_control_moves_without_a_traceback():
         ("", "The text is empty"),
         ("ab" * 5_000, "Your text has 10,000 characters"),
         ("zero\u200bwidth and a bell\x07", "2 invisible characters: ZERO WIDTH SPACE"),
+        ("zero\u200bwidth and a bell\x07", "WordPiece drops 2 of them"),
+        ("a\u0890b", "WordPiece drops 0 of them"),  # Cf to Python, unassigned to the tokenizer's tables: [UNK]
     ],
 )
 def test_bad_text_says_what_to_change_and_the_box_keeps_it(text, expect):

@@ -111,6 +111,23 @@ def test_the_position_options_change_only_the_input_layers_position_term(model):
         minilm.embed(model, encoded.ids, encoded.type_ids, "rope")
 
 
+@pytest.mark.parametrize("words", [1, 253, 254, 255, 600])
+def test_a_cut_keeps_what_the_tokenizers_own_truncation_keeps(model, words):
+    """encode(cut=256) is sentence-transformers' truncation: the tokenizer's own, max_length 256 with [CLS], [SEP]."""
+    from tokenizers import Tokenizer
+
+    truncating = Tokenizer.from_file(str(minilm_weights_path().with_name("tokenizer.json")))
+    truncating.no_padding()  # tokenizer.json pads to 128
+    truncating.enable_truncation(256)
+    text = "emb " * words  # two pieces a word: em ##b
+    expected = truncating.encode(text)
+    encoded = minilm.encode(model, text, cut=256)
+    assert list(encoded.tokens) == expected.tokens and encoded.ids.tolist() == expected.ids
+    assert list(encoded.words) == expected.word_ids and encoded.type_ids.tolist() == expected.type_ids
+    with pytest.raises(ValueError, match="one sentence"):
+        minilm.encode(model, text, "a pair", cut=256)
+
+
 def test_what_minilm_cannot_read_is_refused_with_what_to_change(model):
     with pytest.raises(Problem, match="no words") as err:
         minilm.encode(model, "   ")

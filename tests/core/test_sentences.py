@@ -52,18 +52,35 @@ def test_our_sentence_embeddings_are_sentence_transformers(model, reference):
     torch.testing.assert_close(ours, theirs.to(ours.device), atol=SAME, rtol=0)
 
 
-def test_past_256_pieces_we_read_on_where_sentence_transformers_cuts(model, reference):
-    """sentence_bert_config.json cuts a text at 256 pieces; MiniLM has 512 positions and the lab reads them all."""
-    long = "the cat sat on the mat " * 70  # 422 pieces with [CLS] and [SEP]
-    assert reference.max_seq_length == 256
-    cut = reference.encode([long], convert_to_tensor=True)[0]
-    assert (cut - sentences.minilm_vector(model, long).to(cut.device)).abs().max() > 1e-3
-    reference.max_seq_length = 512
-    try:
-        whole = reference.encode([long], convert_to_tensor=True)[0]
-    finally:
-        reference.max_seq_length = 256
-    torch.testing.assert_close(sentences.minilm_vector(model, long), whole.to(cut.device), atol=SAME, rtol=0)
+def text_of(model: minilm.MiniLM, tokens: int) -> str:
+    """Shipped sentences' words, then "a"s, to exactly `tokens` WordPiece tokens with [CLS] and [SEP] (a word's pieces
+    do not depend on its neighbours: the pre-tokenizer splits at spaces)."""
+    words, count = [], 2
+    for word in " ".join(TEXTS).split():
+        pieces = len(model.tokenizer.encode(word, add_special_tokens=False).ids)
+        if count + pieces > tokens:
+            break
+        words.append(word)
+        count += pieces
+    text = " ".join(words + ["a"] * (tokens - count))
+    assert sentences.token_count(model, text) == tokens
+    return text
+
+
+@pytest.mark.parametrize("tokens", [255, 256, 257, 512, 700])
+def test_a_long_text_is_cut_at_256_tokens_as_sentence_transformers_cuts_it(model, reference, tokens):
+    """sentence_bert_config.json's max_seq_length, 256, counts [CLS] and [SEP]: the vector of a longer text is that
+    of [CLS], its first 254 pieces and [SEP], as sentence-transformers' encode gives it (700: past MiniLM's 512)."""
+    assert reference.max_seq_length == sentences.MAX_PIECES == 256
+    text = text_of(model, tokens)
+    ours = sentences.minilm_vector(model, text)
+    theirs = reference.encode([text], convert_to_tensor=True)[0].to(ours.device)
+    torch.testing.assert_close(ours, theirs, atol=SAME, rtol=0)
+    assert sentences.pieces_left_out(model, text) == max(tokens - 256, 0)
+    if 256 < tokens <= minilm.MAX_POSITIONS:  # the cut is real: the whole text gives another vector
+        encoded = minilm.encode(model, text)
+        whole = minilm.sentence_embedding(minilm.forward(model, encoded.ids, encoded.type_ids))
+        assert (whole - ours).abs().max() > 1e-4
 
 
 def test_the_collection_is_each_sentence_embedded(model, wv):
@@ -141,9 +158,7 @@ def test_what_each_method_cannot_read_is_refused_with_its_reason(model, wv):
     with pytest.raises(Problem) as problem:
         sentences.minilm_vector(model, "🙂 🙃")
     assert problem.value.key == "tf_unknown"
-    with pytest.raises(Problem) as problem:
-        sentences.minilm_vector(model, "word " * 511)
-    assert problem.value.key == "tf_too_long"
+    assert sentences.minilm_vector(model, "word " * 511).shape == (minilm.WIDTH,)  # cut at 256 tokens, not refused
     assert sentences.glove_tokens("Don't stop, it's late.") == ["do", "n't", "stop", "it", "'s", "late"]
 
 
