@@ -231,7 +231,7 @@ def order_cosines_of(model: MiniLM, wv: WordVectors, pairs: Sequence[tuple[str, 
         Refused (GloVe) or Problem (MiniLM) for a sentence a method cannot read.
     """
     out = [{"glove": cosine(glove_mean(wv, first), glove_mean(wv, second))} for first, second in pairs]
-    encoded = [minilm.encode(model, sentence) for pair in pairs for sentence in pair]  # first, second, first, ...
+    encoded = [minilm.encode(model, s, cut=MAX_PIECES) for pair in pairs for s in pair]  # first, second, first, ...
     for positions in METHODS[1:]:
         vectors = minilm.sentence_embeddings(model, encoded, positions=positions)  # (2 * len(pairs), 384)
         for i, cosines in enumerate(out):
@@ -279,7 +279,8 @@ def embed_collection(
         on_step: called as on_step(done, n) after each batch of sentences.
     """
     sentences, topics = read_collection(path)
-    mini = minilm.sentence_embeddings(model, [minilm.encode(model, s) for s in sentences], on_batch=on_step)
+    encoded = [minilm.encode(model, s, cut=MAX_PIECES) for s in sentences]  # as minilm_vector reads each
+    mini = minilm.sentence_embeddings(model, encoded, on_batch=on_step)
     glove = torch.stack([glove_mean(wv, sentence) for sentence in sentences])  # (n, 50)
     return Collection(sentences, topics, mini, glove)  # (n, 384), (n, 50)
 

@@ -182,3 +182,14 @@ def test_the_word_order_pairs_a_batch_at_a_time_are_each_pairs_own_cosines(model
     for got, (first, second) in zip(sentences.order_cosines_of(model, wv, pairs), pairs, strict=True):
         want = sentences.order_cosines(model, wv, first, second)
         assert got.keys() == want.keys() and all(abs(got[k] - want[k]) < SAME for k in want)
+
+
+def test_the_collection_a_batch_at_a_time_reads_each_sentence_as_minilm_vector_does(model, wv, tmp_path):
+    """The batched collection cuts a long sentence at MAX_PIECES as minilm_vector does (the search and the map read
+    the same vectors as the list)."""
+    texts = ["a cat sat", "word " * 300, "the river was wide"]  # the second is 302 pieces: cut
+    path = tmp_path / "collection.tsv"
+    path.write_text("sentence\ttopic\n" + "".join(f"{text}\tt\n" for text in texts), encoding="utf-8")
+    collection = sentences.embed_collection(model, wv, path)
+    alone = torch.stack([sentences.minilm_vector(model, text) for text in texts])
+    torch.testing.assert_close(collection.minilm, alone, atol=SAME, rtol=0)
