@@ -2,17 +2,17 @@
 
     python scripts/warm_up.py            # warm up and print each step's time (fills numba's on-disk cache)
     python scripts/warm_up.py --core     # UMAP and Train alone (no page tables): the image's build step, fills NUMBA_CACHE_DIR
-    python scripts/warm_up.py streamlit run app.py [ARGS]   # warm up, then serve from this same process
+    python scripts/warm_up.py streamlit run serve.py [ARGS] # warm up, then serve from this same process
+                                                            # (what `python serve.py --warm-up` runs)
 
 Serving this way, the server opens its port only once the warm-up is done, so `/_stcore/health` (Docker's
 HEALTHCHECK, a Kubernetes readiness probe, the proxy's check) answers only from a warm process: the tables are in
 the caches the pages read (st.cache_resource is per process, so they must be loaded in the serving process), and
-UMAP's code is compiled. The Docker image's entry point serves this way; `streamlit run` stays in the command
-line, where the image's health check looks for the server's port.
+UMAP's code is compiled. The Docker image's entry point serves this way (`python serve.py --warm-up`).
 
 While it warms up to serve, the process keeps a marker file (scripts/docker_healthcheck.py's warm_up_marker: the
-time it started, then the step it is on), removed once the server's port accepts connections: the health check
-says "starting" instead of failing while it is there.
+time it started, then the step it is on), removed once the server's port accepts connections: meanwhile the health
+check fails saying "starting" and the step.
 """
 
 from __future__ import annotations
