@@ -190,6 +190,22 @@ def word_order() -> None:
     show_code(minilm.embed, figure=t("sv.code_separation"))
 
 
+def search_said(shared: int, k: int, spread: dict[str, tuple[float, float]], topics: dict[str, int]) -> str:
+    """The search's notice from its two lists: how many they share, how their cosines spread (which lies closer
+    together, when the spans differ at the shown precision), how many share the first result's topic."""
+    ends = {f"{s[0]}_{end}": f"{spread[name][i]:.3f}" for name, s in (("minilm", "m"), ("glove", "g")) for i, end in
+            enumerate(("hi", "lo"))}  # fmt: skip
+    said = [t("sv.search_shared", shared=shared, k=k), t("sv.search_spread", **ends)]
+    spans = {name: hi - lo for name, (hi, lo) in spread.items()}
+    narrower = claims.leaders({name: -span for name, span in spans.items()}, tolerance=0.0005)
+    if len(narrower) == 1:
+        other = next(name for name in spans if name != narrower[0])
+        said.append(t("sv.search_narrower", method=method_name(narrower[0]),
+                      span=f"{spans[narrower[0]]:.3f}", other_span=f"{spans[other]:.3f}"))  # fmt: skip
+    said.append(t("sv.search_topics", k=k, m_topic=topics["minilm"], g_topic=topics["glove"]))
+    return " ".join(said)
+
+
 # --- 3. Search ----------------------------------------------------------------------------------------------
 @st.fragment
 def search() -> None:
@@ -223,17 +239,7 @@ def search() -> None:
         topics = {s: sum(collection.topics[i] == collection.topics[view[s][0][0]] for i, _ in view[s]) for s in spread}
         explain(
             r"\operatorname{top}_k(q) = \operatorname*{arg\,max}_{S,\ |S| = k} \sum_{s \in S} \cos\big(v(q), v(s)\big)",
-            t(
-                "sv.search_notice",
-                shared=shared,
-                k=k,
-                m_hi=f"{spread['minilm'][0]:.3f}",
-                m_lo=f"{spread['minilm'][1]:.3f}",
-                g_hi=f"{spread['glove'][0]:.3f}",
-                g_lo=f"{spread['glove'][1]:.3f}",
-                m_topic=topics["minilm"],
-                g_topic=topics["glove"],
-            ),
+            search_said(shared, k, spread, topics),
         )
     show_code(sentences.search, sentences.only_in, figure=t("sv.code_search"))
 

@@ -45,7 +45,7 @@ def text_and_bpe() -> None:
 
     cuts = views.four_cuts(text, lang) if text.strip() else {}
     for name, cut in cuts.items():
-        st.markdown(f"**{t(f'tt.cut_{name}')}**: " + t("tt.count", n=f"{len(cut):,}", vocabulary=f"{cut.vocabulary:,}"))
+        st.markdown(f"**{t(f'tt.cut_{name}')}**: " + t("tt.count", n=len(cut), vocabulary=f"{cut.vocabulary:,}"))
         st.html(tokens_html(cut.tokens, cut.ids))
     if text.strip() and "wordpiece" not in cuts:
         st.info(t("tt.no_minilm"))
@@ -117,7 +117,7 @@ def text_and_bpe() -> None:
             st.markdown(said)
         if text.strip():
             cut = views.bpe_at(text, training, step)
-            recut = t("tt.recut", n=f"{len(cut):,}", bytes=f"{len(text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
+            recut = t("tt.recut", n=len(cut), bytes=f"{len(text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
             st.markdown(recut)
             st.html(tokens_html(cut.tokens, cut.ids))
         c1, c2 = st.columns([1, 2])

@@ -289,7 +289,9 @@ def test_the_heads_notice_counts_the_heads_the_rule_names(yours):
         return
     layers = sorted({int(la) for la, *_ in named})
     layer, head, side, weight = named[0]  # the rule lists the strongest first
-    assert f"{len(named)} head(s) pass the rule, in layer(s) {', '.join(map(str, layers))}" in notice, notice
+    heads = "1 head passes" if len(named) == 1 else f"{len(named)} heads pass"
+    in_layers = "in layer" if len(layers) == 1 else "in layers"
+    assert f"{heads} the rule, {in_layers} {', '.join(map(str, layers))}" in notice, notice
     assert (
         f"the strongest, layer {layer} head {head}, sends {float(weight):.0%} of its attention to the {side}" in notice
     )

@@ -70,7 +70,7 @@ def test_bad_lines_are_named_and_the_other_sentences_still_shown(sv):
     assert any("Sentence 3 (“qwzxv blorptangle”)" in w and "English" in w for w in warnings), warnings
     assert any("Sentence 4" in w and "[UNK]" in w for w in warnings), warnings
     assert any("Sentence 5" in w and "shorten it by at least" in w for w in warnings), warnings
-    assert any("2 empty line(s) skipped" in c.value for c in sv.caption)
+    assert any("2 empty lines skipped" in c.value for c in sv.caption)
     assert "your 2 sentences" in title(charts(sv)[0])  # the cat sat, a dog ran
     many = "\n".join(f"sentence number {i}" for i in range(25))
     sv.text_area(key="sv_sentences").set_value(many).run()
