@@ -49,6 +49,15 @@ def warn_cut(key: str, tokens: list[str], max_len: int) -> None:
     st.warning(t(key, n=len(tokens), max_len=max_len, last=tokens[max_len - 1], dropped=", ".join(tokens[max_len:])))
 
 
+def moments_said(moments: claims.Moments) -> str:
+    """The LayerNorm heatmap's row moments in words: one variance when its least and largest read the same at the
+    digits shown (a range from 1 to 1 says nothing)."""
+    mean, lo, hi = f"{moments.largest_mean:.2g}", f"{moments.least_var:.3g}", f"{moments.largest_var:.3g}"
+    if lo == hi:
+        return t("il.stages_measured_one", mean=mean, var=lo)
+    return t("il.stages_measured", mean=mean, lo=lo, hi=hi)
+
+
 @cached(max_entries=4, copy=True)
 def norms(init: str) -> dict[str, list[float]]:
     return emb.norms_against_d_model(SIZES, init, device=device())
@@ -205,9 +214,8 @@ def stages_section(mode: str, layer: emb.LayerConfig, training: bool, cut: str) 
     moments = claims.row_moments(stages["LayerNorm"].tolist())  # what the LayerNorm heatmap holds, token by token
     explain(
         r"x = \mathrm{Dropout}\big(\mathrm{LayerNorm}(E[\text{id}] \cdot \sqrt{d_{model}} + P_{pos} + S_{seg})\big)",
-        t("il.stages_measured", mean=f"{moments.largest_mean:.2g}", lo=f"{moments.least_var:.3g}",
-          hi=f"{moments.largest_var:.3g}") + t("il.stages_notice"),
-    )  # fmt: skip
+        moments_said(moments) + t("il.stages_notice"),
+    )
 
 
 stages_section(mode, layer, training, handed_from)

@@ -17,11 +17,12 @@ from lessons.sentence_vectors.settings import SETTINGS
 from ui import live_chart
 from ui.exercises import try_this
 from ui.explain import explain, show_code
-from ui.i18n import figure_text, problem, shown, t
+from ui.i18n import figure_text, problem, shown, shown_all, t
 from ui.resources import minilm_model, sentence_collection
 from ui.tables import table
 from ui.vectors import bundled_vectors
 
+FLOAT32_EPS = float(np.finfo(np.float32).eps)  # the spacing of float32 at 1: the precision the vectors are stored in
 SAME = 1e-6  # a GloVe mean and MiniLM without positions give a reordering cosine 1 to this (float32 rounding)
 
 
@@ -36,6 +37,21 @@ def cols(*names: str) -> list[str]:
 
 def refusal_text(refusal: views.Refusal) -> str:
     return t(refusal[0], **refusal[1])
+
+
+def matrix_said(kept: list[str], both: dict[str, dict[tuple[int, int], float]]) -> str:
+    """What the two panels hold, from their numbers: each method's mean cosine over the pairs (which puts the sentences
+    closer together), and the words every sentence holds (their vectors are in every GloVe mean)."""
+    mean = {name: float(np.mean(list(values.values()))) for name, values in both.items()}
+    glove, minilm_mean = mean[method_name("glove")], mean[method_name("learned")]
+    closer = claims.leaders(mean, tolerance=0.0005)
+    values = dict(glove=f"{glove:.3f}", minilm=f"{minilm_mean:.3f}")
+    said = t("sv.matrix_mean", closer=closer[0], **values) if len(closer) == 1 else t("sv.matrix_mean_same", **values)
+    known = [set(sentences.glove_words(bundled_vectors(), s)[0]) for s in kept]
+    common = [w for w in dict.fromkeys(sentences.glove_tokens(kept[0])) if all(w in k for k in known)]
+    if common:
+        said += " " + t("sv.matrix_shared", n=len(common), words=shown_all((f"“{w}”" for w in common), t("tf.sep")))
+    return said
 
 
 def shared_collection():
@@ -100,7 +116,7 @@ def one_vector_per_sentence() -> None:
         explain(
             r"\text{MiniLM}(s) = \frac{\bar h}{\lVert \bar h \rVert},\ \bar h = \frac1n \sum_i h^{(6)}_i \qquad "
             r"\text{GloVe}(s) = \frac{1}{|W|} \sum_{w \in W} G[w] \qquad \cos(u, v) = \frac{u \cdot v}{\lVert u \rVert \lVert v \rVert}",
-            " ".join(said) + " " + t("sv.matrix_notice"),
+            " ".join([*said, t("sv.matrix_notice"), matrix_said(kept, both)]),
         )
         show_code(sentences.minilm_vector, minilm.mean_pooling, sentences.glove_mean, figure=t("sv.code_matrix"))
         st.subheader(t("sv.h_ranks"))
@@ -159,13 +175,19 @@ def word_order() -> None:
             glove=f"{worst['glove']:.1e}",
             none=f"{worst['none']:.1e}",
             bound=f"{SAME:g}",
-            ok=t("sv.check_ok" if ok else "sv.check_not", bound=f"{SAME:g}"),
+            ok=t("sv.check_ok" if ok else "sv.check_not", bound=f"{SAME:g}", eps=f"{FLOAT32_EPS:.1e}"),
         )
     )
+    largest = max(worst.values())
     explain(
         r"\frac1n \sum_i x_{\pi(i)} = \frac1n \sum_i x_i \qquad h(P_\pi X) = P_\pi\, h(X) \ \Rightarrow\ "
         r"\operatorname{mean}_i h(P_\pi X)_i = \operatorname{mean}_i h(X)_i",
-        t("sv.check_notice"),
+        t("sv.check_notice")
+        + t(
+            "sv.check_within" if largest < FLOAT32_EPS else "sv.check_beyond",
+            worst=f"{largest:.1e}",
+            eps=f"{FLOAT32_EPS:.1e}",
+        ),  # fmt: skip
     )
     show_code(sentences.order_cosines, sentences.cosine, figure=t("sv.code_check"))
     separation = {method_name(m): [1 - cos[m] for *_, cos in rows] for m in METHODS}

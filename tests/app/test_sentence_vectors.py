@@ -4,6 +4,7 @@ page's own numbers."""
 
 import re
 
+import numpy as np
 import pytest
 
 from core import sentences
@@ -12,6 +13,7 @@ from lessons.sentence_vectors.settings import CHAPTERS, SETTINGS
 from tests.app import live_charts as charts
 from tests.app import open_link, view, wait_for_job
 from tests.app.test_i18n import english_words, shown_texts
+from tests.figures.plotly_json import array
 
 PAGE = "lessons/sentence_vectors/sentence_vectors.py"
 
@@ -61,6 +63,35 @@ def test_chapter_1_shows_both_matrices_and_the_pairs_they_rank_differently(sv):
     assert "your 3 sentences" in title(charts(sv)[0])
 
 
+def pair_means(matrix: dict) -> list[float]:
+    """Each panel's mean cosine over its pairs (above the diagonal): MiniLM's, then GloVe's."""
+    means = []
+    for trace in matrix["data"]:
+        z = array(trace["z"]).astype(float)
+        z = z.reshape(round(len(z.ravel()) ** 0.5), -1)
+        means.append(float(z[np.triu_indices(len(z), 1)].mean()))
+    return means
+
+
+def test_chapter_1s_notice_is_the_matrices_numbers_and_the_sentences_words(sv):
+    # issue 51: "GloVe means sit close together (every sentence shares “the”, “a”, “is”)" beside six sentences none
+    # of which holds "is" and three of which hold none of the three words
+    for text, common in [
+        (SETTINGS["sv_sentences"].default, None),
+        ("the cat is here\nthe dog is there\nis the sky blue", "the words “the”, “is”"),
+        ("a cat sat\na dog ran", "the word “a”"),
+    ]:
+        sv.text_area(key="sv_sentences").set_value(text).run()
+        notice = next(c.value for c in sv.caption if "own colour scale" in c.value)
+        minilm, glove = pair_means(charts(sv)[0])
+        assert f"is {glove:.3f} for the GloVe mean and {minilm:.3f} for MiniLM" in notice, notice
+        closer = "GloVe mean" if glove > minilm else "MiniLM as trained"
+        assert f"{closer} puts these sentences closer together" in notice, notice
+        assert ("Every sentence holds" in notice) == (common is not None) and "shares" not in notice
+        if common:
+            assert f"Every sentence holds {common}:" in notice, notice
+
+
 def test_bad_lines_are_named_and_the_other_sentences_still_shown(sv):
     lines = ["the cat sat", "", "?!", "qwzxv blorptangle", "🙂 🙃", "word " * 520, "a dog ran", "  "]
     sv.text_area(key="sv_sentences").set_value("\n".join(lines)).run()
@@ -88,6 +119,11 @@ def test_chapter_2_checks_the_order_blind_methods_and_charts_every_pair(sv):
     assert (table["as trained"] < 1 - 1e-4).all()
     check = next(m.value for m in sv.markdown if m.value.startswith("The check, over 25 pairs"))
     assert "both below 1e-06" in check
+    # issue 51: "the numbers above are the rounding of float32" beside 2.2e-15, far below float32's ε
+    worst = max(float(x) for x in re.findall(r"\*\*([\d.e+-]+)\*\*", check))
+    notice = next(c.value for c in sv.caption if c.value.startswith("A mean does not depend"))
+    assert "the rounding of float32" not in notice
+    assert f"The largest |1 − cos| here, {worst:.1e}, is below float32's ε ({np.finfo(np.float32).eps:.1e})" in notice
     (chart,) = charts(sv)
     assert [d["name"] for d in chart["data"]] == [
         "GloVe mean", "MiniLM, no positions", "MiniLM, sinusoidal positions", "MiniLM as trained",

@@ -82,6 +82,30 @@ def test_the_merge_step_shows_merge_k_and_recuts_the_sentence_at_it():
     assert [int(i) for _, i in chips(at)[4]] == list(b"lower newest")
 
 
+def test_the_merges_notice_compares_the_step_with_the_first_merge_only_where_it_can():
+    # issue 51: at step 0 the caption said "Merge 1's pair was seen 1,120,998 times, 1.00x fewer than the first
+    # merge's 1,120,998", beside an empty merges table and no marker on the chart
+    at = settled(open_link(PAGE, tt_words=1000, tt_merges=300))
+    counts = [m.count for m in bpe.train(bpe.word_counts("en", 1000), 300)]
+    last = f"the last merge learned, merge 300, was seen {counts[-1]:,} times"
+
+    def notice() -> str:
+        return next(c.value for c in at.caption if "No merge's pair is seen more often" in c.value)
+
+    at.slider(key="tt_step").set_value(0).run()
+    assert notice().startswith("Step 0: no merge yet") and f"seen {counts[0]:,} times; {last}" in notice()
+    at.slider(key="tt_step").set_value(1).run()
+    assert notice().startswith(f"Merge 1's pair is the most frequent of all: seen {counts[0]:,} times; {last}")
+    k = next(k for k in range(2, 301) if counts[k - 1] < counts[0])
+    at.slider(key="tt_step").set_value(k).run()
+    times = f"{counts[0] / counts[k - 1]:.2f}" if counts[0] / counts[k - 1] < 10 else f"{counts[0] / counts[k - 1]:.3g}"
+    assert f"Merge {k}'s pair was seen {counts[k - 1]:,} times, {times}× fewer than the first merge's" in notice()
+    assert all(a >= b for a, b in zip(counts, counts[1:], strict=False)), (
+        "the rule the notice states: counts never rise"
+    )
+    assert "fewer" not in " ".join(c.value for c in at.caption if "1.00×" in c.value)
+
+
 def test_every_control_moves_without_a_traceback():
     at = settled(open_link(PAGE))
     at.text_area(key="tt_sentence").set_value("我喜欢机器学习。").run()
