@@ -16,6 +16,7 @@ from core.embeddings import Tokens
 from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
 from figures.input_layer import stage_figure
+from figures.tokens import visible
 from figures.training import lines_figure
 from lessons.input_layer import handed as handoff
 from lessons.input_layer.settings import SETTINGS
@@ -156,6 +157,7 @@ def stages_section(mode: str, layer: emb.LayerConfig, training: bool, cut: str) 
             every, ids, segments, stages, missing = handoff.run_handed(handed, wv, layer, training=True)
         else:
             every, ids, segments, stages, missing = handoff.handed_stages(handed, wv, layer)
+        every = [visible(tok) for tok in every]  # a space as ␣, as the chips show it: in the list cut, the rows
         if missing and wv is not None:
             st.warning(t("il.handed_unknown", words=", ".join(missing), row=f"{len(wv):,}"))
         if len(every) > max_len:
