@@ -120,7 +120,7 @@ def text_and_bpe() -> None:
         learned = len(merges)
         declared = SETTINGS["tt_step"]
         if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
-            st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=f"{learned:,}"))
+            st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=learned))
             st.session_state["tt_step"] = learned
         step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
         step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
