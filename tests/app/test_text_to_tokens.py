@@ -8,6 +8,7 @@ import pytest
 
 from core import bpe, pretrained, tokens
 from tests.app import open_link, wait_for_job
+from tests.app.test_i18n import english_words, shown_texts
 from ui import tokens as shared
 from ui.pages import LESSONS
 
@@ -177,3 +178,17 @@ def test_a_malformed_hand_off_is_named_and_the_input_layer_keeps_its_own_tokens(
     at = open_link(INPUT, il_from="bpe-xx-1-2-3")
     assert any("not one the lab knows" in w.value for w in at.warning)
     assert not at.exception
+
+
+@pytest.mark.parametrize("step", [0, 7])
+def test_the_chinese_interface_has_no_english_but_technical_names_once_bpe_has_trained(step):
+    # tests/app/test_i18n.py's check, here with every section drawn: the merges, the curves, the price (issue 51:
+    # "code point" and "WordPiece: the longest p in V from the left" under the first figure)
+    at = settled(open_link(PAGE, lang="zh", tt_words=1000, tt_merges=300, tt_step=step))
+    boxes = [*at.text_input, *at.text_area]
+    data = {w for box in boxes for w in re.findall(r"[A-Za-z][\w'-]*", str(box.value or ""))}
+    data |= {w for df in [*at.dataframe, *at.table] for w in map(str, [*df.value.index, *df.value.values.ravel()])}
+    data |= {w for row in chips(at) for token, _ in row for w in re.findall(r"[A-Za-z][\w'-]*", token)}
+    data |= {w for m in at.markdown for w in re.findall(r"“([^”]*)”", m.value)}  # a merge's pair and token, quoted
+    english = {w: text for text in shown_texts(at) for w in english_words(text, data)}
+    assert not english, english
