@@ -149,13 +149,30 @@ def test_chapter_2_checks_the_order_blind_methods_and_charts_every_pair(sv):
     assert len(sv.dataframe[0].value) == len(sentences.read_pairs()) and not sv.exception
 
 
+def search_notice_reads_the_lists(at) -> None:
+    """issue 51: "1 of the 5 sentences are in both lists": the count of sentences both lists hold, in its plural
+    form, and which list's cosines span less."""
+    minilm, glove = (d.value for d in at.dataframe[:2])
+    k, shared = len(minilm), len(set(minilm["sentence"]) & set(glove["sentence"]))
+    notice = next(c.value for c in at.caption if "in both lists" in c.value)
+    assert f"{shared} of the top {k} {'is' if shared == 1 else 'are'} in both lists." in notice, notice
+    spans = {"MiniLM": np.ptp(minilm["cosine"]), "GloVe mean": np.ptp(glove["cosine"])}
+    if abs(spans["MiniLM"] - spans["GloVe mean"]) > 0.001:
+        narrower = min(spans, key=spans.__getitem__)
+        assert f"{narrower}'s cosines lie closer together" in notice, notice
+
+
 def test_chapter_3_searches_with_both_methods_side_by_side(sv):
     chapter(sv, "search")
     minilm, glove = (d.value for d in sv.dataframe[:2])
     assert len(minilm) == len(glove) == SETTINGS["sv_k"].default
     assert minilm["cosine"].is_monotonic_decreasing and glove["cosine"].is_monotonic_decreasing
+    search_notice_reads_the_lists(sv)
     moved(sv, "sv_k", 12, "number_input")
     assert len(sv.dataframe[0].value) == 12
+    search_notice_reads_the_lists(sv)
+    moved(sv, "sv_k", 1, "number_input")
+    search_notice_reads_the_lists(sv)
     moved(sv, "sv_query", "my favourite band played guitar", "text_input")
     assert set(sv.dataframe[0].value["topic"]) == {"music"}
     sv.text_input(key="sv_query").set_value("🙂🙃").run()
