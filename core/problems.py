@@ -10,13 +10,24 @@ import functools
 import tomllib
 from pathlib import Path
 
+from babel import Locale
+
 ENGLISH = Path(__file__).resolve().parents[1] / "locales" / "en.toml"
 
 
 @functools.cache
-def english() -> dict[str, str]:
+def english() -> dict[str, str | dict[str, str]]:
+    """The [problems] texts in English; a text with a count as its plural forms (ui.i18n: {by, one, other})."""
     with open(ENGLISH, "rb") as f:
         return tomllib.load(f)["problems"]
+
+
+def english_text(key: str, values: dict) -> str:
+    """The English text of `key` for these values: a plural text's form for its count, by CLDR's English rule."""
+    text = english()[key]
+    if isinstance(text, str):
+        return text
+    return text.get(Locale("en").plural_form(abs(values[text["by"]])), text["other"])
 
 
 class Problem(ValueError):
@@ -25,4 +36,4 @@ class Problem(ValueError):
     def __init__(self, key: str, **values) -> None:
         self.key = key
         self.values = values
-        super().__init__(english()[key].format(**values))
+        super().__init__(english_text(key, values).format(**values))

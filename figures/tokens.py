@@ -17,6 +17,12 @@ TOP = 50  # px above the plot for a one-line title
 COLOURS = ("#fde2e4", "#dbeafe", "#dcfce7", "#fef3c7", "#ede9fe", "#cffafe", "#fee2c5", "#e5e7eb")
 
 
+def visible(token: str) -> str:
+    """A token as the lab shows it anywhere (chips, lists, row labels): a space as ␣, a newline as ⏎, a tab as ⇥, the
+    empty token as ∅, so that every token is seen."""
+    return token.replace(" ", "␣").replace("\n", "⏎").replace("\t", "⇥") or "∅"
+
+
 def tokens_html(tokens: Sequence[str], ids: Sequence[int | None], unknown: str = "?", limit: int = 400) -> str:
     """The tokens one after the other, each on its own colour with its id under it (`unknown` for none); spaces
     drawn as ␣ and newlines as ⏎, so that every token is seen. Everything from the text is escaped.
@@ -26,7 +32,7 @@ def tokens_html(tokens: Sequence[str], ids: Sequence[int | None], unknown: str =
     """
     boxes = []
     for n, (token, i) in enumerate(zip(tokens[:limit], ids[:limit], strict=True)):
-        shown = token.replace(" ", "␣").replace("\n", "⏎").replace("\t", "⇥") or "∅"
+        shown = visible(token)
         fill = "#fecaca" if i is None else COLOURS[n % len(COLOURS)]
         boxes.append(
             f'<span class="tt-token" style="background:{fill}">{html.escape(shown)}'

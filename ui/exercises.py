@@ -21,16 +21,24 @@ def try_this(page: str, wv: WordVectors | None = None) -> None:
             st.markdown(f"**{number}.** " + t(f"ex.{exercise.key}_q"))
             typed = st.text_input(t("ex.answer"), key=f"ex_{exercise.key}", label_visibility="collapsed")
             c1, c2 = st.columns([1, 5])
-            checked = c1.button(t("ex.check"), key=f"ex_{exercise.key}_check", disabled=not typed.strip())
+            if c1.button(t("ex.check"), key=f"ex_{exercise.key}_check", disabled=not typed.strip()):
+                st.session_state[judged_key(exercise)] = typed
             with c2.popover(t("ex.hint"), icon=":material/lightbulb:"):
                 st.markdown(t(f"ex.{exercise.key}_hint"))
             expected = functools.cache(lambda exercise=exercise: exercise.answer(wv))  # at most once a run
-            if checked and matches(exercise, typed, expected()):
-                st.success(t("ex.right") if presenting() else t("ex.right") + " " + why(exercise, expected()))
-            elif checked:
-                st.error(t("ex.wrong"))
+            # the result stays through every other move (another box, Enter, Show the answer) until this box changes
+            if typed.strip() and st.session_state.get(judged_key(exercise)) == typed:
+                if matches(exercise, typed, expected()):
+                    st.success(t("ex.right") if presenting() else t("ex.right") + " " + why(exercise, expected()))
+                else:
+                    st.error(t("ex.wrong"))
             if not presenting() and st.toggle(t("ex.show"), key=f"ex_{exercise.key}_show"):
                 st.info(why(exercise, expected()))
+
+
+def judged_key(exercise: Exercise) -> str:
+    """Session state: the answer Check last judged for this exercise (a button is True for one run only)."""
+    return f"_ex_{exercise.key}_judged"
 
 
 def why(exercise: Exercise, expected: float | int | str) -> str:

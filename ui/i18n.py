@@ -21,6 +21,7 @@ import tomllib
 from pathlib import Path, PurePath
 
 import streamlit as st
+from babel import Locale
 
 from core.problems import Problem
 from figures.markup import escaped as html_escaped
@@ -33,11 +34,41 @@ LANG_KEY = "lang"
 # functools.cache, not ui.cache: a locale file is a constant of the process, the same for every learner, and a
 # learner's choice (the language) only picks one of two; Streamlit's "Clear cache" has nothing here to refresh.
 @functools.cache
-def catalog(lang: str) -> dict[str, str]:
-    """{"section.name": text} for one language, read once per process."""
+def _read(lang: str) -> dict[str, str | dict[str, str]]:
     with open(LOCALES / f"{lang}.toml", "rb") as f:
         sections = tomllib.load(f)
     return {f"{section}.{name}": text for section, texts in sections.items() for name, text in texts.items()}
+
+
+@functools.cache
+def catalog(lang: str) -> dict[str, str]:
+    """{"section.name": text} for one language, read once per process; a text with plural forms as its `other` form."""
+    return {key: text if isinstance(text, str) else text["other"] for key, text in _read(lang).items()}
+
+
+@functools.cache
+def plurals(lang: str) -> dict[str, dict[str, str]]:
+    """{"section.name": {"by": value's name, category: text, ...}} for the texts with plural forms."""
+    return {key: text for key, text in _read(lang).items() if isinstance(text, dict)}
+
+
+@functools.cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def plural_category(lang: str, n: float) -> str:
+    """The CLDR plural category of the number `n` in `lang` ("one", "other", ...)."""
+    return _locale(lang).plural_form(abs(n))
+
+
+def _text(key: str, values: dict) -> str:
+    """The text for `key` in the reader's language; for a text with plural forms, the form its count asks for."""
+    lang = language()
+    forms = plurals(lang).get(key)
+    if forms is None:
+        return catalog(lang)[key]
+    return forms.get(plural_category(lang, values[forms["by"]]), forms["other"])
 
 
 def language() -> str:
@@ -62,7 +93,7 @@ def t(key: str, **values) -> str:
 
     A str value other than a Message is shown as text (`shown`: cut past SHOWN_MOST characters, Markdown escaped).
     """
-    text = catalog(language())[key]
+    text = _text(key, values)
     return Message(_FILLER.vformat(text, (), values) if values else text)
 
 
@@ -89,7 +120,7 @@ _FILLER = _Filler()
 def figure_text(key: str, **values) -> str:
     """The text for `key` for a figure's title or label, which plotly renders as a subset of HTML, not Markdown:
     each str value cut past SHOWN_MOST characters and escaped for HTML (figures.markup)."""
-    text = catalog(language())[key]
+    text = _text(key, values)
     return text.format(**{name: html_escaped(_cut(v)) if isinstance(v, str) else v for name, v in values.items()})
 
 

@@ -207,7 +207,8 @@ def heads_claim(listed: list[tuple[int, int, int, float]], source: str) -> str:
     if not listed:
         return t("tf.heads_none", source=source)
     layer, head, offset, weight = listed[0]
-    layers = t("tf.sep").join(str(la + 1) for la in sorted({la for la, *_ in listed}))
+    numbers = sorted({la + 1 for la, *_ in listed})
+    layers = t("tf.heads_layers", n=len(numbers), layers=t("tf.sep").join(map(str, numbers)))
     side = t("tf.heads_prev" if offset < 0 else "tf.heads_next")
     return t(
         "tf.heads_named", n=len(listed), source=source, layers=layers, layer=layer + 1, head=head + 1,

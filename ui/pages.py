@@ -85,11 +85,13 @@ def page_link(key: str, label: str | None = None, where=st) -> None:
 
 def asked_path(page) -> str | None:
     """The page path of the browser's address when it names no page (Streamlit then shows the overview without a
-    word); None when it names this run's page, or when it is not known (AppTest has no address)."""
+    word); None when it names this run's page, or when it is not known (AppTest has no address). The overview, the
+    default page, is served at / and, as every page, at /<folder> (/overview)."""
     url = st.context.url
     if not url:
         return None
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
     path = urlsplit(url).path.strip("/")
     path = path[len(base) :].strip("/") if base and path.startswith(base) else path
-    return None if path == page.url_path else path
+    own = {page.url_path, OVERVIEW.folder} if page.url_path == "" else {page.url_path}  # "": the default page
+    return None if path in own else path

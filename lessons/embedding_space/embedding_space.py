@@ -99,7 +99,7 @@ roles: dict[str, Any] = dict(  # cloud_figure's keywords: the chosen words, the 
 )
 st.markdown(
     t("es.count", n=len(rows), frequent=n_frequent, name=source_name(wv))
-    + (t("es.count_added", added=added) if added else "")
+    + (t("es.count_added", added=int(added)) if added else "")
     + t("es.no_sampling")
 )
 

@@ -139,7 +139,7 @@ def _ready(box, text: str) -> shared.Handed | None:
             job_progress(shared.runner(), job.key, shared.describe)
         return None
     if handed.step > len(job.result):
-        box.info(t("tt.step_past", step=f"{handed.step:,}", learned=f"{len(job.result):,}"))
+        box.info(t("tt.step_past", step=f"{handed.step:,}", learned=len(job.result)))
         handed = replace(handed, step=len(job.result))
     return handed
 

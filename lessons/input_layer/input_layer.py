@@ -16,6 +16,7 @@ from core.embeddings import Tokens
 from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
 from figures.input_layer import stage_figure
+from figures.tokens import visible
 from figures.training import lines_figure
 from lessons.input_layer import handed as handoff
 from lessons.input_layer.settings import SETTINGS
@@ -47,6 +48,15 @@ def four_decimals(values: torch.Tensor, rows: list[str], name: str = "token") ->
 def warn_cut(key: str, tokens: list[str], max_len: int) -> None:
     """The sentence is longer than the table: say where it is cut and what is left out."""
     st.warning(t(key, n=len(tokens), max_len=max_len, last=tokens[max_len - 1], dropped=", ".join(tokens[max_len:])))
+
+
+def moments_said(moments: claims.Moments) -> str:
+    """The LayerNorm heatmap's row moments in words: one variance when its least and largest read the same at the
+    digits shown (a range from 1 to 1 says nothing)."""
+    mean, lo, hi = f"{moments.largest_mean:.2g}", f"{moments.least_var:.3g}", f"{moments.largest_var:.3g}"
+    if lo == hi:
+        return t("il.stages_measured_one", mean=mean, var=lo)
+    return t("il.stages_measured", mean=mean, lo=lo, hi=hi)
 
 
 @cached(max_entries=4, copy=True)
@@ -147,6 +157,7 @@ def stages_section(mode: str, layer: emb.LayerConfig, training: bool, cut: str) 
             every, ids, segments, stages, missing = handoff.run_handed(handed, wv, layer, training=True)
         else:
             every, ids, segments, stages, missing = handoff.handed_stages(handed, wv, layer)
+        every = [visible(tok) for tok in every]  # a space as ␣, as the chips show it: in the list cut, the rows
         if missing and wv is not None:
             st.warning(t("il.handed_unknown", words=", ".join(missing), row=f"{len(wv):,}"))
         if len(every) > max_len:
@@ -205,9 +216,8 @@ def stages_section(mode: str, layer: emb.LayerConfig, training: bool, cut: str) 
     moments = claims.row_moments(stages["LayerNorm"].tolist())  # what the LayerNorm heatmap holds, token by token
     explain(
         r"x = \mathrm{Dropout}\big(\mathrm{LayerNorm}(E[\text{id}] \cdot \sqrt{d_{model}} + P_{pos} + S_{seg})\big)",
-        t("il.stages_measured", mean=f"{moments.largest_mean:.2g}", lo=f"{moments.least_var:.3g}",
-          hi=f"{moments.largest_var:.3g}") + t("il.stages_notice"),
-    )  # fmt: skip
+        moments_said(moments) + t("il.stages_notice"),
+    )
 
 
 stages_section(mode, layer, training, handed_from)

@@ -195,7 +195,14 @@ elif chapter == "context":
         if s not in refused:
             unknown_notice(minilm_model().tokenizer, line, line=s + 1)
     if view["missing"]:
-        st.warning(t("tf.missing", word=shown(word.strip()), lines=", ".join(str(s + 1) for s in view["missing"])))
+        st.warning(
+            t(
+                "tf.missing",
+                word=shown(word.strip()),
+                lines=", ".join(str(s + 1) for s in view["missing"]),
+                n=len(view["missing"]),
+            )
+        )
     names = [t("tf.use_name", n=s + 1, at=i) for s, i in view["uses"]]
     if len(view["uses"]) < 2:
         st.warning(t("tf.need_two", n=len(view["uses"])))

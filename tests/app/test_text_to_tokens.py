@@ -8,6 +8,7 @@ import pytest
 
 from core import bpe, pretrained, tokens
 from tests.app import open_link, wait_for_job
+from tests.app.test_i18n import english_words, shown_texts
 from ui import tokens as shared
 from ui.pages import LESSONS
 
@@ -80,6 +81,30 @@ def test_the_merge_step_shows_merge_k_and_recuts_the_sentence_at_it():
         assert [int(i) for _, i in recut] == bpe.encode("lower newest", merges, k)
     at.slider(key="tt_step").set_value(0).run()
     assert [int(i) for _, i in chips(at)[4]] == list(b"lower newest")
+
+
+def test_the_merges_notice_compares_the_step_with_the_first_merge_only_where_it_can():
+    # issue 51: at step 0 the caption said "Merge 1's pair was seen 1,120,998 times, 1.00x fewer than the first
+    # merge's 1,120,998", beside an empty merges table and no marker on the chart
+    at = settled(open_link(PAGE, tt_words=1000, tt_merges=300))
+    counts = [m.count for m in bpe.train(bpe.word_counts("en", 1000), 300)]
+    last = f"the last merge learned, merge 300, was seen {counts[-1]:,} times"
+
+    def notice() -> str:
+        return next(c.value for c in at.caption if "No merge's pair is seen more often" in c.value)
+
+    at.slider(key="tt_step").set_value(0).run()
+    assert notice().startswith("Step 0: no merge yet") and f"seen {counts[0]:,} times; {last}" in notice()
+    at.slider(key="tt_step").set_value(1).run()
+    assert notice().startswith(f"Merge 1's pair is the most frequent of all: seen {counts[0]:,} times; {last}")
+    k = next(k for k in range(2, 301) if counts[k - 1] < counts[0])
+    at.slider(key="tt_step").set_value(k).run()
+    times = f"{counts[0] / counts[k - 1]:.2f}" if counts[0] / counts[k - 1] < 10 else f"{counts[0] / counts[k - 1]:.3g}"
+    assert f"Merge {k}'s pair was seen {counts[k - 1]:,} times, {times}× fewer than the first merge's" in notice()
+    assert all(a >= b for a, b in zip(counts, counts[1:], strict=False)), (
+        "the rule the notice states: counts never rise"
+    )
+    assert "fewer" not in " ".join(c.value for c in at.caption if "1.00×" in c.value)
 
 
 def test_every_control_moves_without_a_traceback():
@@ -155,3 +180,17 @@ def test_a_malformed_hand_off_is_named_and_the_input_layer_keeps_its_own_tokens(
     at = open_link(INPUT, il_from="bpe-xx-1-2-3")
     assert any("not one the lab knows" in w.value for w in at.warning)
     assert not at.exception
+
+
+@pytest.mark.parametrize("step", [0, 7])
+def test_the_chinese_interface_has_no_english_but_technical_names_once_bpe_has_trained(step):
+    # tests/app/test_i18n.py's check, here with every section drawn: the merges, the curves, the price (issue 51:
+    # "code point" and "WordPiece: the longest p in V from the left" under the first figure)
+    at = settled(open_link(PAGE, lang="zh", tt_words=1000, tt_merges=300, tt_step=step))
+    boxes = [*at.text_input, *at.text_area]
+    data = {w for box in boxes for w in re.findall(r"[A-Za-z][\w'-]*", str(box.value or ""))}
+    data |= {w for df in [*at.dataframe, *at.table] for w in map(str, [*df.value.index, *df.value.values.ravel()])}
+    data |= {w for row in chips(at) for token, _ in row for w in re.findall(r"[A-Za-z][\w'-]*", token)}
+    data |= {w for m in at.markdown for w in re.findall(r"“([^”]*)”", m.value)}  # a merge's pair and token, quoted
+    english = {w: text for text in shown_texts(at) for w in english_words(text, data)}
+    assert not english, english

@@ -208,7 +208,7 @@ def test_folder_files_load_and_bad_ones_fall_back(open_page, vectors_folder):
     at.selectbox(key="we_source").select("tiny.txt").run()
     assert not at.exception and "tiny.txt: 15 words × 4 dimensions" in at.caption[0].value
     at.selectbox(key="we_source").select("ragged.txt").run()
-    assert "line 2 has 1 numbers" in at.error[0].value and "bundled" in at.error[0].value
+    assert "line 2 has 1 number" in at.error[0].value and "bundled" in at.error[0].value
     at.selectbox(key="we_source").select("evil.pt").run()
     assert "refused" in at.error[0].value and not at.exception
 

@@ -34,3 +34,12 @@ def test_the_overview_links_to_every_step_and_an_exercise_checks_its_answer(page
     else:
         assert "2^(−8/8)" in said
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_the_overview_at_its_own_address_opens_without_a_warning(page, server_url):
+    # issue 51: /overview warned "The link asks for the page overview, which the lab does not have"
+    page.goto(f"{server_url}/overview")
+    page.wait_for_selector('[data-testid="stMain"] [data-testid="stPageLink-NavLink"]')  # the page has run
+    assert page.locator('[data-testid="stMain"] h1').first.inner_text() == "Overview: from text to vectors"
+    assert page.locator('[data-testid="stAlert"]', has_text="does not have").count() == 0
+    assert page.locator(EXCEPTION).count() == 0

@@ -148,7 +148,7 @@ def test_every_chapter_draws_and_a_refused_sentence_is_named(page, server_url):
     word = page.get_by_label("Word", exact=True)
     word.fill("embeddings")
     word.press("Enter")
-    expect(page.get_by_text("as 4 piece(s)")).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("as 4 pieces")).to_be_visible(timeout=60_000)
     expect(page.get_by_text("give it in at least two sentences")).to_be_visible()
     assert_layout(page)  # the warnings, the neighbours' table, no curves
     assert page.locator(EXCEPTION).count() == 0

@@ -137,7 +137,7 @@ def test_issue_case_2_blank_lines_are_not_rows(blank):
 def test_issue_case_2_short_rows_after_a_wide_first_row_name_the_line():
     data = b"w " + b"1 " * 16_384 + b"\n" + b"x 1\n" * 100_000
     err = assert_bounded(data, "ragged.txt")
-    assert isinstance(err, VectorsError) and "line 2 has 1 numbers, the first line has 16384" in str(err)
+    assert isinstance(err, VectorsError) and "line 2 has 1 number, the first line has 16384" in str(err)
 
 
 def test_a_subnormal_row_has_real_cosines():

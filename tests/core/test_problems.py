@@ -23,8 +23,14 @@ def zh_problems() -> dict[str, str]:
         return tomllib.load(f)["problems"]
 
 
-def placeholders(text: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)", text))
+def placeholders(text: str | dict[str, str]) -> set[str]:
+    """A text's placeholders; a text with plural forms (ui.i18n), its `other` form's."""
+    return set(re.findall(r"\{(\w+)", text if isinstance(text, str) else text["other"]))
+
+
+@pytest.mark.parametrize(("n", "said"), [(1, "only 1 word."), (2, "only 2 words."), (0, "only 0 words.")])
+def test_a_problem_with_a_count_reads_in_its_plural_form(n, said):
+    assert str(Problem("analogy_words", n=n)).endswith(said)
 
 
 def test_every_problem_has_a_chinese_text_with_the_same_placeholders():

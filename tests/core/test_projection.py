@@ -87,7 +87,7 @@ def _vectors(rows: dict[str, list[float]]) -> WordVectors:
 @pytest.mark.parametrize(
     ("x", "fit_on", "dims", "says"),
     [
-        (np.ones((1, 4)), None, 2, "to fit on; there are 1 vectors of 4 dimensions"),
+        (np.ones((1, 4)), None, 2, "to fit on; there is 1 vector of 4 dimensions"),
         (np.eye(5, 1), None, 2, "there are 5 vectors of 1 dimensions"),
         (np.eye(5, 2), np.eye(5, 2), 3, "A 3D PCA needs at least 3 vectors"),
         (np.eye(3, 4), np.ones((5, 4)), 2, "All 5 vectors PCA is fitted on are the same"),
