@@ -2,12 +2,18 @@
 
 Submitting a key that is deferred, queued, running or done returns the same job: pressing Train twice, leaving the
 page mid-run, or thirty learners asking for the same settings never repeats the work.
+
+A job in use is never lost: the runner keeps the last `keep` jobs asked for, and past that any job someone still
+holds (a session's state: ui.jobs.hold) stays reachable by its key, for `get` and `submit`, until its last holder lets
+it go. So a page that reruns a part of itself (a fragment) finds the result it drew, however many others a class asked
+for meanwhile (issue 55: a LookupError from the text-to-tokens page's merge step).
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -61,14 +67,17 @@ class JobRunner:
         self.max_waiting = max_waiting
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="emblab-job")
         self._jobs: OrderedDict[Hashable, Job] = OrderedDict()  # least recently asked for first
+        # Every job anyone still holds, evicted from _jobs or not: a job in use is found by its key until let go.
+        self._held: weakref.WeakValueDictionary[Hashable, Job] = weakref.WeakValueDictionary()
         self._deferred: dict[Job, Work] = {}  # in the order they were asked for
         self._order = itertools.count()
         self._keep = keep
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Job | None:
+        """The job for `key`: one of the last `keep` asked for, or an older one that someone still holds."""
         with self._lock:
-            return self._jobs.get(key)
+            return self._find(key)
 
     def submit(self, key: Hashable, work: Work, total: int, owner: Hashable = None) -> Job:
         """The job for `key`: the existing one unless it failed, else a new one running work(progress).
@@ -133,8 +142,12 @@ class JobRunner:
             return Problem("queue_full", n=self.max_waiting)
         return None
 
-    def _reusable(self, key: Hashable) -> Job | None:
+    def _find(self, key: Hashable) -> Job | None:
         job = self._jobs.get(key)
+        return job if job is not None else self._held.get(key)
+
+    def _reusable(self, key: Hashable) -> Job | None:
+        job = self._find(key)
         return job if job is not None and job.error is None else None
 
     def _waiting(self) -> int:
@@ -148,6 +161,7 @@ class JobRunner:
 
     def _job(self, key: Hashable, work: Work, total: int, owner: Hashable) -> Job:
         if (job := self._reusable(key)) is not None:
+            self._jobs[key] = job  # back among the kept if it had been evicted while held
             self._jobs.move_to_end(key)
             if job.deferred and job.owner != owner and self._has_room(owner):
                 job.owner = owner  # someone free asks for it: it need not wait for its first owner's jobs
@@ -155,6 +169,7 @@ class JobRunner:
         job = Job(key, total, owner)
         self._jobs.pop(key, None)  # a failed job's key: the new job is the most recent
         self._jobs[key] = job
+        self._held[key] = job
         self._deferred[job] = work
         return job
 

@@ -21,7 +21,7 @@ from core import bpe, pretrained, tokens
 from core.jobs import Job, JobRunner
 from ui.cache import cached
 from ui.i18n import t
-from ui.jobs import job_runner, press, session_id
+from ui.jobs import held, job_runner, press, session_id
 
 FROM = "il_from"  # the input layer's link parameter: the cut it was handed
 MODE_FOR = {"wordpiece": "minilm", "words": "glove"}  # the input layer's table for each cut; "random" for the rest
@@ -51,7 +51,8 @@ def training_key(lang: str, words: int, merges: int) -> tuple:
 
 
 def merges(key: Hashable) -> bpe.Merges:
-    """The merges of a training that is done (its key, training_key): its job's result, shared by every learner."""
+    """The merges of a training that is done (its key, training_key): its job's result, shared by every learner.
+    A training this session asked for (`training`) is held by it, so it is found however many others ran since."""
     job = runner().get(key)
     if job is None or not job.done or job.error:
         raise LookupError(f"{key}: not trained")
@@ -62,7 +63,7 @@ def training(lang: str, words: int, merges: int, wait: float = WAIT_S) -> Job | 
     """The training of `merges` merges on `words` words of `lang`: submitted unless it is queued, running or done,
     then awaited up to `wait` seconds. None when the queue refuses it (the caller says why: ui.jobs.refusal)."""
     key = training_key(lang, words, merges)
-    job = runner().get(key)
+    job = held(runner(), key)
     if job is None or job.error:
         counts = word_counts(lang, words)
 

@@ -9,9 +9,12 @@ import threading
 import numpy as np
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core import bpe, pretrained
 from core import tokens as core_tokens
+from lessons.text_to_tokens.settings import SETTINGS as TT_SETTINGS
 from tests.app import open_link, wait_for_job
 from ui import tokens as shared
 from ui.jobs import job_runner
@@ -181,3 +184,19 @@ def test_random_rows_are_the_tables_rows_whatever_the_sentence():
     z = json.loads(sent[0]["figures"][0])["data"][0]["z"]  # plotly's typed array: base64 float32
     token_stage = np.frombuffer(base64.b64decode(z["bdata"]), dtype="<f4").reshape(1, 8)
     torch.testing.assert_close(torch.from_numpy(token_stage[0].copy()), random_rows([97], 8)[0], atol=1e-6, rtol=0)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    words=st.integers(1, 50_000).filter(lambda w: w not in TT_SETTINGS["tt_words"].options),
+    merges=st.integers(0, 60_000),
+    lang=st.sampled_from(bpe.LANGS),
+)
+def test_a_link_starts_only_a_training_the_text_to_tokens_page_offers(words, merges, lang):
+    """Issue 55, item 1: a hand-off's word count the page does not offer (bpe-en-7-60000-0) trains nothing and is
+    named; the page keeps its own tokens."""
+    at = open_link(PAGE, il_sentence="lower newest", il_from=f"bpe-{lang}-{words}-{merges}-0")
+    said = [w.value for w in at.warning]
+    assert any("is not one Text to tokens offers" in w and f"{words:,} words" in w for w in said), said
+    assert job_runner("tokens").get(shared.training_key(lang, words, merges)) is None
+    assert rows(at)[0] == ["lower", "newest"] and not at.exception
