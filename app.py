@@ -7,7 +7,7 @@ import streamlit as st
 from lessons import link_kinds
 from ui.device import device_choice
 from ui.i18n import LANG_KEY, LANGUAGES, problem, shown, t
-from ui.link import ASKED, IN_LINK, check_link, keep_history, read_link, translated_choice
+from ui.link import ASKED, IN_LINK, check_link, keep_history, read_link, too_long_notice, translated_choice
 from ui.pages import asked_path, lesson, navigation
 from ui.presenter import CSS, PRESENT_KEY, presenting
 from ui.resources import import_libraries
@@ -37,9 +37,10 @@ st.sidebar.toggle(t("app.present"), key=PRESENT_KEY, help=t("app.present_help"),
 if presenting():
     st.html(CSS)
 share_link()
-keep_history()
+too_long = keep_history()
 
 notices = st.container()  # above the page: what of the link was not used
+too_long_notice(notices, too_long)
 if first_run and (path := asked_path(page)) is not None:
     notices.warning(t("app.page_unknown", path=shown(path), page=page.title))
 choice = device_choice()

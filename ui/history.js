@@ -3,7 +3,8 @@
 // address changes as new entries. Here, the first address written after the learner clicked or typed becomes a
 // new entry, and every other write (the run's corrections, a page's settings restored on arrival) replaces it:
 // one entry per change the learner made. Back then brings that address, and Streamlit seeds the widgets from it.
-export default function () {
+export default function ({ data, setStateValue }) {
+  tooLong(data, setStateValue);
   if (window.__viewHistory) return;
   window.__viewHistory = true;
   const replace = history.replaceState.bind(history);
@@ -22,4 +23,16 @@ export default function () {
   };
   history.pushState = write;
   history.replaceState = write;
+}
+
+// A link past what Streamlit reads (data.fields parameters, data.chars characters) reaches the page as no link at
+// all, while the address still shows it: say so to the page, once per address, so that it names it.
+function tooLong(data, setStateValue) {
+  const query = location.search.slice(1);
+  const fields = query ? query.split("&").length : 0;
+  const over = fields > data.fields || query.length > data.chars ? { fields, chars: query.length } : null;
+  const said = JSON.stringify(over);
+  if (window.__linkTooLong === said) return;
+  window.__linkTooLong = said;
+  setStateValue("too_long", over);
 }
