@@ -5,6 +5,7 @@
 // one entry per change the learner made. Back then brings that address, and Streamlit seeds the widgets from it.
 export default function ({ data, setStateValue }) {
   tooLong(data, setStateValue);
+  window.__linkLimits = data;
   if (window.__viewHistory) return;
   window.__viewHistory = true;
   const replace = history.replaceState.bind(history);
@@ -15,6 +16,7 @@ export default function ({ data, setStateValue }) {
   }
   window.addEventListener("popstate", () => (acted = false));
   const write = (state, title, url) => {
+    url = openable(url);
     const changed = new URL(url, location.href).href !== location.href;
     if (acted && changed) {
       acted = false;
@@ -35,4 +37,20 @@ function tooLong(data, setStateValue) {
   if (window.__linkTooLong === said) return;
   window.__linkTooLong = said;
   setStateValue("too_long", over);
+}
+
+// Every address written is one that common servers open (data.most characters): past that, each parameter longer
+// than data.text characters once encoded (a long text box's) is left out of it. The page keeps the text, and
+// "Share this view" offers the view as a file (ui.link.keep_openable, ui.share_link).
+function openable(url) {
+  const limits = window.__linkLimits;
+  if (url == null || !limits) return url;
+  const address = new URL(url, location.href);
+  if (address.href.length <= limits.most) return url;
+  const kept = address.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => pair.length - pair.indexOf("=") - 1 <= limits.text);
+  address.search = kept.length ? "?" + kept.join("&") : "";
+  return address.href;
 }

@@ -34,6 +34,7 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, TypedDict
+from urllib.parse import quote
 
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
@@ -63,6 +64,9 @@ SEEN = "_link_seen"  # the session's first link was read
 OLD = "_link_old"  # an old link's names, {new name: old name}, until check_link has read them
 REFUSED = "_link_refused"  # the parameters read_link took out of the link, until check_link has named them
 WAITING = "_link_waiting"  # (page prefix, {name: (as the link said it, [values])}): values for widgets not drawn yet
+LINK_MOST = 8_000  # characters of an address that common servers and proxies accept (the lab's own: ~127 kB)
+TEXT_MOST = 2_000  # a text setting's characters in the address, encoded: three boxes and the rest under LINK_MOST
+LEFT_OUT = "_link_left_out"  # {key: characters}: the texts this session holds that the address leaves out
 NOTICE = "_link_notice"  # (page prefix, [(setting or None, item, the value it names)]): the notice, until it goes
 _UNSET = ("_link_unset",)  # an item's setting not drawn yet when the item was made
 NUMBERS = ("number_input", "slider")  # the kinds whose link value is a number (a range slider, two numbers, would
@@ -130,12 +134,33 @@ def translated_choices(widget, label: str, options, *, key: str, format_func, de
     return value
 
 
+def keep_openable(key: str, value: str) -> None:
+    """After a text box bound to the link is drawn: note a text longer than TEXT_MOST once encoded, which the browser
+    leaves out of any address past LINK_MOST (history.js, through which every address is written: Streamlit's
+    binding writes a box's text from the browser), so that every address the lab writes
+    can be opened (issue 55: 188,947 characters got HTTP 400 on a reload); the box keeps it, and LEFT_OUT says so
+    to "Share this view", which offers the view's settings as a file instead (ui.share_link)."""
+    left = st.session_state.setdefault(LEFT_OUT, {})
+    was = key in left
+    if len(quote(value, safe="")) > TEXT_MOST:  # the query parameter stays: Streamlit forbids taking out a bound one
+        left[key] = len(value)
+    else:
+        left.pop(key, None)
+    if was != (key in left) and getattr(get_script_run_ctx(), "fragment_ids_this_run", None):  # a fragment's run
+        st.rerun(scope="app")  # a box in a fragment: the sidebar's "Share this view" is drawn by a full run
+
+
 def keep_history() -> dict | None:
     """Make each change a learner makes a new entry of the browser's history (see history.js); and return
     {"fields": n, "chars": n} while the browser's address holds a link past what Streamlit reads (more than
     CLIENT_STATE_QUERY_STRING_MAX_FIELDS parameters or CLIENT_STATE_QUERY_STRING_MAX_LENGTH characters: Streamlit
     drops the whole query string and says so in the server's log only), else None (`too_long_notice`)."""
-    limits = dict(fields=CLIENT_STATE_QUERY_STRING_MAX_FIELDS, chars=CLIENT_STATE_QUERY_STRING_MAX_LENGTH)
+    limits = dict(
+        fields=CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
+        chars=CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
+        most=LINK_MOST,  # and an address past this leaves its long texts out (history.js, keep_openable)
+        text=TEXT_MOST,
+    )
     result = _history(key="view_history", data=limits, on_too_long_change=lambda: None)
     return getattr(result, "too_long", None)
 
