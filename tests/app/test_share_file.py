@@ -53,4 +53,3 @@ def test_a_file_holds_only_values_the_widgets_take(page, data):
 def test_a_file_that_is_not_a_pages_settings_is_refused_with_a_reason(raw):
     with pytest.raises(ValueError, match=r"\w"):
         read_view_file(raw, DECLARED["il"])
-
