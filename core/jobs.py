@@ -12,6 +12,7 @@ for meanwhile (issue 55: a LookupError from the text-to-tokens page's merge step
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import threading
 import weakref
 from collections import OrderedDict
@@ -24,6 +25,62 @@ from core.problems import Problem
 
 Progress = Callable[[int, float], None]
 Work = Callable[[Progress], Any]
+CHILD_REPORTS = 200  # at most this many progress reports from a child process per job (and its last step)
+
+
+def in_child(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Work:
+    """Work that runs func(*args, on_step=..., **kwargs) in a child process and forwards its progress (on_step(step,
+    total) -> progress(step, 0.0)): for pure-Python work (a BPE training), which in a thread of the server would hold
+    the GIL against its event loop and every learner's run (issue 55: page loads unanswered under a burst). The job's
+    thread waits on the pipe, without the GIL. The child is spawned (no copy of the server's threads), func and its
+    arguments and result are the lab's own objects, pickled between its own processes.
+
+    Raises (from the work): RuntimeError with the child's error, or when the child ends without a result.
+    """
+
+    def work(progress: Progress) -> Any:
+        context = multiprocessing.get_context("spawn")
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=_child, args=(send, func, args, kwargs), daemon=True)
+        child.start()
+        send.close()  # the child holds its own end: EOF here once it is gone
+        try:
+            while True:
+                try:
+                    kind, value = receive.recv()
+                except EOFError:
+                    child.join(5)
+                    raise RuntimeError(f"the child process ended without a result (exit {child.exitcode})") from None
+                if kind == "step":
+                    progress(value, 0.0)
+                elif kind == "done":
+                    return value
+                else:
+                    raise RuntimeError(value)
+        finally:
+            receive.close()
+            child.join(5)
+            if child.is_alive():
+                child.kill()
+
+    return work
+
+
+def _child(send: Any, func: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    """in_child's process: func's progress (every 1/CHILD_REPORTS of it) and its result or error, down the pipe."""
+    last = [0]
+
+    def on_step(step: int, total: int) -> None:
+        if step - last[0] >= max(total // CHILD_REPORTS, 1) or step == total:
+            last[0] = step
+            send.send(("step", step))
+
+    try:
+        send.send(("done", func(*args, on_step=on_step, **kwargs)))
+    except Exception as err:  # reported as the job's error
+        send.send(("error", f"{type(err).__name__}: {err}"))
+    finally:
+        send.close()
 
 
 @dataclass(eq=False)

@@ -3,6 +3,7 @@ own bound deferred behind their own jobs; and the pages' queues as a state machi
 leaving and coming back while the machine decides when each job finishes or fails; and sessions reading the results
 they show while a class pushes them out of the queue (InUse)."""
 
+import os
 import threading
 import weakref
 
@@ -389,3 +390,35 @@ class InUse(RuleBasedStateMachine):
 
 
 TestInUse = InUse.TestCase
+
+
+# --- Work in a child process (issue 55, item 7) -----------------------------------------------------------
+
+
+def test_work_in_a_child_process_reports_progress_and_its_result_or_error():
+    from core import bpe
+    from core.jobs import in_child
+
+    counts = [("lower", 5), ("newest", 6), ("widest", 3)]
+    runner = JobRunner()
+    job = runner.submit("bpe", in_child(bpe.train, counts, 8), total=8)
+    assert job.finished.wait(120) and job.error is None, job.error
+    assert job.result == bpe.train(counts, 8) and job.step == len(job.result)
+    failed = runner.submit("bad", in_child(bpe.train, counts, -1), total=1)
+    assert failed.finished.wait(120) and "must be 0 or more" in failed.error
+    runner.shutdown()
+
+
+def _own_pid(on_step=None) -> int:
+    return os.getpid()
+
+
+def test_work_in_a_child_process_runs_outside_the_server_process():
+    """Issue 55, item 7: a BPE training ran in a thread of the server, holding the GIL against its event loop
+    (benchmarks/burst.py measures the page loads); ui.tokens.training now submits it through in_child."""
+    from core.jobs import in_child
+
+    runner = JobRunner()
+    job = runner.submit("pid", in_child(_own_pid), total=1)
+    assert job.finished.wait(120) and job.error is None and job.result != os.getpid()
+    runner.shutdown()
