@@ -4,15 +4,15 @@ from pathlib import Path
 
 import streamlit as st
 
-from lessons import link_kinds
+from lessons import declared, link_kinds
 from ui.device import device_choice
 from ui.i18n import LANG_KEY, LANGUAGES, problem, shown, t
-from ui.link import ASKED, IN_LINK, check_link, keep_history, read_link, translated_choice
+from ui.link import ASKED, IN_LINK, check_link, keep_history, read_link, too_long_notice, translated_choice
 from ui.pages import asked_path, lesson, navigation
 from ui.presenter import CSS, PRESENT_KEY, presenting
 from ui.resources import import_libraries
 from ui.sessions import settle_heap, start_reaper
-from ui.share_link import share_link
+from ui.share_link import share_file, share_link
 
 THEME_CSS = Path(__file__).with_name("ui") / "theme.css"  # what .streamlit/config.toml's theme cannot say
 
@@ -36,10 +36,11 @@ translated_choice(
 st.sidebar.toggle(t("app.present"), key=PRESENT_KEY, help=t("app.present_help"), **IN_LINK)
 if presenting():
     st.html(CSS)
-share_link()
-keep_history()
+share = share_link()
+too_long = keep_history()
 
 notices = st.container()  # above the page: what of the link was not used
+too_long_notice(notices, too_long)
 if first_run and (path := asked_path(page)) is not None:
     notices.warning(t("app.page_unknown", path=shown(path), page=page.title))
 choice = device_choice()
@@ -48,4 +49,5 @@ if choice.warning:
     st.sidebar.warning(problem(choice.warning))
 page.run()
 check_link(notices, key, kinds)
+share_file(share, declared(lesson(key).folder))  # after the run: the texts it left out of the address
 settle_heap(key)  # once per page and process: what it loaded is kept out of the collector's way

@@ -2,12 +2,19 @@
 
 Submitting a key that is deferred, queued, running or done returns the same job: pressing Train twice, leaving the
 page mid-run, or thirty learners asking for the same settings never repeats the work.
+
+A job in use is never lost: the runner keeps the last `keep` jobs asked for, and past that any job someone still
+holds (a session's state: ui.jobs.hold) stays reachable by its key, for `get` and `submit`, until its last holder lets
+it go. So a page that reruns a part of itself (a fragment) finds the result it drew, however many others a class asked
+for meanwhile (issue 55: a LookupError from the text-to-tokens page's merge step).
 """
 
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +25,62 @@ from core.problems import Problem
 
 Progress = Callable[[int, float], None]
 Work = Callable[[Progress], Any]
+CHILD_REPORTS = 200  # at most this many progress reports from a child process per job (and its last step)
+
+
+def in_child(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Work:
+    """Work that runs func(*args, on_step=..., **kwargs) in a child process and forwards its progress (on_step(step,
+    total) -> progress(step, 0.0)): for pure-Python work (a BPE training), which in a thread of the server would hold
+    the GIL against its event loop and every learner's run (issue 55: page loads unanswered under a burst). The job's
+    thread waits on the pipe, without the GIL. The child is spawned (no copy of the server's threads), func and its
+    arguments and result are the lab's own objects, pickled between its own processes.
+
+    Raises (from the work): RuntimeError with the child's error, or when the child ends without a result.
+    """
+
+    def work(progress: Progress) -> Any:
+        context = multiprocessing.get_context("spawn")
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=_child, args=(send, func, args, kwargs), daemon=True)
+        child.start()
+        send.close()  # the child holds its own end: EOF here once it is gone
+        try:
+            while True:
+                try:
+                    kind, value = receive.recv()
+                except EOFError:
+                    child.join(5)
+                    raise RuntimeError(f"the child process ended without a result (exit {child.exitcode})") from None
+                if kind == "step":
+                    progress(value, 0.0)
+                elif kind == "done":
+                    return value
+                else:
+                    raise RuntimeError(value)
+        finally:
+            receive.close()
+            child.join(5)
+            if child.is_alive():
+                child.kill()
+
+    return work
+
+
+def _child(send: Any, func: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    """in_child's process: func's progress (every 1/CHILD_REPORTS of it) and its result or error, down the pipe."""
+    last = [0]
+
+    def on_step(step: int, total: int) -> None:
+        if step - last[0] >= max(total // CHILD_REPORTS, 1) or step == total:
+            last[0] = step
+            send.send(("step", step))
+
+    try:
+        send.send(("done", func(*args, on_step=on_step, **kwargs)))
+    except Exception as err:  # reported as the job's error
+        send.send(("error", f"{type(err).__name__}: {err}"))
+    finally:
+        send.close()
 
 
 @dataclass(eq=False)
@@ -61,14 +124,17 @@ class JobRunner:
         self.max_waiting = max_waiting
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="emblab-job")
         self._jobs: OrderedDict[Hashable, Job] = OrderedDict()  # least recently asked for first
+        # Every job anyone still holds, evicted from _jobs or not: a job in use is found by its key until let go.
+        self._held: weakref.WeakValueDictionary[Hashable, Job] = weakref.WeakValueDictionary()
         self._deferred: dict[Job, Work] = {}  # in the order they were asked for
         self._order = itertools.count()
         self._keep = keep
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Job | None:
+        """The job for `key`: one of the last `keep` asked for, or an older one that someone still holds."""
         with self._lock:
-            return self._jobs.get(key)
+            return self._find(key)
 
     def submit(self, key: Hashable, work: Work, total: int, owner: Hashable = None) -> Job:
         """The job for `key`: the existing one unless it failed, else a new one running work(progress).
@@ -133,8 +199,12 @@ class JobRunner:
             return Problem("queue_full", n=self.max_waiting)
         return None
 
-    def _reusable(self, key: Hashable) -> Job | None:
+    def _find(self, key: Hashable) -> Job | None:
         job = self._jobs.get(key)
+        return job if job is not None else self._held.get(key)
+
+    def _reusable(self, key: Hashable) -> Job | None:
+        job = self._find(key)
         return job if job is not None and job.error is None else None
 
     def _waiting(self) -> int:
@@ -148,6 +218,7 @@ class JobRunner:
 
     def _job(self, key: Hashable, work: Work, total: int, owner: Hashable) -> Job:
         if (job := self._reusable(key)) is not None:
+            self._jobs[key] = job  # back among the kept if it had been evicted while held
             self._jobs.move_to_end(key)
             if job.deferred and job.owner != owner and self._has_room(owner):
                 job.owner = owner  # someone free asks for it: it need not wait for its first owner's jobs
@@ -155,6 +226,7 @@ class JobRunner:
         job = Job(key, total, owner)
         self._jobs.pop(key, None)  # a failed job's key: the new job is the most recent
         self._jobs[key] = job
+        self._held[key] = job
         self._deferred[job] = work
         return job
 

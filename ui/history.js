@@ -3,7 +3,9 @@
 // address changes as new entries. Here, the first address written after the learner clicked or typed becomes a
 // new entry, and every other write (the run's corrections, a page's settings restored on arrival) replaces it:
 // one entry per change the learner made. Back then brings that address, and Streamlit seeds the widgets from it.
-export default function () {
+export default function ({ data, setStateValue }) {
+  tooLong(data, setStateValue);
+  window.__linkLimits = data;
   if (window.__viewHistory) return;
   window.__viewHistory = true;
   const replace = history.replaceState.bind(history);
@@ -14,6 +16,7 @@ export default function () {
   }
   window.addEventListener("popstate", () => (acted = false));
   const write = (state, title, url) => {
+    url = openable(url);
     const changed = new URL(url, location.href).href !== location.href;
     if (acted && changed) {
       acted = false;
@@ -22,4 +25,32 @@ export default function () {
   };
   history.pushState = write;
   history.replaceState = write;
+}
+
+// A link past what Streamlit reads (data.fields parameters, data.chars characters) reaches the page as no link at
+// all, while the address still shows it: say so to the page, once per address, so that it names it.
+function tooLong(data, setStateValue) {
+  const query = location.search.slice(1);
+  const fields = query ? query.split("&").length : 0;
+  const over = fields > data.fields || query.length > data.chars ? { fields, chars: query.length } : null;
+  const said = JSON.stringify(over);
+  if (window.__linkTooLong === said) return;
+  window.__linkTooLong = said;
+  setStateValue("too_long", over);
+}
+
+// Every address written is one that common servers open (data.most characters): past that, each parameter longer
+// than data.text characters once encoded (a long text box's) is left out of it. The page keeps the text, and
+// "Share this view" offers the view as a file (ui.link.keep_openable, ui.share_link).
+function openable(url) {
+  const limits = window.__linkLimits;
+  if (url == null || !limits) return url;
+  const address = new URL(url, location.href);
+  if (address.href.length <= limits.most) return url;
+  const kept = address.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => pair.length - pair.indexOf("=") - 1 <= limits.text);
+  address.search = kept.length ? "?" + kept.join("&") : "";
+  return address.href;
 }

@@ -3,11 +3,16 @@
 A press past the learner's own bound is deferred by core.jobs (it runs after their previous job, and the page's
 progress bar says so); a press refused all the same is remembered, and the page says why only while that still
 holds (`refusal`): the notice goes, and the button works again, as soon as it does not.
+
+A session holds the jobs it reads (`hold`, `held`: the last HOLD of them, in its state), so that the shared queue
+keeps them reachable for it however many others a class asks for (core.jobs) and a fragment's rerun never looks up a
+result that is gone; they are let go when the session ends or moves on to HOLD others.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, MutableMapping, Sequence
 from typing import Any
 
@@ -31,6 +36,8 @@ QUEUES = {
     "tokens": dict(workers=1, keep=16, per_owner=3, max_waiting=12),
 }
 Request = tuple[Hashable, Work, int]  # (key, work, total), as JobRunner.submit_all takes them
+HELD = "_jobs_held"  # session state: the jobs this session reads, {(queue, key): job}, least recently read first
+HOLD = 16  # the most jobs one session holds (a page reads at most four at once: a training, two curves, a hand-off)
 
 
 @st.cache_resource
@@ -49,17 +56,39 @@ def session_id() -> str:
     return st.session_state.setdefault("_session_id", uuid.uuid4().hex)
 
 
+def hold(state: MutableMapping, runner: JobRunner, job: Job) -> Job:
+    """Keep `job` in this session's state (the last HOLD it read), so that the runner finds it by its key for this
+    session even after evicting it. Streamlit-free (the tests' sessions are dicts)."""
+    kept = state.setdefault(HELD, OrderedDict())
+    kept[(id(runner), job.key)] = job
+    kept.move_to_end((id(runner), job.key))
+    while len(kept) > HOLD:
+        kept.popitem(last=False)
+    return job
+
+
+def held(runner: JobRunner, key: Hashable, state: MutableMapping | None = None) -> Job | None:
+    """runner.get(key), held by this session (`hold`) when there is one: every page's way to read a job."""
+    job = runner.get(key)
+    if job is not None:
+        hold(st.session_state if state is None else state, runner, job)
+    return job
+
+
 def press(
     runner: JobRunner, requests: Sequence[Request], owner: Hashable, state: MutableMapping, refused_key: str
 ) -> list[Job] | None:
-    """One press: its jobs, or None when the queue refuses it; then the keys pressed are kept in state[refused_key]
-    for `refusal`. Streamlit-free, so that tests drive it as the pages do (submit)."""
+    """One press: its jobs (held by the session: `hold`), or None when the queue refuses it; then the keys pressed
+    are kept in state[refused_key] for `refusal`. Streamlit-free, so that tests drive it as the pages do (submit)."""
     state.pop(refused_key, None)
     try:
-        return runner.submit_all(requests, owner)
+        jobs = runner.submit_all(requests, owner)
     except Problem:
         state[refused_key] = [key for key, _, _ in requests]
         return None
+    for job in jobs:
+        hold(state, runner, job)
+    return jobs
 
 
 def refusal(runner: JobRunner, owner: Hashable, state: MutableMapping, refused_key: str) -> Problem | None:
@@ -104,7 +133,7 @@ def job_progress(
         describe: the bar's text for the job as it is now (deferred, waiting, starting, at step n of total).
         draw: what to show under the bar while the job runs (t-SNE's latest intermediate layout), or None.
     """
-    job = runner.get(key)
+    job = held(runner, key)
     if job is None or job.done:
         st.rerun()
     st.progress(job.step / job.total if job.started else 0.0, text=describe(job))
@@ -130,7 +159,7 @@ def job_result(
     Args:
         failed: the error message's text for the job's error.
     """
-    job = runner.get(key)
+    job = held(runner, key)
     if job is not None and job.done and not job.error:
         return job.result
     if job is not None and not job.done:

@@ -15,6 +15,10 @@ it when it equals the default, seeds the widget from a shared link, and restores
 - it would write a translated option's shown text, in the reader's language, and it binds widgets only: a choice
   shown translated (`translated_choice`, `translated_choices`), a chart's window and a pinned A are kept in the
   link by hand (`from_link`, `to_link`);
+- it drops a whole link past 1,000 parameters or 512 Ki characters (streamlit.runtime.state.query_params.
+  sanitize_query_string) with a line in the server's log only, while the address still shows it: the browser
+  reports such an address (`keep_history`, history.js) and the page names it (`too_long_notice`,
+  tests/browser/test_across_pages.py);
 - links made before the binding named a setting without its page's prefix (?d_model=64): `read_link`
   (tests/app/test_links.py, old links);
 - it seeds a whole-number box with int(float(text)), which raises OverflowError for inf, -Infinity or 1e400: a
@@ -30,9 +34,14 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, TypedDict
+from urllib.parse import quote
 
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+from streamlit.runtime.state.query_params import (
+    CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
+    CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
+)
 
 from ui.i18n import Message, shown, t
 
@@ -55,6 +64,11 @@ SEEN = "_link_seen"  # the session's first link was read
 OLD = "_link_old"  # an old link's names, {new name: old name}, until check_link has read them
 REFUSED = "_link_refused"  # the parameters read_link took out of the link, until check_link has named them
 WAITING = "_link_waiting"  # (page prefix, {name: (as the link said it, [values])}): values for widgets not drawn yet
+LINK_MOST = 8_000  # characters of an address that common servers and proxies accept (the lab's own: ~127 kB)
+TEXT_MOST = 2_000  # a text setting's characters in the address, encoded: three boxes and the rest under LINK_MOST
+LEFT_OUT = "_link_left_out"  # {key: characters}: the texts this session holds that the address leaves out
+NOTICE = "_link_notice"  # (page prefix, [(setting or None, item, the value it names)]): the notice, until it goes
+_UNSET = ("_link_unset",)  # an item's setting not drawn yet when the item was made
 NUMBERS = ("number_input", "slider")  # the kinds whose link value is a number (a range slider, two numbers, would
 # be declared "multi": no page has one, and tests/app/test_links.py's round trip would fail if one did)
 
@@ -120,9 +134,49 @@ def translated_choices(widget, label: str, options, *, key: str, format_func, de
     return value
 
 
-def keep_history() -> None:
-    """Make each change a learner makes a new entry of the browser's history (see history.js)."""
-    _history(key="view_history")
+def keep_openable(key: str, value: str) -> None:
+    """After a text box bound to the link is drawn: note a text longer than TEXT_MOST once encoded, which the browser
+    leaves out of any address past LINK_MOST (history.js, through which every address is written: Streamlit's
+    binding writes a box's text from the browser), so that every address the lab writes
+    can be opened (issue 55: 188,947 characters got HTTP 400 on a reload); the box keeps it, and LEFT_OUT says so
+    to "Share this view", which offers the view's settings as a file instead (ui.share_link)."""
+    left = st.session_state.setdefault(LEFT_OUT, {})
+    was = key in left
+    if len(quote(value, safe="")) > TEXT_MOST:  # the query parameter stays: Streamlit forbids taking out a bound one
+        left[key] = len(value)
+    else:
+        left.pop(key, None)
+    if was != (key in left) and getattr(get_script_run_ctx(), "fragment_ids_this_run", None):  # a fragment's run
+        st.rerun(scope="app")  # a box in a fragment: the sidebar's "Share this view" is drawn by a full run
+
+
+def keep_history() -> dict | None:
+    """Make each change a learner makes a new entry of the browser's history (see history.js); and return
+    {"fields": n, "chars": n} while the browser's address holds a link past what Streamlit reads (more than
+    CLIENT_STATE_QUERY_STRING_MAX_FIELDS parameters or CLIENT_STATE_QUERY_STRING_MAX_LENGTH characters: Streamlit
+    drops the whole query string and says so in the server's log only), else None (`too_long_notice`)."""
+    limits = dict(
+        fields=CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
+        chars=CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
+        most=LINK_MOST,  # and an address past this leaves its long texts out (history.js, keep_openable)
+        text=TEXT_MOST,
+    )
+    result = _history(key="view_history", data=limits, on_too_long_change=lambda: None)
+    return getattr(result, "too_long", None)
+
+
+def too_long_notice(where, too_long: dict | None) -> None:
+    """The notice for a link Streamlit did not read at all (keep_history's result): how large it is, the limits."""
+    if too_long:
+        where.warning(
+            t(
+                "ui.link_too_long",
+                fields=f"{too_long['fields']:,}",
+                chars=f"{too_long['chars']:,}",
+                most=f"{CLIENT_STATE_QUERY_STRING_MAX_FIELDS:,}",
+                most_chars=f"{CLIENT_STATE_QUERY_STRING_MAX_LENGTH:,}",
+            )
+        )
 
 
 def read_link(prefix: str, kinds: Mapping[str, str]) -> None:
@@ -159,7 +213,9 @@ def read_link(prefix: str, kinds: Mapping[str, str]) -> None:
 
 
 def check_link(where, prefix: str, kinds: Mapping[str, str]) -> None:
-    """After each run: a notice naming each parameter of the link that was not used, and why.
+    """After each run: a notice naming each parameter of the link that was not used as given, why, and what was done
+    instead: dropped (not a setting of the page), rounded and used (a whole-number box or slider given 1.5 holds 1),
+    or the value its widget holds instead (its default, for a value out of its range or choices), named.
 
     On a session's first run: a parameter that is neither the app's (APP_PARAMS) nor one of the page's declared
     settings (`kinds`, as read_link) is unknown (and taken out of the address); one whose widget did not take its
@@ -172,26 +228,79 @@ def check_link(where, prefix: str, kinds: Mapping[str, str]) -> None:
     asked = st.session_state.pop(ASKED, None)
     old = st.session_state.pop(OLD, {})
     refused = st.session_state.pop(REFUSED, set())
-    ignored = _not_drawn_then_refused(prefix)
+    ignored = _not_drawn_then_refused(prefix, kinds)
     if asked:
         waiting: dict[str, tuple[str, list[str]]] = {}
         for name, values in asked.items():
             said = f"{shown(old.get(name, name))}={shown(values[-1])}"
+            why = t("ui.link_repeated", n=len(values)) if len(values) > 1 else t("ui.link_not_taken")
             if name not in kinds and name not in APP_PARAMS:
-                ignored.append(f"{said} ({t('ui.link_unknown')})")
+                ignored.append((None, f"{said} ({t('ui.link_unknown')})"))
                 st.query_params.pop(name, None)
-            elif name in refused or (name in st.session_state and not _takes(values, st.session_state[name])):
-                why = t("ui.link_repeated", n=len(values)) if len(values) > 1 else t("ui.link_not_taken")
-                ignored.append(f"{said} ({why})")
+            elif name in st.session_state and (name in refused or not _takes(values, st.session_state[name])):
+                ignored.append((name, f"{said} ({_done(kinds.get(name), values, st.session_state[name], why)})"))
+            elif name in refused:  # taken out of the address before its widget is drawn: it will start at its default
+                ignored.append((name, f"{said} ({t('ui.link_default', why=why)})"))
             elif name not in st.session_state and name in kinds:
                 waiting[name] = (said, values)
         if waiting:
             st.session_state[WAITING] = (prefix, waiting)
-    if ignored:
-        where.warning(t("ui.link_ignored", items=Message("; ".join(ignored))))  # each item cut on its own
+    _notice(where, prefix, ignored)
 
 
-def _not_drawn_then_refused(prefix: str) -> list[str]:
+def _notice(where, prefix: str, new: list[tuple[str | None, str]]) -> None:
+    """The link's notice, drawn on every run until the learner dismisses it or leaves the page (a run that ends a
+    training, a fragment's full rerun, keeps it: issue 55). An item about a setting goes once the setting's value
+    is no longer the one it names (the learner changed it); an item about no setting stays until dismissed."""
+    page, items = st.session_state.get(NOTICE, (prefix, []))
+    if page != prefix:
+        items = []
+    state = st.session_state
+    kept = []
+    for name, text, value in items:
+        if name is not None and name in state:
+            if value == _UNSET:  # its widget drawn since: the value it started at is the one the item names
+                value = state[name]
+            elif state[name] != value:
+                continue
+        kept.append((name, text, value))
+    kept += [(name, text, state[name] if name is not None and name in state else _UNSET) for name, text in new]
+    if not kept:
+        st.session_state.pop(NOTICE, None)
+        return
+    st.session_state[NOTICE] = (prefix, kept)
+    box = where.container()
+    box.warning(t("ui.link_ignored", items=Message("; ".join(text for _, text, _ in kept))))  # each item cut alone
+    box.button(t("ui.link_dismiss"), key="_link_dismiss", on_click=dismiss)
+
+
+def dismiss() -> None:
+    """The notice's button (on_click): the notice goes for good."""
+    st.session_state.pop(NOTICE, None)
+
+
+def used(value) -> Message:
+    """A widget's value as a link notice names it ("3", "true", "en", "a, b"): what the page used instead."""
+    if isinstance(value, list | tuple):
+        return Message(", ".join(used(v) for v in value) or "–")
+    if isinstance(value, bool):
+        return Message(str(value).lower())
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return Message(shown(str(value)))
+
+
+def _done(kind: str | None, values: list[str], value, why: str) -> str:
+    """What the page did with a link's value its widget did not take as given, naming the value it used: a number
+    its box or slider cut to a whole one ("rounded: 1 used"), else the value the widget kept ("...: 100 used")."""
+    if kind in NUMBERS and len(values) == 1 and _finite(values[0]) and isinstance(value, int | float):
+        asked = float(values[0])
+        if not isinstance(value, bool) and value != asked and value in (math.trunc(asked), round(asked)):
+            return t("ui.link_rounded", value=used(value))
+    return t("ui.link_replaced", why=why, value=used(value))
+
+
+def _not_drawn_then_refused(prefix: str, kinds: Mapping[str, str]) -> list[tuple[str | None, str]]:
     """The waiting values whose widgets this run drew and did not take them, as the notice names them; each value
     is checked once, by the first run that draws its widget."""
     page, waiting = st.session_state.get(WAITING, (None, {}))
@@ -200,7 +309,9 @@ def _not_drawn_then_refused(prefix: str) -> list[str]:
         return []
     drawn = [name for name in waiting if name in st.session_state]
     refused = [
-        f"{waiting[n][0]} ({t('ui.link_not_taken')})" for n in drawn if not _takes(waiting[n][1], st.session_state[n])
+        (n, f"{waiting[n][0]} ({_done(kinds.get(n), waiting[n][1], st.session_state[n], t('ui.link_not_taken'))})")
+        for n in drawn
+        if not _takes(waiting[n][1], st.session_state[n])
     ]
     for name in drawn:
         del waiting[name]

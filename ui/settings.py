@@ -34,7 +34,7 @@ from typing import Any, Literal
 import streamlit as st
 
 from ui.i18n import t
-from ui.link import IN_LINK, translated_choice, translated_choices
+from ui.link import IN_LINK, keep_openable, translated_choice, translated_choices
 
 Widget = Literal[
     "number_input",
@@ -53,7 +53,11 @@ Widget = Literal[
     "pinned",
 ]
 SEVERAL: tuple[Widget, ...] = ("multiselect",)  # widgets whose value is a list
-BY_HAND: tuple[Widget, ...] = ("window", "pinned")  # kept in the link by hand, drawn by their own ui module
+BY_HAND: tuple[Widget, ...] = ("window", "pinned")
+TEXTS: tuple[Widget, ...] = (
+    "text_input",
+    "text_area",
+)  # widgets whose value can make an address too long  # kept in the link by hand, drawn by their own ui module
 
 
 @dataclass(frozen=True)
@@ -125,7 +129,10 @@ class Setting:
                 )
             return translated_choice(widget, label, list(self.options), key=self.key, **kwargs)
         kwargs.update(IN_LINK if self.in_link else {"persist_state": "session"})
-        return widget(label, key=self.key, **(self._value_args() | kwargs))
+        value = widget(label, key=self.key, **(self._value_args() | kwargs))
+        if self.in_link and self.widget in TEXTS:
+            keep_openable(self.key, value)  # a text too long for an address is left out of it
+        return value
 
     def _value_args(self) -> dict[str, Any]:
         """The widget's arguments that the declaration says: its bounds, options and default (by name, so that a

@@ -18,15 +18,16 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core import bpe, pretrained, tokens
-from core.jobs import Job, JobRunner
+from core.jobs import Job, JobRunner, in_child
 from ui.cache import cached
 from ui.i18n import t
-from ui.jobs import job_runner, press, session_id
+from ui.jobs import held, job_runner, press, session_id
 
 FROM = "il_from"  # the input layer's link parameter: the cut it was handed
 MODE_FOR = {"wordpiece": "minilm", "words": "glove"}  # the input layer's table for each cut; "random" for the rest
 WAIT_S = 1.0  # a training that takes longer shows its progress; a shorter one is just there
 MAX_CHARS = 1_000  # the cuts read at most this many characters of a text
+CHILD_FROM = 1_000_000  # words x merges from which a training runs in a child process (core.jobs.in_child)
 
 
 def runner() -> JobRunner:
@@ -51,7 +52,8 @@ def training_key(lang: str, words: int, merges: int) -> tuple:
 
 
 def merges(key: Hashable) -> bpe.Merges:
-    """The merges of a training that is done (its key, training_key): its job's result, shared by every learner."""
+    """The merges of a training that is done (its key, training_key): its job's result, shared by every learner.
+    A training this session asked for (`training`) is held by it, so it is found however many others ran since."""
     job = runner().get(key)
     if job is None or not job.done or job.error:
         raise LookupError(f"{key}: not trained")
@@ -62,12 +64,15 @@ def training(lang: str, words: int, merges: int, wait: float = WAIT_S) -> Job | 
     """The training of `merges` merges on `words` words of `lang`: submitted unless it is queued, running or done,
     then awaited up to `wait` seconds. None when the queue refuses it (the caller says why: ui.jobs.refusal)."""
     key = training_key(lang, words, merges)
-    job = runner().get(key)
+    job = held(runner(), key)
     if job is None or job.error:
         counts = word_counts(lang, words)
+        if words * merges >= CHILD_FROM:  # pure Python: in a thread it would hold the GIL against the event loop
+            work = in_child(bpe.train, counts, merges)
+        else:  # done in milliseconds: a child's start would only delay it
 
-        def work(progress) -> bpe.Merges:
-            return bpe.train(counts, merges, on_step=lambda step, total: progress(step, 0.0))
+            def work(progress) -> bpe.Merges:
+                return bpe.train(counts, merges, on_step=lambda step, total: progress(step, 0.0))
 
         jobs = press(runner(), [(key, work, max(merges, 1))], session_id(), st.session_state, "tt_refused")
         if jobs is None:

@@ -19,7 +19,7 @@ from core.pretrained import PretrainedMissing
 from core.training import TrainConfig
 from lessons.learned_vs_sinusoidal.settings import train_config
 from ui.cache import cached
-from ui.jobs import training_runner
+from ui.jobs import held, training_runner
 from ui.resources import minilm_positions
 
 MINILM = "MiniLM"  # the real learned table's name in the labels ("learned: MiniLM")
@@ -44,7 +44,7 @@ def trained_table() -> tuple[TrainConfig, torch.Tensor] | None:
         train_cfg = train_config(st.session_state)
     except ValueError:  # that page shows what is wrong with its settings
         return None
-    job = training_runner().get(train_cfg)
+    job = held(training_runner(), train_cfg)
     if job is None or not job.done or job.error:
         return None
     return train_cfg, job.result.table

@@ -23,7 +23,7 @@ from core.vectors import WordVectors
 from figures.neighbours import curves_figure
 from ui.cache import cached
 from ui.i18n import Message, problem, t
-from ui.jobs import job_progress, job_runner, session_id
+from ui.jobs import held, job_progress, job_runner, session_id
 
 # Points measured inside a rerun. Trustworthiness compares every pair of points (core.trustworthiness), so its time
 # grows with n^2: above this a measure takes longer than a rerun should (benchmarks/trustworthiness.py).
@@ -175,10 +175,10 @@ def _ranked(progress: Progress | None):
 def _from_job(key: Hashable, work: Work, total: int, what: str) -> Any | None:
     """A job's result, once it is done; until then it is asked for (once, by this learner) and its progress shown;
     a failed one says so, with a button to try again."""
-    job = runner().get(key)
+    job = held(runner(), key)
     if job is None:
         _ask(key, work, total, what)
-        if (job := runner().get(key)) is None:
+        if (job := held(runner(), key)) is None:
             return None  # refused: _ask said so
     if job.error:
         st.error(t("es.measure_failed", what=what, error=job.error))

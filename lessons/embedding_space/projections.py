@@ -17,7 +17,7 @@ from core.vectors import WordVectors
 from figures.cloud import cloud_figure
 from ui.cache import cached
 from ui.i18n import problem, t
-from ui.jobs import QUEUES, describe_projection, job_progress, job_runner, refusal_notice, submit
+from ui.jobs import QUEUES, describe_projection, held, job_progress, job_runner, refusal_notice, submit
 from ui.parse import parse_number
 
 LAYOUT_EVERY = 50  # t-SNE's intermediate layouts kept while it runs: one every 50 iterations
@@ -77,7 +77,7 @@ def projection_ui(
             st.error(problem(err))
             return None, None
     key = (source_key, tuple(rows), cfg)
-    job = runner().get(key)
+    job = held(runner(), key)
     if job is None or job.error:
         if job is not None:
             st.error(t("es.failed", method=cfg.method, error=job.error))
@@ -115,7 +115,7 @@ def drawn_on(wv: WordVectors, rows: list[int], source_key: str, cloud_id: tuple)
             continue
         if method == "PCA":
             out[method] = (cfg, pca_coords(wv, rows, cfg.dims))  # drawn before: it projects
-        elif (job := runner().get((source_key, tuple(rows), cfg))) is not None and job.done and not job.error:
+        elif (job := held(runner(), (source_key, tuple(rows), cfg))) is not None and job.done and not job.error:
             out[method] = (cfg, job.result)
     return out
 

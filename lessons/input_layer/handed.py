@@ -18,6 +18,7 @@ import streamlit as st
 from core import embeddings as emb
 from core import pretrained, tokens
 from figures.tokens import tokens_html
+from lessons.text_to_tokens.settings import SETTINGS as TT_SETTINGS
 from ui import tokens as shared
 from ui.cache import cached
 from ui.device import device
@@ -123,8 +124,14 @@ def _ready(box, text: str) -> shared.Handed | None:
         return None
     if handed.name != "bpe":
         return handed
-    job = shared.training(handed.lang, handed.words, handed.merges)
     named = dict(lang=t(f"tt.lang_{handed.lang}"), words=f"{handed.words:,}", merges=f"{handed.merges:,}")
+    words, merges = TT_SETTINGS["tt_words"], TT_SETTINGS["tt_merges"]
+    if handed.words not in words.options or not merges.low <= handed.merges <= merges.high:  # type: ignore[operator]
+        # a link starts only the trainings the page's own controls can ask for (issue 55)
+        offered = ", ".join(f"{w:,}" for w in words.options)
+        box.warning(t("il.handed_not_offered", offered=offered, most=f"{merges.high:,.0f}", **named))
+        return None
+    job = shared.training(handed.lang, handed.words, handed.merges)
     if job is None:  # the queue refused it: ui.jobs says why, and when it is free again
         box.warning(t("il.handed_refused", **named))
         with box:

@@ -19,7 +19,7 @@ from figures.input_layer import stage_figure
 from figures.tokens import visible
 from figures.training import lines_figure
 from lessons.input_layer import handed as handoff
-from lessons.input_layer.settings import SETTINGS
+from lessons.input_layer.settings import MOST_CHARS, SETTINGS
 from ui import live_chart
 from ui.cache import cached
 from ui.device import device
@@ -136,6 +136,9 @@ def stages_section(mode: str, layer: emb.LayerConfig, training: bool, cut: str) 
     c1, c2 = typed.columns(2)
     sentence = SETTINGS["il_sentence"].draw(c1)
     pair = SETTINGS["il_pair"].draw(c2)
+    if (longest := max(len(sentence), len(pair))) > MOST_CHARS:  # memory per run bounded: the box keeps it all
+        st.warning(t("il.typed_cut", n=f"{longest:,}", most=f"{MOST_CHARS:,}"))
+    sentence, pair = sentence[:MOST_CHARS], pair[:MOST_CHARS]
     d_model, max_len = layer.d_model, layer.max_len
     sentences = (sentence, pair) if pair.strip() else (sentence,)
 

@@ -15,6 +15,9 @@ POSITIONS = ("sinusoidal", "learned")
 INITS = ("normal", "xavier")  # section 2's token tables
 D_MODELS = tuple(2**k for k in range(2, 10))  # the random table's widths
 INIT = inspect.signature(emb.norms_against_d_model).parameters["init"].default
+# Each sentence box's text read (the box keeps it all): enough for max_len's 512 tokens of ordinary words, and a
+# bound on the random table, one row per distinct word (issue 55: 1 MB of distinct words peaked at +600 MB).
+MOST_CHARS = 4_096
 VOCAB, TIE_D = 37_000, 512  # the base Transformer's: 37,000 shared BPE tokens, d_model 512 (section 5)
 
 SETTINGS = Settings(

@@ -18,7 +18,7 @@ from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import Message, problem, t
-from ui.jobs import QUEUES, refusal_notice, submit, training_runner
+from ui.jobs import QUEUES, held, refusal_notice, submit, training_runner
 from ui.resources import minilm_positions
 from ui.tables import downloads
 
@@ -93,7 +93,7 @@ def start_training(cfgs: dict[str, TrainConfig]) -> None:
 @st.fragment(run_every=1.0)
 def live_progress(cfgs: dict[str, TrainConfig]) -> None:
     """Progress bars and loss curves while the jobs run; a full rerun once they are all done."""
-    jobs = {p: job for p, cfg in cfgs.items() if (job := training_runner().get(cfg)) is not None}
+    jobs = {p: job for p, cfg in cfgs.items() if (job := held(training_runner(), cfg)) is not None}
     if len(jobs) < len(cfgs) or all(job.done for job in jobs.values()):  # done, or let go of: the page says which
         st.rerun()
     for p, job in jobs.items():
@@ -140,7 +140,7 @@ st.caption(t("lv.policy", device=device().type, waiting=waiting, queue=queue))
 refusal_notice(training_runner(), "lv_refused")
 
 # --- 1. Training ------------------------------------------------------------------------------------
-asked = {p: training_runner().get(cfg) for p, cfg in cfgs.items()} if cfgs else {}
+asked = {p: held(training_runner(), cfg) for p, cfg in cfgs.items()} if cfgs else {}
 jobs = {p: job for p, job in asked.items() if job is not None}  # none: not pressed yet, or let go of
 if cfgs and jobs and len(jobs) == len(asked) and not all(job.done for job in jobs.values()):
     live_progress(cfgs)

@@ -13,7 +13,7 @@ from core.cloud import CloudConfig, project
 from core.jobs import JobRunner
 from lessons.sentence_vectors import views
 from ui.i18n import t
-from ui.jobs import QUEUES, describe_projection, job_progress, job_runner, refusal_notice, submit
+from ui.jobs import QUEUES, describe_projection, held, job_progress, job_runner, refusal_notice, submit
 
 
 def runner() -> JobRunner:
@@ -27,7 +27,7 @@ def map_coords(space: str, cfg: CloudConfig) -> np.ndarray | None:
     if cfg.method == "PCA":
         return views.pca_map(space)[0]
     key = ("sv_map", space, cfg)
-    job = runner().get(key)
+    job = held(runner(), key)
     if job is not None and job.done and not job.error:
         return job.result
     if job is not None and not job.done:

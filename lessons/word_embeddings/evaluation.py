@@ -13,7 +13,7 @@ from core import evaluate
 from core.jobs import Job, JobRunner
 from core.vectors import WordVectors
 from ui.i18n import problem, t
-from ui.jobs import job_progress, job_runner, submit
+from ui.jobs import held, job_progress, job_runner, submit
 from ui.tables import table
 
 # gensim's questions-words.txt has 19,544 questions in 0.6 MB. Evaluations share one queue per server, so a file
@@ -98,7 +98,7 @@ def show_evaluation(wv: WordVectors, asked: dict) -> None:
     last = st.session_state.get(ASKED)
     if last is None or {k: last[k] for k in asked} != asked:
         return
-    job = eval_runner().get(last["key"])
+    job = held(eval_runner(), last["key"])
     if job is None:  # refused (the page says why), or dropped from the kept results long ago
         return
     if last["n"] > MAX_QUESTIONS:

@@ -10,10 +10,13 @@ import threading
 import numpy as np
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core import bpe, pretrained
 from core import tokens as core_tokens
 from figures.tokens import visible
+from lessons.text_to_tokens.settings import SETTINGS as TT_SETTINGS
 from tests.app import open_link, wait_for_job
 from ui import tokens as shared
 from ui.jobs import job_runner
@@ -202,3 +205,19 @@ def test_a_space_handed_on_shows_as_the_chips_show_it_in_the_list_cut_the_table_
     cut = next(w.value for w in at.warning if "dropped" in w.value)
     items = cut[cut.index("”; ") + 3 : cut.rindex(" dropped")].split(", ")
     assert items == chips[6:] and all(item.strip() for item in items) and "␣" in items, cut
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    words=st.integers(1, 50_000).filter(lambda w: w not in TT_SETTINGS["tt_words"].options),
+    merges=st.integers(0, 60_000),
+    lang=st.sampled_from(bpe.LANGS),
+)
+def test_a_link_starts_only_a_training_the_text_to_tokens_page_offers(words, merges, lang):
+    """Issue 55, item 1: a hand-off's word count the page does not offer (bpe-en-7-60000-0) trains nothing and is
+    named; the page keeps its own tokens."""
+    at = open_link(PAGE, il_sentence="lower newest", il_from=f"bpe-{lang}-{words}-{merges}-0")
+    said = [w.value for w in at.warning]
+    assert any("is not one Text to tokens offers" in w and f"{words:,} words" in w for w in said), said
+    assert job_runner("tokens").get(shared.training_key(lang, words, merges)) is None
+    assert rows(at)[0] == ["lower", "newest"] and not at.exception

@@ -7,7 +7,7 @@ parameters (lang, present), other pages' settings and names of no page. A value 
 box takes (inf, nan, 1e400, 10**40, ...), empty, unicode text, very long, or several values for one name.
 
 After the link's first run: no exception element; and each parameter was used (its widget, or the value kept by
-hand, holds it), named in a notice (check_link's, or the pinned A's), or kept in the address for a widget this
+hand, holds it), named in a notice (check_link's, or the pinned A's) that says which value the page used instead, or kept in the address for a widget this
 view does not draw (another chapter's, another method's: it takes it when drawn). A page that stops early
 (st.stop, with an error that says why: the word embeddings page when no word of the link is known) has not
 reached app.py's check_link: its notice comes with the first run that does.
@@ -27,7 +27,7 @@ from streamlit.testing.v1 import AppTest
 from tests.app import APP
 from tests.app.test_links import SHARED, declaration, in_link
 from ui.i18n import escaped
-from ui.link import APP_PARAMS, ASKED
+from ui.link import APP_PARAMS, ASKED, used
 from ui.pages import OVERVIEW, PATH
 
 PAGES = {lesson.script: lesson.key for lesson in (OVERVIEW, *PATH)}
@@ -35,7 +35,8 @@ EMBED = ("embed", "embed_options")  # Streamlit's own: never in st.query_params,
 EXAMPLES = max(settings.default.max_examples // 20, 1)  # per page: each is a run of the app (a second or two)
 GENERATE = (Phase.explicit, Phase.reuse, Phase.generate)  # no shrinking: each step would be a run of the app too
 
-ODD_NUMBERS = "inf|-inf|+inf|Infinity|-Infinity|1e400|-1e400|nan|NaN|-nan|1e308|-0|9007199254740993|1.5|0x10|1_000| 7 |٣|1e-400|0|-1"
+
+ODD_NUMBERS = "2.9|0.5|-1.5|inf|-inf|+inf|Infinity|-Infinity|1e400|-1e400|nan|NaN|-nan|1e308|-0|9007199254740993|1.5|0x10|1_000| 7 |٣|1e-400|0|-1"
 NUMBERS = st.one_of(
     st.sampled_from(ODD_NUMBERS.split("|")),
     st.integers(-(10**40), 10**40).map(str),
@@ -123,6 +124,13 @@ def check(page: str, link: dict[str, list[str]], at: AppTest) -> None:
         key = setting(page, name)
         said_as = {name, key} | ({key.partition("_")[2]} & set(link))  # an old name and the new one: merged
         if any(re.search(rf"(?<!\w){re.escape(escaped(n))}=", said) for n in said_as):
+            if key in state and f"_{key}" not in state:  # what the notice says was used is what is
+                value = used(state[key])  # as English or 中文 (?lang=zh) claims it
+                assert any(c in said for c in (f"{value} used", f"改用 {value}", f"使用 {value}")), (
+                    key,
+                    state[key],
+                    said,
+                )
             continue  # named (as Markdown shows a text as it is: escaped)
         if f"_{key}" in state:  # kept by hand under its own key (the pinned A): used when it holds something
             assert state[f"_{key}"] is not None, (name, given_values, said)

@@ -379,7 +379,7 @@ def test_the_sidebar_offers_the_link_to_copy():
 
 def notice(at: AppTest) -> str:
     """check_link's notice: what of the link was not used, and why."""
-    said = [w.value for w in at.warning if w.value.startswith("Parts of the link were ignored")]
+    said = [w.value for w in at.warning if w.value.startswith("Parts of the link were not used as given")]
     assert len(said) == 1, [w.value for w in at.warning]
     return said[0]
 
@@ -446,3 +446,45 @@ def test_a_pinned_a_that_names_no_setting_is_named_and_nothing_pinned(text):
     assert f"pe_a={text} were not used" in said and "names no setting" in said
     assert "pe_a" not in at.query_params and at.button(key="pe_a_pin")
     assert at.session_state["pe_base"] == "500000"
+
+
+@pytest.mark.parametrize(
+    ("page", "link", "said"),
+    [
+        ("lessons/input_layer/input_layer.py", dict(il_max_len="1.5"), {"il_max_len": 1}),
+        ("lessons/sentence_vectors/sentence_vectors.py", dict(sv_chapter="search", sv_k="2.9"), {"sv_k": 2}),
+        ("lessons/text_to_tokens/text_to_tokens.py", dict(tt_merges="3.7", tt_words="1000"), {"tt_merges": 3}),
+    ],
+)
+def test_a_number_cut_to_a_whole_one_is_said_to_be_rounded_and_used(page, link, said):
+    """Issue 55, item 2: the notice said "ignored and their defaults used" while the page used the whole number."""
+    at = open_link(page, link)
+    for key, value in said.items():
+        assert at.session_state[key] == value
+        assert f"{key}={link[key]} (rounded: {value} used)" in notice(at)
+
+
+def test_a_value_out_of_range_names_the_value_used_instead():
+    at = open_link("lessons/input_layer/input_layer.py", il_max_len="0.5", il_scale="maybe", bogus="1")
+    said, used = notice(at), at.session_state["il_max_len"]
+    assert (
+        f"il_max_len=0.5 (not a value this setting takes: malformed, out of its range or not among its choices; {used} used instead)"
+        in said
+    )
+    assert "il_scale=maybe (" in said and f"{str(at.session_state['il_scale']).lower()} used instead)" in said
+    assert "bogus=1 (not a setting of this page: dropped)" in said
+
+
+def test_the_links_notice_stays_over_later_runs_until_dismissed_or_its_setting_changes():
+    """Issue 55, item 4: the notice was drawn by the link's first run only, and gone when a training's end reran
+    the page a second later."""
+    at = open_link("lessons/input_layer/input_layer.py", il_max_len="1.5", bogus="1")
+    first = notice(at)
+    at.run()  # a rerun nobody asked for (a job's end, a fragment's full rerun)
+    assert notice(at) == first
+    at.number_input(key="il_max_len").set_value(20).run()  # the learner changes the setting the item is about
+    assert "il_max_len" not in notice(at) and "bogus=1" in notice(at)
+    at.button(key="_link_dismiss").click().run()
+    assert not [w for w in at.warning if w.value.startswith("Parts of the link")]
+    at.run()
+    assert not [w for w in at.warning if w.value.startswith("Parts of the link")]

@@ -88,7 +88,7 @@ def test_a_value_is_escaped_once_and_a_message_is_kept_whole():
     value = f"[x](http://{HOST}) *a* es_size"
     once = shown(value)
     assert isinstance(once, Message) and shown(once) is once and escaped(once) is once
-    assert t("ui.link_ignored", items=once) == f"Parts of the link were ignored and their defaults used: {once}."
+    assert t("ui.link_ignored", items=once) == f"Parts of the link were not used as given: {once}."
     assert "es_size" in once  # an underscore inside a word is no emphasis: left as it is
     long = shown("[" * 500)
     assert "(500 characters in all)" in long and not problems(long)

@@ -1,15 +1,19 @@
 """The text-to-tokens page in AppTest: every control moved, what it shows against core, bad input, and the hand-off
 to the input layer (its link, and the input layer starting from it)."""
 
+import gc
 import re
 from urllib.parse import parse_qs
 
 import pytest
 
 from core import bpe, pretrained, tokens
+from lessons.text_to_tokens import views
 from tests.app import open_link, wait_for_job
 from tests.app.test_i18n import english_words, shown_texts
 from ui import tokens as shared
+from ui.cache import _fronts
+from ui.jobs import QUEUES
 from ui.pages import LESSONS
 
 PAGE = "lessons/text_to_tokens/text_to_tokens.py"
@@ -194,3 +198,21 @@ def test_the_chinese_interface_has_no_english_but_technical_names_once_bpe_has_t
     data |= {w for m in at.markdown for w in re.findall(r"“([^”]*)”", m.value)}  # a merge's pair and token, quoted
     english = {w: text for text in shown_texts(at) for w in english_words(text, data)}
     assert not english, english
+
+
+def test_a_training_in_use_is_still_there_after_a_class_asked_for_more_than_the_queue_keeps():
+    """Issue 55, item 1: learner A's training is pushed out of the shared queue by 17 others; A's next merge step
+    reruns only its fragment, which reads the training's merges by key (views.merge_table -> ui.tokens.merges):
+    found, since A's session holds it, not a LookupError."""
+    at = settled(open_link(PAGE, tt_sentence="lower newest", tt_words=1000, tt_merges=300))
+    key = shared.training_key("en", 1000, 300)
+    runner = shared.runner()
+    for n in range(QUEUES["tokens"]["keep"] + 1):  # the class's trainings, each done before the next
+        assert runner.submit(("bpe", "en", 1000, 10_000 + n), lambda progress: (), 1).finished.wait(60)
+    gc.collect()
+    views.merge_table.clear()  # pushed out of its own cache too, by the class's 17 trainings
+    _fronts().clear()
+    new_tokens, counts, drawn = views.merge_table(key)  # what the fragment reads when the step moves
+    assert len(counts) == len(bpe.train(bpe.word_counts("en", 1000), 300)) and drawn[-1] == len(counts)
+    at.slider(key="tt_step").set_value(7).run()
+    assert not at.exception and any(m.value.startswith("Merge **7**") for m in at.markdown)

@@ -158,7 +158,7 @@ def test_a_link_names_what_it_could_not_use_and_old_links_still_open_their_view(
     page.goto(f"{server_url}/rotary?head_dim=64&rp_pair=999&colour=red")  # old-form, out of range, unknown
     notice = page.locator('[data-testid="stAlertContentWarning"]').first
     expect(notice).to_contain_text("rp_pair=999", timeout=60_000)  # a cold server's first page
-    expect(notice).to_contain_text("colour=red (not a setting of this page)")
+    expect(notice).to_contain_text("colour=red (not a setting of this page: dropped)")
     page.wait_for_url("**/rotary?rp_head_dim=64")  # renamed, kept; the rest taken out
     page.goto(f"{server_url}/no_such_page?lang=xx")
     expect(page.get_by_text("The link asks for the page no_such_page")).to_be_visible(timeout=30_000)
@@ -177,3 +177,13 @@ def test_back_brings_the_language_back(page, server_url):
     page.go_back()
     page.wait_for_url("**/?lang=zh")
     expect(page.get_by_role("heading", name="概览：从文本到向量")).to_be_visible()
+
+
+def test_a_link_past_what_streamlit_reads_is_named_on_the_page(page, server_url):
+    """Issue 55, item 3: a query string of more than 1,000 fields opened the page at its defaults in silence (only
+    the server's log said so) while the address still showed every value."""
+    query = "&".join(["rp_head_dim=64"] + [f"x{i}=1" for i in range(1_000)])  # 1,001 fields
+    page.goto(f"{server_url}/rotary?{query}")
+    expect(page.get_by_text("This link has 1,001 parameters", exact=False)).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("more than the 1,000 parameters", exact=False)).to_be_visible()
+    assert page.locator(EXCEPTION).count() == 0

@@ -1,8 +1,11 @@
 """The job runner: one computation per key, shared, bounded, errors kept and retried; a learner's press past their
 own bound deferred behind their own jobs; and the pages' queues as a state machine (Hypothesis), learners pressing,
-leaving and coming back while the machine decides when each job finishes or fails."""
+leaving and coming back while the machine decides when each job finishes or fails; and sessions reading the results
+they show while a class pushes them out of the queue (InUse)."""
 
+import os
 import threading
+import weakref
 
 import pytest
 from hypothesis import currently_in_test_context, event
@@ -11,7 +14,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from core.jobs import JobRunner
 from core.problems import Problem
-from ui.jobs import QUEUES, press, refusal
+from ui.jobs import HELD, HOLD, QUEUES, held, press, refusal
 
 
 def test_same_key_returns_the_same_job_and_runs_once():
@@ -308,3 +311,114 @@ def test_the_issues_press_runs_after_the_sweep_and_nothing_is_said_against_it():
     machine.finish(0, False)
     assert not tsne.deferred and tsne.started
     machine.teardown()
+
+
+# --- Results in use, over many sessions (issue 55, item 1) ------------------------------------------------
+SESSIONS = 3
+KEEP = 3  # a queue that keeps few results: a class pushes a session's result out at once
+
+
+class InUse(RuleBasedStateMachine):
+    """Sessions ask for results (ui.jobs.press, as ui.tokens.training does), the class asks for many others (which
+    pushes them out of what the queue keeps), sessions rerun their fragments (a read by key, as
+    views.merge_table -> ui.tokens.merges does) or their whole page (ui.jobs.held, re-asked when gone), and sessions
+    end. No read of a result a live session shows ever misses, and what ended sessions held is let go."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runner = JobRunner(workers=1, keep=KEEP)
+        self.state: list[dict] = [{} for _ in range(SESSIONS)]
+        self.shown: list[tuple | None] = [None] * SESSIONS  # the key each session's page draws, or None
+        self.class_keys = 0
+        self.made: list[weakref.ref] = []  # every job the sessions' asks returned, without holding it
+
+    def ask(self, session: int, key: tuple) -> None:
+        jobs = press(
+            self.runner, [(key, lambda progress, key=key: ("result", key), 1)], session, self.state[session], "r"
+        )
+        assert jobs is not None and jobs[0].finished.wait(WAIT)
+        self.made.append(weakref.ref(jobs[0]))
+        self.shown[session] = key
+
+    @rule(session=st.integers(0, SESSIONS - 1), setting=st.integers(0, 5))
+    def a_session_asks(self, session, setting):
+        self.ask(session, ("mine", setting))
+
+    @rule(n=st.integers(1, 2 * KEEP))
+    def the_class_asks_for_others(self, n):
+        for _ in range(n):
+            self.class_keys += 1
+            key = ("class", self.class_keys)
+            assert press(self.runner, [(key, lambda progress: "other", 1)], "class", {}, "r")[0].finished.wait(WAIT)
+
+    @rule(session=st.integers(0, SESSIONS - 1))
+    def a_fragment_reruns(self, session):
+        if (key := self.shown[session]) is None:
+            return
+        job = self.runner.get(key)  # no ask: the fragment reads what the page drew
+        assert job is not None, f"session {session}'s {key} is gone under it"
+        assert job.done and job.result == ("result", key)
+
+    @rule(session=st.integers(0, SESSIONS - 1))
+    def the_page_reruns(self, session):
+        if (key := self.shown[session]) is None:
+            return
+        if held(self.runner, key, self.state[session]) is None:  # never, while the session holds it
+            count("a full rerun re-asks")
+            self.ask(session, key)
+
+    @rule(session=st.integers(0, SESSIONS - 1))
+    def a_session_ends(self, session):
+        self.state[session], self.shown[session] = {}, None  # a job holds no cycle: let go at once, without gc
+
+    @invariant()
+    def every_shown_result_is_found(self):
+        for session, key in enumerate(self.shown):
+            if key is not None:
+                job = self.runner.get(key)
+                assert job is not None and job.result == ("result", key), f"session {session}: {key} lost"
+
+    @invariant()
+    def only_kept_or_held_results_stay(self):
+        alive = {job.key for ref in self.made if (job := ref()) is not None}
+        held_keys = {key for state in self.state for (_, key) in state.get(HELD, {})}
+        assert len(alive - held_keys) <= KEEP, "results nobody holds stay past what the queue keeps"
+        assert all(len(state.get(HELD, {})) <= HOLD for state in self.state)
+
+    def teardown(self):
+        self.runner.shutdown()
+
+
+TestInUse = InUse.TestCase
+
+
+# --- Work in a child process (issue 55, item 7) -----------------------------------------------------------
+
+
+def test_work_in_a_child_process_reports_progress_and_its_result_or_error():
+    from core import bpe
+    from core.jobs import in_child
+
+    counts = [("lower", 5), ("newest", 6), ("widest", 3)]
+    runner = JobRunner()
+    job = runner.submit("bpe", in_child(bpe.train, counts, 8), total=8)
+    assert job.finished.wait(120) and job.error is None, job.error
+    assert job.result == bpe.train(counts, 8) and job.step == len(job.result)
+    failed = runner.submit("bad", in_child(bpe.train, counts, -1), total=1)
+    assert failed.finished.wait(120) and "must be 0 or more" in failed.error
+    runner.shutdown()
+
+
+def _own_pid(on_step=None) -> int:
+    return os.getpid()
+
+
+def test_work_in_a_child_process_runs_outside_the_server_process():
+    """Issue 55, item 7: a BPE training ran in a thread of the server, holding the GIL against its event loop
+    (benchmarks/burst.py measures the page loads); ui.tokens.training now submits it through in_child."""
+    from core.jobs import in_child
+
+    runner = JobRunner()
+    job = runner.submit("pid", in_child(_own_pid), total=1)
+    assert job.finished.wait(120) and job.error is None and job.result != os.getpid()
+    runner.shutdown()

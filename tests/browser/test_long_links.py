@@ -1,0 +1,35 @@
+"""Every address the lab writes can be opened (issue 55, item 6): a text too long for an address is left out of it
+(ui.link.keep_openable), "Share this view" says so and offers the view's settings as a file, and that file opens the
+same view on a fresh page (ui.share_link)."""
+
+from urllib.parse import urlsplit
+
+from playwright.sync_api import expect
+
+from labtools.browser import EXCEPTION, wait_until_idle
+from labtools.moves import download, type_into
+from ui.link import LINK_MOST
+
+SENTENCE = "Sentence (segment A)"  # il.sentence
+
+
+def test_a_text_too_long_for_an_address_is_left_out_and_the_view_travels_as_a_file(page, server_url):
+    text = " ".join(f"w{i}" for i in range(3_000))  # 16,889 characters: a link with it would not open everywhere
+    page.goto(f"{server_url}/input_layer?il_d_model=8")
+    wait_until_idle(page, 120_000)
+    type_into(page, SENTENCE, text)
+    wait_until_idle(page)
+    assert len(page.url) <= LINK_MOST and "il_sentence" not in urlsplit(page.url).query, len(page.url)
+    assert "il_d_model=8" in page.url  # the rest of the view is in it
+    page.get_by_text("Share this view").click()
+    expect(page.get_by_text("too long for a link", exact=False)).to_be_visible(timeout=30_000)
+    name, path = download(page, "_share_download")
+    assert name == "il_view.json"
+
+    page.goto(f"{server_url}/input_layer")  # another learner, given the file
+    wait_until_idle(page, 120_000)
+    page.get_by_text("Share this view").click()
+    held = {"name": name, "mimeType": "application/json", "buffer": path.read_bytes()}  # saved under its name
+    page.locator('.st-key-_share_load [data-testid="stFileUploaderDropzoneInput"]').set_input_files(files=[held])
+    expect(page.get_by_label(SENTENCE, exact=True).first).to_have_value(text, timeout=60_000)
+    assert page.locator(EXCEPTION).count() == 0
