@@ -135,6 +135,8 @@ def test_the_health_check_fails_saying_starting_while_the_process_warms_up(serve
     first = next((i for i, (_, said) in enumerate(checks) if said.startswith("starting")), None)
     assert first is not None, checks
     checks = checks[first:]
+    while checks and checks[-1] == (0, "healthy"):  # the port opened between the fixture's poll and the check
+        checks.pop()
     assert all(status == 1 for status, _ in checks), checks
     assert all(said.startswith("starting: warming up for ") for _, said in checks), checks
     assert any(" done" in said for _, said in checks), checks  # the step it is on
