@@ -14,6 +14,18 @@ from figures.titles import title_lines
 
 TOP = 50  # px above the plot for a one-line title
 BAR_UNITS = 12  # a bar's name broken into lines of about 12 Latin characters: three bars side by side on a phone
+# The legends at the chart's foot, under the x axis's labels and title, in a bottom margin that holds them: a legend
+# placed under the plot in the plot's fractions ran into the axis title once presenter mode made the text larger, and
+# plotly does not always grow its margins for one on its first drawing.
+BELOW = dict(orientation="h", yref="container", y=0, yanchor="bottom")
+AXIS_TITLE_ROOM = 60  # px: the x axis's tick labels and title
+LEGEND_ROW = 26  # px: a legend row in presenter mode's larger text
+
+
+def legend_room(entries: int, above: int) -> int:
+    """The bottom margin for `above` px of axis labels and a legend of `entries`, one row each where it is narrow."""
+    return above + 8 + LEGEND_ROW * entries
+
 
 # Light fills a dark text reads on (WCAG AA), one per token in turn, so that neighbours differ
 COLOURS = ("#fde2e4", "#dbeafe", "#dcfce7", "#fef3c7", "#ede9fe", "#cffafe", "#fee2c5", "#e5e7eb")
@@ -76,9 +88,9 @@ def merges_figure(
             title=heading,
             xaxis=dict(title=dict(text=x_title)),
             yaxis=dict(title=dict(text=y_title), type="log"),
-            margin=dict(l=10, r=10, t=top, b=10),
-            legend=dict(orientation="h", y=-0.25),
-            height=340,
+            margin=dict(l=10, r=10, t=top, b=legend_room(len(traces), AXIS_TITLE_ROOM)),
+            legend=BELOW,
+            height=260 + legend_room(len(traces), AXIS_TITLE_ROOM),
         ),
     )
 
@@ -116,9 +128,9 @@ def fertility_figure(
             title=heading,
             xaxis=dict(title=dict(text=x_title), type="log"),
             yaxis=dict(title=dict(text=y_title), rangemode="tozero"),
-            margin=dict(l=10, r=10, t=top, b=10),
-            legend=dict(orientation="h", y=-0.25),
-            height=380,
+            margin=dict(l=10, r=10, t=top, b=legend_room(len(traces), AXIS_TITLE_ROOM)),
+            legend=BELOW,
+            height=280 + legend_room(len(traces), AXIS_TITLE_ROOM),
         ),
     )
 
@@ -139,7 +151,7 @@ def price_figure(parts: Mapping[str, Mapping[str, int]], title: str, y_title: st
     # Room under the plot, in px, that plotly's margins do not always grow to on a first drawing: the names' lines,
     # then the legend, a row per part where it is narrow (a phone).
     lines = [title_lines(escaped(bar), BAR_UNITS) for bar in parts]
-    bottom = 24 + 18 * max(map(len, lines)) + 22 * len(names)
+    bottom = legend_room(len(names), 24 + 18 * max(map(len, lines)))
     return go.Figure(
         traces,
         layout=dict(
@@ -148,7 +160,7 @@ def price_figure(parts: Mapping[str, Mapping[str, int]], title: str, y_title: st
             xaxis=dict(tickvals=list(parts), ticktext=["<br>".join(shown) for shown in lines], tickangle=0),
             yaxis=dict(title=dict(text=y_title)),
             margin=dict(l=10, r=10, t=top, b=bottom),
-            legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"),
+            legend=BELOW,
             height=300 + bottom,
         ),
     )

@@ -208,6 +208,23 @@
     }
   }
 
+  // --- In presenter mode, chart text as large as the body text around it -----------------------------------------
+  // Presenter mode (ui/presenter.css) zooms the column's text by a third, and its charts' texts are scaled alike
+  // (ui.presenter.presented, ui/live_chart.js): no chart text smaller than 3/4 of the body text's size, as on a
+  // laptop (plotly's 12 px beside 16 px), so that a room reads both. Sizes as drawn: CSS px times the zoom.
+  const block = main.querySelector('[data-testid="stMainBlockContainer"]');
+  const drawnPx = (e) => parseFloat(getComputedStyle(e).fontSize) * (e.currentCSSZoom || 1);
+  const body = main.querySelector('[data-testid="stMarkdownContainer"] p');
+  if (block && (block.currentCSSZoom || 1) > 1 && body) {
+    const least = 0.75 * drawnPx(body) - 0.5;
+    for (const gd of charts) {
+      // a log axis's digits between its powers of ten (2, 5) are plotly's own smaller labels, under the powers
+      const digit = ({ e, text }) => /^[2-9]$/.test(text) && e.closest("g.xtick, g.ytick");
+      const small = texts(gd).find((t) => drawnPx(t.e) < least && !digit(t));
+      if (small) problems.push(`${chartName(gd)}: its text "${small.text}" is ${drawnPx(small.e).toFixed(1)} px, beside body text of ${drawnPx(body).toFixed(1)} px: under ${least.toFixed(1)} px on a projector`);
+    }
+  }
+
   // --- Text cut with an ellipsis -----------------------------------------------------------------------------
   // Streamlit ends a label that does not fit (a button's, a widget's, a metric's, a tab's, an option's) with "...":
   // "Check" read "C..." in presenter mode. Any element set to end with an ellipsis whose text is wider than it is.
