@@ -10,21 +10,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from figures.markup import escaped
-from figures.titles import title_lines
+from figures.titles import AXIS_TITLE_ROOM, BELOW, legend_room, title_lines
 
 TOP = 50  # px above the plot for a one-line title
 BAR_UNITS = 12  # a bar's name broken into lines of about 12 Latin characters: three bars side by side on a phone
-# The legends at the chart's foot, under the x axis's labels and title, in a bottom margin that holds them: a legend
-# placed under the plot in the plot's fractions ran into the axis title once presenter mode made the text larger, and
-# plotly does not always grow its margins for one on its first drawing.
-BELOW = dict(orientation="h", yref="container", y=0, yanchor="bottom")
-AXIS_TITLE_ROOM = 60  # px: the x axis's tick labels and title
-LEGEND_ROW = 26  # px: a legend row in presenter mode's larger text
-
-
-def legend_room(entries: int, above: int) -> int:
-    """The bottom margin for `above` px of axis labels and a legend of `entries`, one row each where it is narrow."""
-    return above + 8 + LEGEND_ROW * entries
 
 
 # Light fills a dark text reads on (WCAG AA), one per token in turn, so that neighbours differ

@@ -1,7 +1,7 @@
 """Work that takes time says so (issue 51): on a server started without the warm-up (`streamlit run app.py`, its
 caches empty), the first switch to Sentence vectors' "2. Word order" and "3. Search" embeds the shipped pairs and
-sentences, and Text to tokens' first visit loads the tokenizers and MiniLM's weights. Each shows a spinner saying
-what it does before its result, never a greyed-out page with no word.
+sentences (a spinner saying so), and Text to tokens' first visit trains its BPEs (a progress bar): each says what it
+does before its result shows, never a greyed-out page with no word.
 
 The server is this file's own, not the session's (whose caches other tests fill): started, then stopped."""
 
@@ -39,11 +39,17 @@ def says_then_shows(page, what: str, result) -> None:
     expect(spinner).to_have_count(0)
 
 
-def test_text_to_tokens_first_visit_says_what_it_loads(screens, cold_url):
-    """First in the file: its tokenizers are MiniLM's, which the sentence vectors would have loaded."""
+def test_text_to_tokens_first_visit_shows_its_trainings_progress(screens, cold_url):
+    """The BPE trainings behind the merges and fertility charts run as jobs: their progress bar, saying what it trains,
+    comes before the charts."""
     with screen_page(screens, "laptop") as page:
         page.goto(f"{cold_url}/text_to_tokens")
-        says_then_shows(page, EN["tt.working_cuts"], page.locator(".tt-tokens"))
+        progress = page.locator('[data-testid="stProgress"]')
+        expect(progress.first).to_be_visible(timeout=FIRST)
+        assert progress.first.inner_text().strip(), "a progress bar that says nothing of what it does"
+        charts = page.locator(".st-key-tt_merges_chart .js-plotly-plot")
+        assert charts.count() == 0, "the chart was there with the progress bar"
+        expect(charts).to_be_visible(timeout=FIRST)
 
 
 def test_sentence_vectors_first_chapters_say_what_they_compute(screens, cold_url):
