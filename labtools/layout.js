@@ -237,8 +237,8 @@
   // --- Formulas whole ------------------------------------------------------------------------------------------
   // KaTeX lays a formula out in pieces (.base) that end at a relation or an operator, and ui/theme.css lets a
   // display formula wider than its column wrap between them. A formula may break after a relation (=, ≈, <), as one
-  // writes an equation over two lines; a break after an operator (+, ·) cuts an expression in two. Nor may a
-  // formula be wider than its box.
+  // writes an equation over two lines, or where the formula allows one (\allowbreak between two equations); a break
+  // after an operator (+, ·) cuts an expression in two. Nor may a formula be wider than its box.
   for (const k of main.querySelectorAll(".katex-html")) {
     if (!shown(k)) continue;
     const what = (k.closest(".katex").querySelector("annotation") || k).textContent.trim().slice(0, 50);
@@ -246,7 +246,9 @@
     for (let i = 1; i < bases.length; i++) {
       const [a, b] = [bases[i - 1].getBoundingClientRect(), bases[i].getBoundingClientRect()];
       if (b.left >= a.right - SLACK) continue; // on the same line
-      const ends = [...bases[i - 1].children].filter((c) => !c.classList.contains("strut") && !c.classList.contains("mspace")).pop();
+      const parts = [...bases[i - 1].children];
+      if (parts.some((c) => c.classList.contains("allowbreak") || c.classList.contains("newline"))) continue; // \allowbreak, \\
+      const ends = parts.filter((c) => !c.classList.contains("strut") && !c.classList.contains("mspace")).pop();
       if (!ends || !ends.classList.contains("mrel")) {
         problems.push(`the formula "${what}" is wrapped inside an expression, after "${(ends ? ends.textContent : "").trim()}"`);
         break;

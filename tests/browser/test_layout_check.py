@@ -128,12 +128,15 @@ def test_a_label_cut_with_an_ellipsis_is_seen(bare):
     assert any("cut with an ellipsis" in p and '"Check"' in p for p in layout_problems(bare))
 
 
+SIGN = {"mbin": "+", "mrel": "="}
+
+
 def katex(pieces: list[tuple[str, str]], width: int) -> str:
     """A display formula laid out as KaTeX lays one out: pieces (.base) that end at an operator or a relation
-    (its class: mbin, mrel, or mord), wrapping between them as ui/theme.css lets a display formula wrap."""
+    (its class: mbin, mrel, mord, or "mspace allowbreak": \\allowbreak), wrapping between them as ui/theme.css lets a display formula wrap."""
     bases = "".join(
         f'<span class="base" style="display:inline-block;white-space:nowrap"><span class="strut"></span>'
-        f'<span class="mord">{text}</span><span class="{kind}">{"+" if kind == "mbin" else "="}</span></span>'
+        f'<span class="mord">{text}</span><span class="{kind}">{SIGN.get(kind, "")}</span></span>'
         for text, kind in pieces
     )
     return (
@@ -142,11 +145,13 @@ def katex(pieces: list[tuple[str, str]], width: int) -> str:
     )
 
 
-def test_a_formula_wrapped_after_an_operator_is_seen_and_after_a_relation_is_not(bare):
+def test_a_formula_wrapped_after_an_operator_is_seen_and_after_a_relation_or_a_break_allowed_is_not(bare):
     long = "x" * 30
     column(bare, PHONE, katex([(long, "mbin"), (long, "mord")], 300))
     assert any("wrapped inside an expression" in p for p in layout_problems(bare))
     column(bare, PHONE, katex([(long, "mrel"), (long, "mord")], 300))
+    assert not any("formula" in p for p in layout_problems(bare))
+    column(bare, PHONE, katex([(long, "mspace allowbreak"), (long, "mord")], 300))  # where the formula allows it
     assert not any("formula" in p for p in layout_problems(bare))
     column(bare, PHONE, katex([(long, "mbin"), (long, "mord")], 1000))  # on one line
     assert not any("formula" in p for p in layout_problems(bare))
