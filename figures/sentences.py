@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from figures.markup import escaped, escaped_all
-from figures.titles import titled
+from figures.titles import BELOW, legend_room, titled
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f")
 METHOD_COLOURS = ("#7f7f7f", "#bcbd22", "#ff7f0e", "#1f77b4")  # GloVe mean, no positions, sinusoidal, learned
@@ -95,11 +95,11 @@ def separation_figure(
     fig.update_layout(
         title=spec,
         barmode="group",
-        margin=dict(t=top, l=60, r=20, b=60),
-        height=420,
+        margin=dict(t=top, l=60, r=20, b=legend_room(len(separation))),  # the legend under the axis title
+        height=300 + legend_room(len(separation)),
         xaxis=dict(title=axis_titles[0], type="category"),
         yaxis=dict(title=axis_titles[1], rangemode="tozero"),
-        legend=dict(orientation="h", y=-0.22),
+        legend=BELOW,
     )
     return fig
 

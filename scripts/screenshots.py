@@ -54,7 +54,7 @@ def views(keys: list[str] | None) -> list[tuple[str, str, str]]:
     for lesson in (OVERVIEW, *PATH):
         if keys and lesson.key not in keys:
             continue
-        path = "" if lesson is OVERVIEW else lesson.url_path or Path(lesson.script).stem
+        path = "" if lesson is OVERVIEW else lesson.folder
         found.append((lesson.key, f"/{path}?", "h1"))
         for chapter in chapters(lesson.script)[1:]:
             found.append((f"{lesson.key}-{chapter}", f"/{path}?{lesson.key}_chapter={chapter}&", "chapters"))
