@@ -34,7 +34,14 @@ from PIL import Image  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import lessons  # noqa: E402
-from labtools.browser import SCREENS, assert_layout, launch_browser, launch_chromium, wait_until_idle  # noqa: E402
+from labtools.browser import (  # noqa: E402
+    SCREENS,
+    assert_layout,
+    launch_browser,
+    launch_chromium,
+    new_context,
+    wait_until_idle,
+)
 from labtools.server import free_port, start_server  # noqa: E402
 from ui.pages import OVERVIEW, PATH  # noqa: E402
 
@@ -167,11 +174,11 @@ def main() -> int:
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
             # the window as tall as twice the crop: the crop's top is scrolled to the window's top
             if args.present:  # a projector's 1024 px, the window as tall as the crop needs
-                context = launch_browser(p).new_context(viewport={"width": 1024, "height": 2 * args.height + 600})
+                context = new_context(launch_browser(p), viewport={"width": 1024, "height": 2 * args.height + 600})
             elif args.phone:
                 phone = SCREENS["phone"]["context"]
-                context = launch_browser(p).new_context(
-                    **{**phone, "viewport": {"width": 390, "height": 2 * args.height + 600}}
+                context = new_context(
+                    launch_browser(p), **{**phone, "viewport": {"width": 390, "height": 2 * args.height + 600}}
                 )
             else:
                 context = launch_chromium(p, profile)

@@ -109,7 +109,9 @@ async function draw(gd, { data, layout }, chunk) {
   // <div>) the drawing had its own height, but every Plotly.react that lays the chart out again (a new figure, and
   // react sets the config anew) made it 100% of a <div> whose only content it is: 0 px, and the heatmap drawn
   // over what follows it. Full screen, the browser's :fullscreen style (height: 100% !important) wins over this.
+  gd.sent = { figure: { data, layout }, chunk }; // drawn again as sent if presenter mode is turned on or off (refit)
   const zoom = columnZoom();
+  gd.drawnZoom = zoom;
   if (zoom !== 1) ({ layout: themed, data } = scaleFonts(themed, data, zoom));
   gd.themed = themed; // as sent: the title is fitted anew from it whenever the chart's width changes (refit)
   const width = gd.clientWidth;
@@ -305,6 +307,7 @@ function refit(gd) {
   gd.drawn = gd.drawn
     .then(async () => {
       if (!gd.isConnected || !gd._fullLayout || document.fullscreenElement === gd) return;
+      if (gd.sent && columnZoom() !== gd.drawnZoom) return draw(gd, gd.sent.figure, gd.sent.chunk); // its text's size
       const width = gd.clientWidth;
       // plotly follows the window's width (config.responsive), not a <div> narrowed without it (full screen left:
       // its button's relayout fixed the width), which is followed here
