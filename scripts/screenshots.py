@@ -132,6 +132,7 @@ START = """([top, height]) => {
     const headings = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stHeading"]')]
         .filter(e => chart && e.getBoundingClientRect().top > y && e.getBoundingClientRect().top < chart.getBoundingClientRect().top);
     const start = !chart || chart.getBoundingClientRect().top < y + height / 2 || !headings.length ? first : headings.at(-1);
+    start.style.scrollMarginTop = "4rem";  // below Streamlit's header (its sidebar arrow), not under it
     start.scrollIntoView({ block: "start" });
     return start.getBoundingClientRect().top;
 }"""
