@@ -32,7 +32,20 @@ def lines_figure(
     shapes, annotations = [], []
     if marker_x is not None:
         shapes = [dict(type="line", x0=marker_x, x1=marker_x, y0=0, y1=1, yref="paper", line=dict(dash="dash"))]
-        annotations = [dict(x=marker_x, y=1, yref="paper", text=marker_label, showarrow=False, yanchor="bottom")]
+        # inside the plot, beside the line's top: above it, in the top margin, it ran into the chart's title once
+        # presenter mode made the text larger
+        annotations = [
+            dict(
+                x=marker_x,
+                y=1,
+                yref="paper",
+                text=marker_label,
+                showarrow=False,
+                yanchor="top",
+                xanchor="left",
+                xshift=4,
+            )
+        ]
     for label, level in (hlines or {}).items():
         shapes.append(dict(type="line", x0=0, x1=1, xref="paper", y0=level, y1=level, line=dict(dash="dot")))
         at = math.log10(level) if log_y else level  # annotations, unlike shapes, sit in log10 units on a log axis
