@@ -32,8 +32,8 @@ def lines_figure(
     shapes, annotations = [], []
     if marker_x is not None:
         shapes = [dict(type="line", x0=marker_x, x1=marker_x, y0=0, y1=1, yref="paper", line=dict(dash="dash"))]
-        # inside the plot, beside the line's top: above it, in the top margin, it ran into the chart's title once
-        # presenter mode made the text larger
+        # inside the plot, left of the line's top: above it, in the top margin, it ran into the chart's title once
+        # presenter mode made the text larger; right of it, into the legend on a phone
         annotations = [
             dict(
                 x=marker_x,
@@ -42,8 +42,8 @@ def lines_figure(
                 text=marker_label,
                 showarrow=False,
                 yanchor="top",
-                xanchor="left",
-                xshift=4,
+                xanchor="right",
+                xshift=-4,
             )
         ]
     for label, level in (hlines or {}).items():
