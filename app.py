@@ -36,6 +36,9 @@ translated_choice(
 st.sidebar.toggle(t("app.present"), key=PRESENT_KEY, help=t("app.present_help"), **IN_LINK)
 if presenting():
     st.html(CSS)
+# Presenter mode gives the projector's width to the page: the sidebar collapsed (its button in the top left corner
+# brings it back, and a learner's own choice to open or close it is kept), open again on a wide screen without it.
+st.set_page_config(initial_sidebar_state="collapsed" if presenting() else "auto")
 share = share_link()
 too_long = keep_history()
 

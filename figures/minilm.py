@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from figures.attention import heatmaps_figure
 from figures.grid import grid_layout
-from figures.titles import LINE_PX, LINE_UNITS, NARROW_UNITS, WIDE, title_lines, titled  # noqa: F401 (tests)
+from figures.titles import BELOW, LINE_PX, LINE_UNITS, NARROW_UNITS, WIDE, legend_room, title_lines, titled  # noqa: F401 (tests)
 
 PREVIOUS, NEXT = "#1f77b4", "#d62728"  # the named heads' colours: previous-token blue, next-token red
 
@@ -186,9 +186,9 @@ def lines_figure(
         title=heading,
         xaxis=dict(title=dict(text=x_title)),
         yaxis=dict(title=dict(text=y_title)),
-        height=330 + top,
-        margin=dict(l=10, r=10, t=top, b=10),
-        legend=dict(orientation="h", y=-0.2),
+        height=260 + top + legend_room(len(lines)),
+        margin=dict(l=10, r=10, t=top, b=legend_room(len(lines))),  # the legend under the axis title
+        legend=BELOW,
     )
     return go.Figure(data=lines, layout=layout)
 
@@ -219,8 +219,8 @@ def trajectory_figure(
         title=heading,
         xaxis=dict(title=dict(text=axis_titles[0]), zeroline=False),
         yaxis=dict(title=dict(text=axis_titles[1]), zeroline=False),
-        height=430 + top,
-        margin=dict(l=10, r=10, t=top, b=10),
-        legend=dict(orientation="h", y=-0.15),
+        height=360 + top + legend_room(len(traces)),
+        margin=dict(l=10, r=10, t=top, b=legend_room(len(traces))),  # the legend under the axis title
+        legend=BELOW,
     )
     return go.Figure(data=traces, layout=layout)

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from figures.cloud import GROUP_COLORS
 from figures.grid import grid_layout
 from figures.markup import escaped, escaped_all
-from figures.titles import narrow_title
+from figures.titles import BELOW, legend_room, narrow_title
 
 
 def kept_figure(
@@ -85,11 +85,12 @@ def curves_figure(panels: dict[str, dict[str, dict[int, float]]], title: str, ax
         elif key.startswith("yaxis"):
             axis.update(range=[0, 1.02])
     heading, top = narrow_title(title, 70)
+    bottom = legend_room(len(next(iter(panels.values()), {})))  # a row per measure where it is narrow
     layout.update(
         title=heading,
-        legend=dict(orientation="h", x=0, y=-0.25, yanchor="top"),
-        height=320,
-        margin=dict(l=10, r=10, t=top, b=10),
+        legend=dict(BELOW, x=0),
+        height=240 + bottom,
+        margin=dict(l=10, r=10, t=top, b=bottom),
     )
     return go.Figure(data=traces, layout=layout)
 

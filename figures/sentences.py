@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from figures.markup import escaped, escaped_all
-from figures.titles import titled
+from figures.titles import BELOW, legend_room, titled
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f")
 METHOD_COLOURS = ("#7f7f7f", "#bcbd22", "#ff7f0e", "#1f77b4")  # GloVe mean, no positions, sinusoidal, learned
@@ -51,13 +51,19 @@ def similarity_figure(
         )
         fig.update_yaxes(autorange="reversed", type="category", row=1, col=c + 1)
         fig.update_xaxes(type="category", row=1, col=c + 1)
+    # Each panel's colour bar lies under it, as wide as it: beside it, the left one was drawn over the right panel's
+    # first column and row labels on a phone (tests/browser/test_sentence_vectors.py).
     bars = {}
     for c in range(len(names)):
-        right = (c + 1) / len(names)
+        x0, x1 = fig.layout[f"xaxis{c + 1 if c else ''}"].domain
         bars[f"coloraxis{c + 1 if c else ''}"] = dict(
-            colorscale="Viridis", colorbar=dict(x=right - 0.01, len=0.8, thickness=12, title="cos")
-        )
-    fig.update_layout(title=spec, margin=dict(t=top, l=40, r=40, b=40), height=max(380, 200 + 14 * n), **bars)
+            colorscale="Viridis",
+            colorbar=dict(
+                orientation="h", x=(x0 + x1) / 2, xanchor="center", len=x1 - x0, thickness=12, nticks=4,
+                yref="container", y=0, yanchor="bottom", ypad=8, title=dict(text="cos", side="right"),
+            ),
+        )  # fmt: skip
+    fig.update_layout(title=spec, margin=dict(t=top, l=40, r=20, b=90), height=max(420, 250 + 14 * n), **bars)
     return fig
 
 
@@ -89,11 +95,11 @@ def separation_figure(
     fig.update_layout(
         title=spec,
         barmode="group",
-        margin=dict(t=top, l=60, r=20, b=60),
-        height=420,
+        margin=dict(t=top, l=60, r=20, b=legend_room(len(separation))),  # the legend under the axis title
+        height=300 + legend_room(len(separation)),
         xaxis=dict(title=axis_titles[0], type="category"),
         yaxis=dict(title=axis_titles[1], rangemode="tozero"),
-        legend=dict(orientation="h", y=-0.22),
+        legend=BELOW,
     )
     return fig
 

@@ -52,3 +52,17 @@ def narrow_title(title: str, top: int, units: float = NARROW_UNITS) -> tuple[dic
         return dict(text=title), top
     spec = dict(text="<br>".join(lines), yref="container", y=1, yanchor="top", pad=dict(t=8))
     return spec, top + LINE_PX * (len(lines) - 1)
+
+
+# --- Legends at the chart's foot ---------------------------------------------------------------------------------
+# Under the x axis's labels and title, in a bottom margin that holds them: a legend placed under the plot in the
+# plot's fractions (y=-0.25) ran into the axis title once presenter mode made the text larger (ui.presenter), and
+# plotly does not always grow its margins for one on its first drawing.
+BELOW = dict(orientation="h", yref="container", y=0, yanchor="bottom")
+AXIS_TITLE_ROOM = 60  # px: the x axis's tick labels and title
+LEGEND_ROW = 26  # px: a legend row in presenter mode's larger text
+
+
+def legend_room(entries: int, above: int = AXIS_TITLE_ROOM) -> int:
+    """The bottom margin for `above` px of axis labels and a legend of `entries`, one row each where it is narrow."""
+    return above + 8 + LEGEND_ROW * entries

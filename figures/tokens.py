@@ -10,8 +10,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 from figures.markup import escaped
+from figures.titles import AXIS_TITLE_ROOM, BELOW, legend_room, title_lines
 
 TOP = 50  # px above the plot for a one-line title
+BAR_UNITS = 12  # a bar's name broken into lines of about 12 Latin characters: three bars side by side on a phone
+
 
 # Light fills a dark text reads on (WCAG AA), one per token in turn, so that neighbours differ
 COLOURS = ("#fde2e4", "#dbeafe", "#dcfce7", "#fef3c7", "#ede9fe", "#cffafe", "#fee2c5", "#e5e7eb")
@@ -80,9 +83,9 @@ def merges_figure(
             title=heading,
             xaxis=dict(title=dict(text=x_title)),
             yaxis=dict(title=dict(text=y_title), type="log"),
-            margin=dict(l=10, r=10, t=top, b=10),
-            legend=dict(orientation="h", y=-0.25),
-            height=340,
+            margin=dict(l=10, r=10, t=top, b=legend_room(len(traces), AXIS_TITLE_ROOM)),
+            legend=BELOW,
+            height=260 + legend_room(len(traces), AXIS_TITLE_ROOM),
         ),
     )
 
@@ -120,9 +123,9 @@ def fertility_figure(
             title=heading,
             xaxis=dict(title=dict(text=x_title), type="log"),
             yaxis=dict(title=dict(text=y_title), rangemode="tozero"),
-            margin=dict(l=10, r=10, t=top, b=10),
-            legend=dict(orientation="h", y=-0.25),
-            height=380,
+            margin=dict(l=10, r=10, t=top, b=legend_room(len(traces), AXIS_TITLE_ROOM)),
+            legend=BELOW,
+            height=280 + legend_room(len(traces), AXIS_TITLE_ROOM),
         ),
     )
 
@@ -138,14 +141,21 @@ def price_figure(parts: Mapping[str, Mapping[str, int]], title: str, y_title: st
         for name in names
     ]  # fmt: skip
     heading, top = dict(text=escaped(title)), TOP  # ui.live_chart breaks it to the chart's width, taller
+    # The bars' names on lines of their own, never slanted: slanted on a phone, "+ its own output layer" ran into the
+    # legend below (tests/browser/test_text_to_tokens.py). The legend at the chart's foot, under the names.
+    # Room under the plot, in px, that plotly's margins do not always grow to on a first drawing: the names' lines,
+    # then the legend, a row per part where it is narrow (a phone).
+    lines = [title_lines(escaped(bar), BAR_UNITS) for bar in parts]
+    bottom = legend_room(len(names), 24 + 18 * max(map(len, lines)))
     return go.Figure(
         traces,
         layout=dict(
             title=heading,
             barmode="stack",
+            xaxis=dict(tickvals=list(parts), ticktext=["<br>".join(shown) for shown in lines], tickangle=0),
             yaxis=dict(title=dict(text=y_title)),
-            margin=dict(l=10, r=10, t=top, b=10),
-            legend=dict(orientation="h", y=-0.2),
-            height=360,
+            margin=dict(l=10, r=10, t=top, b=bottom),
+            legend=BELOW,
+            height=300 + bottom,
         ),
     )

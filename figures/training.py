@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from figures.titles import narrow_title
+from figures.titles import narrow_title, title_lines
+
+MARKER_UNITS = 18  # a marker's label in lines of about 18 Latin characters: half a phone's plot
 
 
 def lines_figure(
@@ -32,7 +34,20 @@ def lines_figure(
     shapes, annotations = [], []
     if marker_x is not None:
         shapes = [dict(type="line", x0=marker_x, x1=marker_x, y0=0, y1=1, yref="paper", line=dict(dash="dash"))]
-        annotations = [dict(x=marker_x, y=1, yref="paper", text=marker_label, showarrow=False, yanchor="bottom")]
+        # inside the plot, left of the line's top, on short lines: above it, in the top margin, it ran into the
+        # chart's title once presenter mode made the text larger; right of it, into the legend on a phone
+        annotations = [
+            dict(
+                x=marker_x,
+                y=1,
+                yref="paper",
+                text="<br>".join(title_lines(marker_label, MARKER_UNITS)),
+                showarrow=False,
+                yanchor="top",
+                xanchor="right",
+                xshift=-4,
+            )
+        ]
     for label, level in (hlines or {}).items():
         shapes.append(dict(type="line", x0=0, x1=1, xref="paper", y0=level, y1=level, line=dict(dash="dot")))
         at = math.log10(level) if log_y else level  # annotations, unlike shapes, sit in log10 units on a log axis

@@ -171,6 +171,94 @@
     }
   }
 
+  // --- Inside a chart: colour bars, legends and the toolbar over nothing ----------------------------------------
+  // Plotly places a colour bar and a legend where the figure says, in the chart's own pixels, and the modebar (its
+  // toolbar) at its top right corner: none of them moves aside for a panel or a label. A colour bar or a legend may
+  // not lie over a plot area of another panel nor over any text that is not its own (tick labels, axis and panel
+  // titles); the modebar may not lie over any of the chart's texts. The modebar is counted whenever it is laid out,
+  // shown or not: a touch screen shows it all the time, a mouse over the chart shows it.
+  const texts = (gd) =>
+    [...gd.querySelectorAll(":scope > .plot-container .main-svg text")]
+      .filter((t) => t.textContent.trim())
+      .map((t) => ({ e: t, text: t.textContent.trim().slice(0, 40), r: rect(t.getBoundingClientRect()) }))
+      .filter(({ r }) => r.right > r.left);
+  for (const gd of charts) {
+    const labels = texts(gd);
+    const areas = [...gd.querySelectorAll(".draglayer .nsewdrag")].map((a) => rect(a.getBoundingClientRect()));
+    const keys = [
+      // a colour bar: its bar and its texts (its box, rect.cbbg, has a margin around them that may touch a panel)
+      ...[...gd.querySelectorAll(":scope > .plot-container .main-svg g.colorbar")].map((e) => ({
+        e,
+        what: "colour bar",
+        r: [...e.querySelectorAll("rect.cbfill, text")].map((p) => rect(p.getBoundingClientRect())).filter((r) => r.right > r.left).reduce(union, rect(e.querySelector("rect.cbfill").getBoundingClientRect())),
+      })),
+      ...[...gd.querySelectorAll(":scope > .plot-container .main-svg g.legend")].map((e) => ({ e, what: "legend", r: rect((e.querySelector(":scope > rect.bg") || e).getBoundingClientRect()) })),
+    ].filter(({ r }) => r.right - r.left > 0 && r.bottom - r.top > 0);
+    for (const key of keys) {
+      const area = key.what === "colour bar" ? areas.find((a) => overlap(a, key.r)) : null;
+      const over = labels.find((t) => !key.e.contains(t.e) && overlap(t.r, key.r));
+      if (area) problems.push(`${chartName(gd)}: its colour bar ${px(key.r)} is drawn over a plot area ${px(area)}`);
+      else if (over) problems.push(`${chartName(gd)}: its ${key.what} ${px(key.r)} is drawn over its text "${over.text}" ${px(over.r)}`);
+    }
+    for (const bar of gd.querySelectorAll(".modebar")) {
+      if (!bar.checkVisibility()) continue;
+      const r = rect(bar.getBoundingClientRect());
+      const over = labels.find((t) => overlap(t.r, r));
+      if (over) problems.push(`${chartName(gd)}: its toolbar ${px(r)} is drawn over its text "${over.text}" ${px(over.r)}`);
+    }
+  }
+
+  // --- In presenter mode, chart text as large as the body text around it -----------------------------------------
+  // Presenter mode (ui/presenter.css) zooms the column's text by a third, and its charts' texts are scaled alike
+  // (ui.presenter.presented, ui/live_chart.js): no chart text smaller than 3/4 of the body text's size, as on a
+  // laptop (plotly's 12 px beside 16 px), so that a room reads both. Sizes as drawn: CSS px times the zoom.
+  const block = main.querySelector('[data-testid="stMainBlockContainer"]');
+  const drawnPx = (e) => parseFloat(getComputedStyle(e).fontSize) * (e.currentCSSZoom || 1);
+  const body = main.querySelector('[data-testid="stMarkdownContainer"] p');
+  if (block && (block.currentCSSZoom || 1) > 1 && body) {
+    const least = 0.75 * drawnPx(body) - 0.5;
+    for (const gd of charts) {
+      // a log axis's digits between its powers of ten (2, 5) are plotly's own smaller labels, under the powers
+      const digit = ({ e, text }) => /^[2-9]$/.test(text) && e.closest("g.xtick, g.ytick");
+      const small = texts(gd).find((t) => drawnPx(t.e) < least && !digit(t));
+      if (small) problems.push(`${chartName(gd)}: its text "${small.text}" is ${drawnPx(small.e).toFixed(1)} px, beside body text of ${drawnPx(body).toFixed(1)} px: under ${least.toFixed(1)} px on a projector`);
+    }
+  }
+
+  // --- Text cut with an ellipsis -----------------------------------------------------------------------------
+  // Streamlit ends a label that does not fit (a button's, a widget's, a metric's, a tab's, an option's) with "...":
+  // "Check" read "C..." in presenter mode. Any element set to end with an ellipsis whose text is wider than it is.
+  for (const e of main.querySelectorAll(":not(svg, svg *, .js-plotly-plot *, [data-testid=stDataFrame] *)")) {
+    const style = getComputedStyle(e);
+    if (style.textOverflow !== "ellipsis" || e.scrollWidth <= e.clientWidth + 1 || !shown(e)) continue;
+    problems.push(`the text "${text(e)}" in ${name(e)} is cut with an ellipsis: ${e.scrollWidth} px in ${e.clientWidth}`);
+  }
+
+  // --- Formulas whole ------------------------------------------------------------------------------------------
+  // KaTeX lays a formula out in pieces (.base) that end at a relation or an operator, and ui/theme.css lets a
+  // display formula wider than its column wrap between them. A formula may break after a relation (=, ≈, <), as one
+  // writes an equation over two lines, or where the formula allows one (\allowbreak between two equations); a break
+  // after an operator (+, ·) cuts an expression in two. Nor may a formula be wider than its box.
+  for (const k of main.querySelectorAll(".katex-html")) {
+    if (!shown(k)) continue;
+    const what = (k.closest(".katex").querySelector("annotation") || k).textContent.trim().slice(0, 50);
+    const bases = [...k.querySelectorAll(":scope > .base")].filter((b) => b.getBoundingClientRect().width > 0);
+    for (let i = 1; i < bases.length; i++) {
+      const [a, b] = [bases[i - 1].getBoundingClientRect(), bases[i].getBoundingClientRect()];
+      if (b.left >= a.right - SLACK) continue; // on the same line
+      const parts = [...bases[i - 1].children];
+      if (parts.some((c) => c.classList.contains("allowbreak") || c.classList.contains("newline"))) continue; // \allowbreak, \\
+      const ends = parts.filter((c) => !c.classList.contains("strut") && !c.classList.contains("mspace")).pop();
+      if (!ends || !ends.classList.contains("mrel")) {
+        problems.push(`the formula "${what}" is wrapped inside an expression, after "${(ends ? ends.textContent : "").trim()}"`);
+        break;
+      }
+    }
+    const display = k.closest(".katex-display");
+    if (display && display.scrollWidth > display.clientWidth + SLACK)
+      problems.push(`the formula "${what}" is ${display.scrollWidth} px wide in a box of ${display.clientWidth}: cut`);
+  }
+
   // --- Nothing drawn over anything ------------------------------------------------------------------------
   // The column's leaves: element containers holding no other, and expander headers (their bodies hold leaves).
   const leaves = [...main.querySelectorAll('[data-testid="stElementContainer"], [data-testid="stExpander"] summary')]
@@ -184,6 +272,30 @@
     })
     .filter(({ box }) => box.right - box.left > 0 && box.bottom - box.top > 0);
   const column = rect(main.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect());
+  // A table's or a chart's toolbar (Streamlit's, above its element's top right corner, shown on hover or all the
+  // time on a touch screen) over the text of another element: "最近的合并：" on a phone, under the table's.
+  const lines = (e) => {
+    const found = [];
+    const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      if (!node.textContent.trim() || node.parentElement.closest("svg")) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) found.push({ text: node.textContent.trim().slice(0, 40), r: rect(r) });
+    }
+    for (const gd of charts.filter((gd) => e.contains(gd))) found.push(...texts(gd));
+    return found;
+  };
+  for (const bar of main.querySelectorAll('[data-testid="stElementToolbar"]')) {
+    if (!bar.checkVisibility()) continue;
+    const r = rect(bar.getBoundingClientRect());
+    if (r.right - r.left <= 0 || r.bottom - r.top <= 0) continue;
+    for (const b of leaves) {
+      if (b.e.contains(bar) || !overlap(r, b.drawn)) continue;
+      const over = lines(b.e).find((t) => overlap(t.r, r));
+      if (over) problems.push(`the toolbar of ${name(bar)} ${px(r)} is drawn over the text "${over.text}" of ${name(b.e)}`);
+    }
+  }
   for (const a of leaves) {
     if (a.drawn.left < column.left - SLACK || a.drawn.right > column.right + SLACK)
       problems.push(`${name(a.e)} ${px(a.drawn)} reaches out of the main column ${px(column)}`);

@@ -9,7 +9,8 @@ It starts the real server and Debian's Chromium as the browser tests do (labtool
 are drawn, and keeps the main column from the title (a chapter: from the chapter control) down, at most --height
 px (from the section of its first chart, when the title is too far above it), as WebP (one tenth of a PNG's size: the README's pictures stay under 3 MB together). Names are stable:
 <page key>[-<chapter>]-<lang>.webp, e.g. pe-similarity-zh.webp. --phone takes them on a phone instead (390 px wide,
-touch, Chromium's device emulation: labtools/browser.py's SCREENS), named <...>-<lang>-phone.webp. A layout problem that labtools/layout.js finds
+touch, Chromium's device emulation: labtools/browser.py's SCREENS), named <...>-<lang>-phone.webp; --present each
+page at its defaults in presenter mode on a projector's 1024 px (docs/workshop.md), named <page key>-<lang>-present.webp. A layout problem that labtools/layout.js finds
 on the way is printed, and the run ends with status 1.
 
 Needs: Chromium at /usr/bin/chromium (Debian's `chromium`), Pillow (Streamlit's own), and a CJK font, without which
@@ -33,7 +34,14 @@ from PIL import Image  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import lessons  # noqa: E402
-from labtools.browser import SCREENS, assert_layout, launch_browser, launch_chromium, wait_until_idle  # noqa: E402
+from labtools.browser import (  # noqa: E402
+    SCREENS,
+    assert_layout,
+    launch_browser,
+    launch_chromium,
+    new_context,
+    wait_until_idle,
+)
 from labtools.server import free_port, start_server  # noqa: E402
 from ui.pages import OVERVIEW, PATH  # noqa: E402
 
@@ -53,7 +61,7 @@ def views(keys: list[str] | None) -> list[tuple[str, str, str]]:
     for lesson in (OVERVIEW, *PATH):
         if keys and lesson.key not in keys:
             continue
-        path = "" if lesson is OVERVIEW else lesson.url_path or Path(lesson.script).stem
+        path = "" if lesson is OVERVIEW else lesson.folder
         found.append((lesson.key, f"/{path}?", "h1"))
         for chapter in chapters(lesson.script)[1:]:
             found.append((f"{lesson.key}-{chapter}", f"/{path}?{lesson.key}_chapter={chapter}&", "chapters"))
@@ -124,6 +132,7 @@ START = """([top, height]) => {
     const headings = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stHeading"]')]
         .filter(e => chart && e.getBoundingClientRect().top > y && e.getBoundingClientRect().top < chart.getBoundingClientRect().top);
     const start = !chart || chart.getBoundingClientRect().top < y + height / 2 || !headings.length ? first : headings.at(-1);
+    start.style.scrollMarginTop = "4rem";  // below Streamlit's header (its sidebar arrow), not under it
     start.scrollIntoView({ block: "start" });
     return start.getBoundingClientRect().top;
 }"""
@@ -149,6 +158,11 @@ def main() -> int:
     parser.add_argument("--height", type=int, default=900, help="the most CSS px kept below the crop's top")
     parser.add_argument("--quality", type=int, default=72, help="WebP quality, 0 to 100")
     parser.add_argument("--phone", action="store_true", help="on a phone (390 px, touch): <...>-<lang>-phone.webp")
+    parser.add_argument(
+        "--present",
+        action="store_true",
+        help="in presenter mode at 1024 x 768, each page at its defaults: <page key>-<lang>-present.webp",
+    )
     args = parser.parse_args()
     if "zh" in args.langs and not has_cjk_font():
         print(f"No CJK font: Chromium would draw 中文 as boxes. Install one: {CJK_FONT}", file=sys.stderr)
@@ -160,22 +174,28 @@ def main() -> int:
     try:
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
             # the window as tall as twice the crop: the crop's top is scrolled to the window's top
-            if args.phone:
+            if args.present:  # a projector's 1024 px, the window as tall as the crop needs
+                context = new_context(launch_browser(p), viewport={"width": 1024, "height": 2 * args.height + 600})
+            elif args.phone:
                 phone = SCREENS["phone"]["context"]
-                context = launch_browser(p).new_context(
-                    **{**phone, "viewport": {"width": 390, "height": 2 * args.height + 600}}
+                context = new_context(
+                    launch_browser(p), **{**phone, "viewport": {"width": 390, "height": 2 * args.height + 600}}
                 )
             else:
                 context = launch_chromium(p, profile)
             browser = context.browser or context
             page = context.new_page()
-            if not args.phone:
+            if not args.phone and not args.present:
                 page.set_viewport_size({"width": WIDTH, "height": 2 * args.height + 600})
             page.set_default_timeout(120_000)
+            suffix = "-present" if args.present else "-phone" if args.phone else ""
             for stem, address, top in views(args.pages):
+                if args.present and top != "h1":  # a page at its defaults, not each chapter
+                    continue
                 for lang in args.langs:
-                    url = f"http://127.0.0.1:{port}{address}" + ("lang=zh" if lang == "zh" else "")
-                    name = f"{stem}-{lang}{'-phone' if args.phone else ''}.webp"
+                    url = f"http://127.0.0.1:{port}{address}" + ("lang=zh&" if lang == "zh" else "")
+                    url += "present=true" if args.present else ""
+                    name = f"{stem}-{lang}{suffix}.webp"
                     try:
                         png = shoot(page, url.rstrip("?&"), top, args.height)
                     except AssertionError as problem:  # the layout check's message

@@ -10,9 +10,16 @@ import streamlit as st
 from ui.i18n import t
 
 
+def breakable(formula: str) -> str:
+    """`formula` with a line break allowed after each `\\qquad` (KaTeX's `\\allowbreak`), the space that parts one
+    equation from the next: a formula wider than its column (a phone's, presenter mode's larger text) breaks there,
+    between two equations, rather than after an operator inside one (labtools/layout.js fails on that)."""
+    return formula.replace(r"\qquad", r"\qquad\allowbreak ")
+
+
 def explain(formula: str, notice: str) -> None:
     """A figure's formula and the one thing to notice in it."""
-    st.latex(formula)
+    st.latex(breakable(formula))
     st.caption(notice)
 
 

@@ -95,7 +95,7 @@ async function draw(gd, { data, layout }, chunk) {
   const grid = theme("--st-border-color-light", "#ebf0f8");
   const axis = { gridcolor: grid, zerolinecolor: grid, linecolor: grid };
   const colorway = theme("--st-chart-categorical-colors", "").split(",").filter(Boolean);
-  const themed = {
+  let themed = {
     ...(colorway.length ? { colorway } : {}),
     ...layout,
     font: { family: theme("--st-font", css.fontFamily), color: theme("--st-text-color", css.color), ...layout.font },
@@ -109,6 +109,10 @@ async function draw(gd, { data, layout }, chunk) {
   // <div>) the drawing had its own height, but every Plotly.react that lays the chart out again (a new figure, and
   // react sets the config anew) made it 100% of a <div> whose only content it is: 0 px, and the heatmap drawn
   // over what follows it. Full screen, the browser's :fullscreen style (height: 100% !important) wins over this.
+  gd.sent = { figure: { data, layout }, chunk }; // drawn again as sent if presenter mode is turned on or off (refit)
+  const zoom = columnZoom();
+  gd.drawnZoom = zoom;
+  if (zoom !== 1) ({ layout: themed, data } = scaleFonts(themed, data, zoom));
   gd.themed = themed; // as sent: the title is fitted anew from it whenever the chart's width changes (refit)
   const width = gd.clientWidth;
   const fitted = fitTitle(themed, width);
@@ -118,6 +122,36 @@ async function draw(gd, { data, layout }, chunk) {
   await fitPanelTitles(gd, fitted);
   gd.fittedWidth = width; // the width its title is drawn fitted to
   watchWidth(gd);
+}
+
+// Presenter mode (ui/presenter.css) sets the main column's text a third larger with CSS zoom, and undoes it on the
+// charts (plotly maps the mouse wrongly under zoom): their text is scaled here instead, by the same factor, so that
+// ticks, legends, hover labels, titles and cell texts keep their size beside the body text. Every font a figure
+// sets (layout or traces) is scaled, and plotly's defaults that are not (layout.font's 12 px, the hover's 13 px).
+const BASE_FONT = 12; // px: plotly's layout.font.size, which its ticks, legend and titles derive from
+const HOVER_FONT = 13; // px: plotly's hover label size
+function columnZoom() {
+  const column = document.querySelector('[data-testid="stMainBlockContainer"]');
+  return (column && parseFloat(getComputedStyle(column).zoom)) || 1;
+}
+// A copy of `node` with every font's size (a key ending in "font": font, tickfont, textfont...) times `zoom`; arrays
+// of values (a heatmap's z) are kept as they are, never copied.
+function scaled(node, zoom) {
+  if (Array.isArray(node)) return node.length && node[0] && typeof node[0] === "object" && !Array.isArray(node[0]) ? node.map((n) => scaled(n, zoom)) : node;
+  if (!node || typeof node !== "object" || ArrayBuffer.isView(node)) return node;
+  const out = {};
+  for (const [key, value] of Object.entries(node))
+    out[key] = /font$/.test(key) && value && typeof value.size === "number" ? { ...value, size: value.size * zoom } : scaled(value, zoom);
+  return out;
+}
+function scaleFonts(layout, traces, zoom) {
+  const { template, ...own } = layout;
+  const out = scaled(own, zoom);
+  out.template = template;
+  out.font = { ...layout.font, size: (layout.font.size || BASE_FONT) * zoom };
+  out.hoverlabel = { ...out.hoverlabel, font: { size: HOVER_FONT * zoom, ...((layout.hoverlabel || {}).font || {}) } };
+  if (layout.hoverlabel && layout.hoverlabel.font && layout.hoverlabel.font.size) out.hoverlabel.font.size = layout.hoverlabel.font.size * zoom;
+  return { layout: out, data: traces.map((trace) => scaled(trace, zoom)) };
 }
 
 // Plotly never wraps a title: one wider than the chart (a phone's, 360 px) is cut off at its right edge. It is broken
@@ -273,6 +307,7 @@ function refit(gd) {
   gd.drawn = gd.drawn
     .then(async () => {
       if (!gd.isConnected || !gd._fullLayout || document.fullscreenElement === gd) return;
+      if (gd.sent && columnZoom() !== gd.drawnZoom) return draw(gd, gd.sent.figure, gd.sent.chunk); // its text's size
       const width = gd.clientWidth;
       // plotly follows the window's width (config.responsive), not a <div> narrowed without it (full screen left:
       // its button's relayout fixed the width), which is followed here

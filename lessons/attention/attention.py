@@ -135,9 +135,10 @@ def lesson(settings: dict) -> None:
         st.markdown(t("at.terms_check", err=f"{np.abs(total[seen] - logits[seen]).max():.1e}"))
         explain(
             r"(x_m + p_m) W_q \cdot (x_n + p_n) W_k = \underbrace{x_m W_q \cdot x_n W_k}_{\text{content-content}}"
-            r" + \underbrace{x_m W_q \cdot p_n W_k}_{\text{content-position}}"
-            r" + \underbrace{p_m W_q \cdot x_n W_k}_{\text{position-content}}"
-            r" + \underbrace{p_m W_q \cdot p_n W_k}_{\text{position-position}}",
+            # \allowbreak: on a phone the sum breaks between its four named terms, never inside one
+            r" \allowbreak + \underbrace{x_m W_q \cdot p_n W_k}_{\text{content-position}}"
+            r" \allowbreak + \underbrace{p_m W_q \cdot x_n W_k}_{\text{position-content}}"
+            r" \allowbreak + \underbrace{p_m W_q \cdot p_n W_k}_{\text{position-position}}",
             t("at.terms_notice"),
         )
         show_code(added_terms)

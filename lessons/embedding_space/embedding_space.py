@@ -21,6 +21,7 @@ from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import describe_projection, job_result
 from ui.live_chart import cached_chart
+from ui.presenter import presented
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors, source_name
 
@@ -199,7 +200,7 @@ if coords is not None:
     frames = projections.layouts().get(key, []) if key else []
     if len(frames) > 1 and dims == 2 and SETTINGS["es_replay"].draw():
         replay = frames_figure(frames, words, t("es.replay_title", every=projections.LAYOUT_EVERY), t("es.iteration"))
-        st.plotly_chart(replay, key="es_replay_plot")
+        st.plotly_chart(presented(replay), key="es_replay_plot")
         explain(
             r"\frac{\partial C}{\partial y_i} = 4 \sum_{j} \left(\alpha\, p_{ij} - q_{ij}\right)(y_i - y_j)"
             r"\left(1 + \lVert y_i - y_j \rVert^2\right)^{-1}",
@@ -252,7 +253,7 @@ if perplexities:
         hover = words if labels is None else [t("es.cluster", n=int(c) + 1) for c in labels]
         names = None if labels is None else [t("es.cluster", n=c + 1) for c in range(int(labels.max()) + 1)]
         fig = sweep_figure(panels, hover, t(f"es.sweep_{data}"), groups=labels, group_names=names)
-        st.plotly_chart(fig, key="es_sweep_plot")
+        st.plotly_chart(presented(fig), key="es_sweep_plot")
         sweep_said = honesty.sweep_said(data, perplexities, swept, labels)
 explain(
     r"\mathrm{Perp}(P_i) = 2^{H(P_i)}, \quad H(P_i) = -\sum_j p_{j|i} \log_2 p_{j|i}",

@@ -24,6 +24,7 @@ from figures.neighbours import curves_figure
 from ui.cache import cached
 from ui.i18n import Message, problem, t
 from ui.jobs import held, job_progress, job_runner, session_id
+from ui.presenter import presented
 
 # Points measured inside a rerun. Trustworthiness compares every pair of points (core.trustworthiness), so its time
 # grows with n^2: above this a measure takes longer than a rerun should (benchmarks/trustworthiness.py).
@@ -94,7 +95,7 @@ def curves_ui(wv: WordVectors, rows: list[int], cloud_id: tuple, drawn: dict[str
             panels[name] = {t("es.curve_trust"): curve.trust, t("es.curve_kept"): curve.kept}
     if panels:  # each panel about a third of the page wide, one alone half of it (its title and legend fit)
         where = st.columns(PANEL_WIDTHS[len(panels)])[0] if len(panels) in PANEL_WIDTHS else st.container()
-        where.plotly_chart(curves_figure(panels, t("es.curve_title", n=len(rows))), key="es_curve_plot")
+        where.plotly_chart(presented(curves_figure(panels, t("es.curve_title", n=len(rows)))), key="es_curve_plot")
     missing = [method for method in METHODS if method not in drawn]
     st.caption(curves_notice(panels) + (t("es.curve_missing", methods=" / ".join(missing)) if missing else ""))
 

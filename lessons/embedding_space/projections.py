@@ -19,6 +19,7 @@ from ui.cache import cached
 from ui.i18n import problem, t
 from ui.jobs import QUEUES, describe_projection, held, job_progress, job_runner, refusal_notice, submit
 from ui.parse import parse_number
+from ui.presenter import presented
 
 LAYOUT_EVERY = 50  # t-SNE's intermediate layouts kept while it runs: one every 50 iterations
 MOST_PANELS = 4  # the sweep's small multiples: each one is a whole t-SNE run
@@ -125,7 +126,7 @@ def draw_latest(job: Job, words: list[str], roles: dict, axis_titles: tuple[str,
     if not (kept := layouts().get(job.key)):
         return
     iteration, xy = kept[-1]
-    st.plotly_chart(cloud_figure(xy, words, **roles, axis_titles=axis_titles), key="es_snapshot")
+    st.plotly_chart(presented(cloud_figure(xy, words, **roles, axis_titles=axis_titles)), key="es_snapshot")
     st.caption(t("es.snapshot", iteration=iteration, total=job.total, exaggerated=cloud.EXAGGERATION_ITERS))
 
 

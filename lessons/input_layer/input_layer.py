@@ -27,6 +27,7 @@ from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.minilm import unknown_notice
+from ui.presenter import presented
 from ui.resources import minilm_input
 from ui.tables import downloads, table
 from ui.tokens import read_from
@@ -234,7 +235,9 @@ def sqrt_section() -> None:
     init = SETTINGS["il_init"].draw(st, horizontal=True)
     measured = norms(init)
     shown = {key_text(name): values for name, values in measured.items()}
-    st.plotly_chart(lines_figure(shown, t("il.norms_title"), "d_model", "‖v‖", x=SIZES, log_x=True, log_y=True))
+    st.plotly_chart(
+        presented(lines_figure(shown, t("il.norms_title"), "d_model", "‖v‖", x=SIZES, log_x=True, log_y=True))
+    )
     at = {name: values[SIZES.index(SQRT_AT)] for name, values in measured.items()}  # the plot's values at d 512
     token, scaled, position = at["token"], at["token x sqrt(d_model)"], at["PE row"]
     explain(

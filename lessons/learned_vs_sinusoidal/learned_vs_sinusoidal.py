@@ -19,6 +19,7 @@ from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import Message, problem, t
 from ui.jobs import QUEUES, held, refusal_notice, submit, training_runner
+from ui.presenter import presented
 from ui.resources import minilm_positions
 from ui.tables import downloads
 
@@ -104,7 +105,9 @@ def live_progress(cfgs: dict[str, TrainConfig]) -> None:
         st.progress(job.step / job.total, text=f"{label(p)}: {state}")
     curves = {label(p): job.losses for p, job in jobs.items() if job.losses}
     if curves:
-        st.plotly_chart(lines_figure(curves, t("lv.loss_title"), t("lv.ax_step"), "cross-entropy", x0=1, log_y=True))
+        st.plotly_chart(
+            presented(lines_figure(curves, t("lv.loss_title"), t("lv.ax_step"), "cross-entropy", x0=1, log_y=True))
+        )
 
 
 axes = (t("pe.ax_dimension"), t("pe.ax_position"))
@@ -155,13 +158,15 @@ elif cfgs and jobs and len(jobs) == len(asked) and all(job.done for job in jobs.
         for col, (p, r) in zip(cols, results.items(), strict=True):
             col.metric(label(p), f"{r.final_accuracy:.1%}", help=t("lv.took", steps=r.cfg.steps, s=f"{r.seconds:.1f}"))
         st.plotly_chart(
-            lines_figure(
-                {label(p): r.losses for p, r in results.items()},
-                t("lv.loss_title"),
-                t("lv.ax_step"),
-                "cross-entropy",
-                x0=1,
-                log_y=True,
+            presented(
+                lines_figure(
+                    {label(p): r.losses for p, r in results.items()},
+                    t("lv.loss_title"),
+                    t("lv.ax_step"),
+                    "cross-entropy",
+                    x0=1,
+                    log_y=True,
+                )
             )
         )
 
@@ -176,13 +181,15 @@ elif cfgs and jobs and len(jobs) == len(asked) and all(job.done for job in jobs.
         st.header(t("lv.h_past"))
         accuracy = {label(p): training.accuracy_by_position(r.model, test_len) for p, r in results.items()}
         st.plotly_chart(
-            lines_figure(
-                accuracy,
-                t("lv.accuracy_title", length=test_len),
-                t("pe.ax_position"),
-                t("we.accuracy"),
-                marker_x=cfgs["learned"].train_len - 0.5,
-                marker_label=t("lv.table_ends"),
+            presented(
+                lines_figure(
+                    accuracy,
+                    t("lv.accuracy_title", length=test_len),
+                    t("pe.ax_position"),
+                    t("we.accuracy"),
+                    marker_x=cfgs["learned"].train_len - 0.5,
+                    marker_label=t("lv.table_ends"),
+                )
             )
         )
         st.markdown(
@@ -203,9 +210,9 @@ elif cfgs and jobs and len(jobs) == len(asked) and all(job.done for job in jobs.
         }
         for col, (name, table) in zip(st.columns(3), tables.items(), strict=True):
             heat = pe_heatmap_figure(table, title=t(f"lv.table_{name}"), zmax=None, axis_titles=axes)
-            col.plotly_chart(drawn_heatmap(heat), key=f"lv_table_{name}")
+            col.plotly_chart(presented(drawn_heatmap(heat)), key=f"lv_table_{name}")
             sim_fig = similarity_figure(table_views(table)[0], 0, "cosine", sim_titles)
-            col.plotly_chart(drawn_heatmap(sim_fig), key=f"lv_sim_{name}")
+            col.plotly_chart(presented(drawn_heatmap(sim_fig)), key=f"lv_sim_{name}")
             downloads(f"positions_{name}", array=table, where=col)
         near = {name: float(table_views(table)[2][1]) for name, table in tables.items()}  # mean cos(p_m, p_m+1)
         moved = claims.trend({0: near["init"], 1: near["trained"]}, NEAR_SAME).direction
@@ -235,12 +242,14 @@ else:
         # the browser gets each table as the chart draws it (figures.training.drawn_heatmap): 512 x 512 cells in
         # float32 were 1.75 MB a chart, 5.6 MB for the page on open
         heat = pe_heatmap_figure(table, title=name, zmax=None, axis_titles=axes)
-        col.plotly_chart(drawn_heatmap(heat), key=f"lv_real_table_{i}")
-        col.plotly_chart(drawn_heatmap(similarity_figure(sim, 0, "cosine", sim_titles)), key=f"lv_real_sim_{i}")
+        col.plotly_chart(presented(drawn_heatmap(heat)), key=f"lv_real_table_{i}")
+        col.plotly_chart(
+            presented(drawn_heatmap(similarity_figure(sim, 0, "cosine", sim_titles))), key=f"lv_real_sim_{i}"
+        )
         pca_fig = positions_pca_figure(coords, t("lv.pca_title", name=name), colour_title=t("pe.ax_position"))
-        col.plotly_chart(pca_fig, key=f"lv_real_pca_{i}")
+        col.plotly_chart(presented(pca_fig), key=f"lv_real_pca_{i}")
         downloads(f"positions_{'minilm' if i == 0 else 'sinusoidal_512'}", array=table, where=col)
-    st.plotly_chart(lines_figure(offsets, t("lv.offset_title"), t("pe.offset_x"), "cos(p_m, p_m+k)"))
+    st.plotly_chart(presented(lines_figure(offsets, t("lv.offset_title"), t("pe.offset_x"), "cos(p_m, p_m+k)")))
     explain(
         r"\overline{\cos}(k) = \frac{1}{n-k}\sum_m \cos(p_m, p_{m+k})",
         t("lv.real_notice"),

@@ -3,6 +3,7 @@
 import pandas as pd
 import streamlit as st
 
+from ui.explain import breakable
 from ui.i18n import t
 from ui.pages import PATH, page_link
 from ui.tables import table
@@ -28,7 +29,7 @@ for step, lesson in enumerate(PATH, start=1):  # each step's heading is the titl
 
 st.header(t("ov.formulas"))
 for formula in FORMULAS:
-    st.latex(formula)
+    st.latex(breakable(formula))
 
 st.header(t("ov.seeds"))
 seeds = sorted({seed for lesson in PATH for seed in lesson.seeds})

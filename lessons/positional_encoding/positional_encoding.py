@@ -34,6 +34,7 @@ from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.parse import parse_indices
+from ui.presenter import presented
 from ui.tables import downloads, npy_bytes
 from ui.window import WindowConfig, window_chart, window_link
 
@@ -176,7 +177,7 @@ def table_section(cfg: PEConfig, a: PEConfig | None, window_config: WindowConfig
         diff = difference(a, cfg, p0, p1, d0, d1)
         if diff.size:
             titles = (t("pe.ab_diff_title"), *axes)
-            st.plotly_chart(fig.difference_figure(diff, p0, d0, titles), key="pe_ab_diff_chart")
+            st.plotly_chart(presented(fig.difference_figure(diff, p0, d0, titles)), key="pe_ab_diff_chart")
             p_last, d_last = p0 + diff.shape[0] - 1, d0 + diff.shape[1] - 1
             largest = f"{np.abs(diff).max():.3g}"
             st.caption(t("pe.ab_diff_caption", p0=p0, p1=p_last, d0=d0, d1=d_last, largest=largest))
@@ -207,7 +208,7 @@ def wavelength_section(cfg: PEConfig, a: PEConfig | None) -> None:
     lam = pe.wavelengths(cfg.d_model, cfg.base, device=device()).cpu().numpy()
     titles = (t("pe.wl_title", d_model=cfg.d_model), t("pe.wl_x"), t("pe.wl_y"))
     st.plotly_chart(
-        fig.wavelength_figure(lam, titles, (t("pe.wl_wavelength"), t("pe.wl_frequency"))), key="pe_wl_chart"
+        presented(fig.wavelength_figure(lam, titles, (t("pe.wl_wavelength"), t("pe.wl_frequency")))), key="pe_wl_chart"
     )
     c1, c2 = st.columns(2)
     positions = [f"{n:,.0f}" if n >= 1000 else f"{n:.4g}" for n in (lam[0], lam[-1])]  # 54,410, not 5.441e+04
@@ -222,7 +223,7 @@ def wavelength_section(cfg: PEConfig, a: PEConfig | None) -> None:
         st.subheader(t("pe.ab_wl_title"))
         wavelength, lam_a = t("pe.wl_wavelength"), pe.wavelengths(a.d_model, a.base, device=device()).cpu().numpy()
         curves = ({wavelength: lam_a}, {wavelength: lam}, t("pe.ab_wl_title"), t("pe.wl_x"), wavelength)
-        st.plotly_chart(ab_figure(*curves, log_y=True), key="pe_ab_wl_chart")
+        st.plotly_chart(presented(ab_figure(*curves, log_y=True)), key="pe_ab_wl_chart")
         st.caption(t("pe.ab_wl_caption"))
 
 
@@ -245,7 +246,9 @@ def similarity_section(cfg: PEConfig) -> None:
     k_max = min(st.session_state.pe_sim_span, cfg.max_len - 1 - max(refs))
     if k_max >= 1:
         titles = (t("pe.offset_title"), t("pe.offset_x"), "PE[n] · PE[n+k]")
-        st.plotly_chart(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs), titles), key="pe_offset_chart")
+        st.plotly_chart(
+            presented(fig.offset_figure(offset_curves(cfg, refs, k_max), list(refs), titles)), key="pe_offset_chart"
+        )
 
 
 @st.fragment

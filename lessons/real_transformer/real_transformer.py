@@ -36,6 +36,7 @@ from ui.minilm import (
     uses_claims,
     variant_heads,
 )
+from ui.presenter import presented
 from ui.tables import table
 from ui.vectors import bundled_vectors
 
@@ -105,7 +106,9 @@ if chapter == "heads":
         grid_texts = (t("tf.grid_title", source=source), t("tf.grid_hover"), (t("tf.ax_head"), t("tf.ax_layer")))
         at = (layer - 1, head - 1)
         grid = kept_figure(partial(head_grid_figure, profile, named, at, *grid_texts))
-        above.plotly_chart(grid, key="tf_grid", on_select=pick_head, selection_mode="points", width="stretch")
+        above.plotly_chart(
+            presented(grid), key="tf_grid", on_select=pick_head, selection_mode="points", width="stretch"
+        )
         above.caption(t("tf.grid_caption"))
         if encoded is not None:
             tokens, weights = head_view(sentence, pair, layer, head)

@@ -63,7 +63,8 @@ def matrix_said(kept: list[str], both: dict[str, dict[tuple[int, int], float]]) 
 
 def shared_collection():
     """The shipped sentences, their topics' names in the reader's language, and the query box (chapters 3 and 4)."""
-    collection = sentence_collection()
+    with st.spinner(t("sv.working_collection")):  # embedded once per server, on the first visit
+        collection = sentence_collection()
     topic_names = {topic: t(f"sv.topic_{topic}") for topic in dict.fromkeys(collection.topics)}
     query = SETTINGS["sv_query"].draw(st).strip()
     cut_notice(t("sv.cut_query"), query)
@@ -75,7 +76,8 @@ st.title(t("sv.title"))
 st.markdown(t("sv.intro"))
 st.info(t("sv.english"), icon=":material/translate:")
 try:
-    minilm_model(), bundled_vectors()
+    with st.spinner(t("sv.loading_models")):
+        minilm_model(), bundled_vectors()
 except (PretrainedMissing, VectorsError) as err:
     st.error(problem(err))
     st.stop()
@@ -93,7 +95,8 @@ def one_vector_per_sentence() -> None:
         st.caption(t("sv.empty_lines", n=lines.empty))
     if lines.left_out:
         st.warning(t("sv.too_many", most=MAX_SENTENCES, n=len(lines.left_out), first=lines.left_out[0]))
-    view = views.sentences_view(lines.sentences)
+    with st.spinner(t("sv.working_sentences")):
+        view = views.sentences_view(lines.sentences)
     for i, line in enumerate(lines.sentences):
         cut_notice(t("sv.cut_line", n=i + 1), line)
     for i, method, why in view["refused"]:
@@ -158,7 +161,8 @@ def word_order() -> None:
     st.markdown(t("sv.order_intro"))
     c1, c2 = st.columns(2)
     first, second = SETTINGS["sv_first"].draw(c1), SETTINGS["sv_second"].draw(c2)
-    view = views.order_view(first, second)
+    with st.spinner(t("sv.working_order")):  # the shipped pairs under every method: once per server
+        view = views.order_view(first, second)
     cut_notice(t("sv.cut_first"), first)
     cut_notice(t("sv.cut_second"), second)
     for which, method, why in view["refused"]:

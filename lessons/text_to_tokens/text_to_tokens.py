@@ -60,7 +60,8 @@ def text_and_bpe() -> None:
         dropped = tokens.wordpiece_drops(text, [i for i, _ in hidden])
         st.info(t("tt.invisible", n=len(hidden), which=named, dropped=dropped))
 
-    cuts = views.four_cuts(text, lang) if text.strip() else {}
+    with st.spinner(t("tt.working_cuts")):  # the tokenizers load on the first visit
+        cuts = views.four_cuts(text, lang) if text.strip() else {}
     for name, cut in cuts.items():
         st.markdown(f"**{t(f'tt.cut_{name}')}**: " + t("tt.count", n=len(cut), vocabulary=f"{cut.vocabulary:,}"))
         st.html(tokens_html(cut.tokens, cut.ids))
@@ -214,7 +215,8 @@ else:
 
 st.subheader(t("tt.h_price"))
 try:
-    price = views.minilm_price()
+    with st.spinner(t("tt.working_price")):  # MiniLM's weights read on the first visit
+        price = views.minilm_price()
 except pretrained.PretrainedMissing:
     st.info(t("tt.no_minilm"))
 else:

@@ -17,6 +17,7 @@ from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
 from ui.jobs import QUEUES, refusal_notice
+from ui.presenter import presented
 from ui.tables import downloads, table
 from ui.vectors import choose_vectors, source_name
 
@@ -101,7 +102,11 @@ if proj is not None:
     titles = tuple(t("we.pc_title", i=i + 1, share=f"{r:.0%}") for i, r in enumerate(proj.explained_variance_ratio))
     arrows = [(answered[0], answered[1]), (answered[2], answered[3])] if answered else []
     st.plotly_chart(
-        word_scatter_figure(proj.coords, plotted, axis_titles=titles, arrows=arrows, points_name=t("we.legend_words"))
+        presented(
+            word_scatter_figure(
+                proj.coords, plotted, axis_titles=titles, arrows=arrows, points_name=t("we.legend_words")
+            )
+        )
     )
     downloads(
         "pca_coordinates",
@@ -169,11 +174,13 @@ else:
             st.error(problem(err))
 if coords is not None:
     st.plotly_chart(
-        word_scatter_figure(
-            coords,
-            words,
-            axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"),
-            points_name=t("we.legend_words"),
+        presented(
+            word_scatter_figure(
+                coords,
+                words,
+                axis_titles=(f"{x_pair[1]} − {x_pair[0]}", f"{y_pair[1]} − {y_pair[0]}"),
+                points_name=t("we.legend_words"),
+            )
         )  # fmt: skip
     )
 if coords is not None:  # which end of each axis is which word, as the plot has them (core.claims.axis_ends)

@@ -134,3 +134,19 @@ def test_in_presenter_mode_a_click_on_the_last_head_picks_it(screens, server_url
         page.mouse.click(*at)
         expect(page.get_by_label(EN["tf.layer"], exact=True)).to_have_value("6")
         expect(page.get_by_label(EN["tf.head"], exact=True)).to_have_value("12")
+
+
+@pytest.mark.parametrize("screen", MODES["presenter"])
+def test_in_presenter_mode_the_sidebar_is_collapsed_and_the_page_takes_the_width(screens, server_url, screen):
+    """Issue 51: at 1024 x 768 the sidebar kept 300 px and the page had about 520. Presenter mode collapses it, the
+    main column takes the screen's width, and one click on the arrow brings the sidebar back."""
+    with screen_page(screens, screen) as page:
+        open_view(page, screen_link(f"{server_url}/positional_encoding", screen))
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        expect(sidebar).to_have_attribute("data-collapsed", "true")
+        width = page.viewport_size["width"]
+        column = page.locator('[data-testid="stMainBlockContainer"]').bounding_box()
+        assert column is not None and column["width"] >= 0.95 * width, (column, width)
+        page.locator('[data-testid="stExpandSidebarButton"]').click()
+        expect(sidebar).to_have_attribute("data-collapsed", "false")
+        expect(sidebar.get_by_role("switch", name=EN["app.present"])).to_be_checked()

@@ -3,9 +3,10 @@ layout after every move; bad lines are named while the other sentences stay; the
 
 from urllib.parse import urlencode
 
+import pytest
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, plot_holds, wait_for_plot, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, plot_holds, screen_page, wait_for_plot, wait_until_idle
 from labtools.moves import click_button, pick, type_into
 from tests.browser import walks
 from ui.i18n import catalog
@@ -95,3 +96,13 @@ def test_bad_lines_are_named_and_the_others_still_shown(page, server_url):
     wait_for_plot(page, f"{PLOTS}[0].layout.title.text.includes('18')")  # 20 lines, 2 refused: 18 shown
     assert_layout(page)
     assert page.locator(EXCEPTION).count() == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_the_colour_bars_cover_neither_panel(screens, server_url, lang):
+    """Issue 51: on a phone MiniLM's colour bar was drawn over the GloVe heatmap's first column and its row labels 1-6,
+    and the chart's toolbar over its title; the layout check now sees both (labtools/layout.js)."""
+    with screen_page(screens, "phone") as page:
+        page.goto(f"{server_url}/sentence_vectors?{urlencode(dict(lang=lang))}")
+        wait_for_plot(page, f"{PLOTS}.length === 1", timeout=FIRST)
+        assert_layout(page, steady=True)

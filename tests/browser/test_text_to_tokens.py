@@ -3,9 +3,10 @@ move; bad text; and "Use these tokens" opening the input layer on the sentence a
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, screen_page, wait_for_plot, wait_until_idle
 from labtools.moves import click_button, drag_slider, pick, slider_named, type_into
 from tests.browser import walks
 
@@ -124,3 +125,13 @@ def test_use_these_tokens_hands_the_bpe_cut_to_the_input_layers_table(page, serv
     page.wait_for_url(lambda url: "il_from" not in url)
     assert_layout(page)
     assert page.locator(EXCEPTION).count() == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_no_toolbar_legend_or_bar_name_covers_a_text(screens, server_url, lang):
+    """Issue 51: on a phone the slanted bar name "+ its own output layer" ran into the legend of MiniLM's price, the
+    charts' toolbar covered their titles, and the merges table's toolbar "最近的合并：" above it."""
+    with screen_page(screens, "phone") as page:
+        page.goto(f"{server_url}/text_to_tokens?tt_lang={lang}&lang={lang}")
+        page.wait_for_function(f"{CHARTS} >= 3", timeout=240_000, polling=500)
+        assert_layout(page, steady=True)

@@ -44,7 +44,7 @@ def test_the_marker_is_a_dashed_full_height_line_labelled_above_the_plot():
     assert (shape["y0"], shape["y1"], shape["yref"]) == (0, 1, "paper")  # the whole height, whatever the data
     (label,) = layout["annotations"]
     assert (label["x"], label["y"], label["yref"], label["text"]) == (8, 1, "paper", "trained length")
-    assert label["showarrow"] is False and label["yanchor"] == "bottom"
+    assert label["showarrow"] is False and label["yanchor"] == "top"  # inside the plot, under the title (issue 51)
 
 
 @pytest.mark.parametrize("log_y", [False, True])
