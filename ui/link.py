@@ -134,6 +134,16 @@ def translated_choices(widget, label: str, options, *, key: str, format_func, de
     return value
 
 
+ADDRESS_ROOM = 100  # an address's characters before its query string: the scheme, a host and port, the page
+
+
+def address_chars(values: Mapping[str, str]) -> int:
+    """About how long the browser's address is with this run's link and `values` in it (each value encoded, as
+    history.js measures it, less the host's exact length)."""
+    query = {name: st.query_params.get_all(name) for name in st.query_params} | {k: [v] for k, v in values.items()}
+    return ADDRESS_ROOM + sum(len(quote(k)) + 2 + len(quote(v, safe="")) for k, vs in query.items() for v in vs)
+
+
 def keep_openable(key: str, value: str) -> None:
     """After a text box bound to the link is drawn: note a text longer than TEXT_MOST once encoded, which the browser
     leaves out of any address past LINK_MOST (history.js, through which every address is written: Streamlit's
@@ -142,7 +152,9 @@ def keep_openable(key: str, value: str) -> None:
     to "Share this view", which offers the view's settings as a file instead (ui.share_link)."""
     left = st.session_state.setdefault(LEFT_OUT, {})
     was = key in left
-    if len(quote(value, safe="")) > TEXT_MOST:  # the query parameter stays: Streamlit forbids taking out a bound one
+    # as history.js: a text is left out only of an address past LINK_MOST (the query parameter stays: Streamlit
+    # forbids taking out a bound one)
+    if len(quote(value, safe="")) > TEXT_MOST and address_chars({key: value}) > LINK_MOST:
         left[key] = len(value)
     else:
         left.pop(key, None)

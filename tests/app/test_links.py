@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from core.positional import PEConfig
 from core.rotary import RopeConfig
 from lessons import declared, link_kinds
-from tests.app import open_link
+from tests.app import open_link, wait_for_job
 from ui.compare import encode
 from ui.i18n import escaped
 from ui.pages import PATH
@@ -260,6 +260,7 @@ MORE_VIEWS = {  # choices besides the chapter that draw other settings
     ATTENTION: [("at_content", "random")],
     "lessons/embedding_space/embedding_space.py": [("es_method", "t-SNE"), ("es_method", "UMAP")],
 }
+JOB_FIRST = {"lessons/text_to_tokens/text_to_tokens.py": "tt_step"}  # page: a setting its first job draws
 LATER = {"es_replay"}  # drawn once a job has run (tests/app/test_embedding_space.py moves it)
 
 
@@ -270,6 +271,9 @@ def test_a_page_draws_each_setting_as_it_declares_it(page):
     declared_here = declaration(page)
     assert declared_here is not None
     at = open_link(page, {})
+    if page in JOB_FIRST:  # a slider drawn once the page's background job is done (a BPE training in a child process)
+        key = JOB_FIRST[page]
+        wait_for_job(at, lambda at: any(w.key == key for w in at.slider), f"{key}, drawn once the training is done")
     chapter = f"{declared_here.prefix}_chapter"
     views = [(chapter, c) for c in declared_here[chapter].options[1:]] if chapter in declared_here else []
     views += MORE_VIEWS.get(page, [])

@@ -137,7 +137,7 @@ def test_every_control_moves_without_a_traceback():
         ("ab" * 5_000, "Your text has 10,000 characters"),
         ("zero\u200bwidth and a bell\x07", "2 invisible characters: ZERO WIDTH SPACE"),
         ("zero\u200bwidth and a bell\x07", "WordPiece drops 2 of them"),
-        ("a\u0890b", "WordPiece drops 0 of them"),  # Cf to Python, unassigned to the tokenizer's tables: [UNK]
+        ("a\u0890b", "WordPiece drops 0 of the 1"),  # Cf to Python, unassigned to the tokenizer's tables: [UNK]
     ],
 )
 def test_bad_text_says_what_to_change_and_the_box_keeps_it(text, expect):
