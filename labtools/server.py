@@ -8,12 +8,14 @@ proc.terminate()
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,3 +91,20 @@ def start_server(port: int, env: dict | None = None, script: str = "serve.py") -
         proc.kill()
         raise
     return proc
+
+
+@contextlib.contextmanager
+def serving(env: dict | None = None) -> Iterator[str]:
+    """The lab served on a free port for the block (start_server), its URL; stopped after it, killed if a job's
+    worker thread keeps it from ending within 60 s."""
+    port = free_port()
+    proc = start_server(port, env)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

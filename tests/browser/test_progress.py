@@ -7,13 +7,11 @@ The server is this file's own, not the session's (whose caches other tests fill)
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 from playwright.sync_api import expect
 
 from labtools.browser import screen_page
-from labtools.server import free_port, start_server
+from labtools.server import serving
 from ui.i18n import catalog
 
 EN = catalog("en")
@@ -23,17 +21,8 @@ FIRST = 300_000  # ms: a cold server embeds the shipped sentences on a loaded ma
 
 @pytest.fixture(scope="module")
 def cold_url():
-    port = free_port()
-    proc = start_server(port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:  # a job's worker thread still training
-            proc.kill()
-            proc.wait()
+    with serving() as url:
+        yield url
 
 
 def says_then_shows(page, what: str, result) -> None:

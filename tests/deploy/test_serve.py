@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import streamlit
 
-from labtools.server import ROOT, free_port, server_command, start_server
+from labtools.server import ROOT, server_command, serving
 from serve import command, resumes
 
 STATIC = Path(streamlit.__file__).parent / "static" / "static"
@@ -20,13 +20,8 @@ STATIC = Path(streamlit.__file__).parent / "static" / "static"
 
 @pytest.fixture(scope="module")
 def url():
-    port = free_port()
-    server = start_server(port, script="serve.py")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with serving() as url:
+        yield url
 
 
 def get(url: str, **headers: str):

@@ -7,19 +7,14 @@ import sys
 
 import pytest
 
-from labtools.server import ROOT, free_port, start_server
+from labtools.server import ROOT, serving
 from scripts import smoke
 
 
 @pytest.fixture(scope="module")
 def url():
-    port = free_port()
-    server = start_server(port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with serving() as url:
+        yield url
 
 
 def test_every_module_the_sources_import_imports_as_the_image_runs_the_check():
