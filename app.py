@@ -5,9 +5,10 @@ from pathlib import Path
 import streamlit as st
 
 from lessons import declared, link_kinds
+from ui.address import keep_history, too_long_notice
 from ui.device import device_choice
 from ui.i18n import LANG_KEY, LANGUAGES, problem, shown, t
-from ui.link import ASKED, IN_LINK, check_link, keep_history, read_link, too_long_notice, translated_choice
+from ui.link import ASKED, IN_LINK, check_link, read_link, translated_choice
 from ui.pages import asked_path, lesson, navigation
 from ui.presenter import CSS, PRESENT_KEY, presenting
 from ui.resources import import_libraries

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from labtools.server import ROOT, free_port, start_server
+from labtools.server import ROOT, free_port, start_server, stop
 
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 # The cookie deploy/haproxy.cfg inserts to keep a browser on its replica.
@@ -88,7 +88,7 @@ class Replicas:
 
     def stop_replica(self, i: int) -> None:
         """Stop replica i (0-based), as a crash would; the proxy's health check takes it out of rotation."""
-        _stop(self.servers[i])
+        stop(self.servers[i])
         self.stopped.add(i)
 
     def kill_replica(self, i: int) -> None:
@@ -105,25 +105,15 @@ class Replicas:
     def stop(self) -> None:
         for i, proc in enumerate(self.servers):
             if i not in self.stopped:
-                _stop(proc)
+                stop(proc)
         self.stopped = set(range(len(self.servers)))
-        _stop(self.proxy)
+        stop(self.proxy)
 
     def __enter__(self) -> Replicas:
         return self
 
     def __exit__(self, *exc) -> None:
         self.stop()
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def start_replicas(
@@ -156,12 +146,12 @@ def start_replicas(
             errors.append(err)
     if errors:
         for proc in servers:
-            _stop(proc)
+            stop(proc)
         raise errors[0]
     try:
         proxy, url = start_proxy([f"127.0.0.1:{p}" for p in ports], proxy_port, env=proxy_env, cfg=cfg)
     except Exception:
         for proc in servers:
-            _stop(proc)
+            stop(proc)
         raise
     return Replicas(url=url, proxy=proxy, servers=servers, ports=ports, env=env)

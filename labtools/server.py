@@ -102,9 +102,16 @@ def serving(env: dict | None = None) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
+        stop(proc, timeout=60)
+
+
+def stop(proc: subprocess.Popen, timeout: float = 20) -> None:
+    """End a server (or the proxy): SIGTERM, then SIGKILL if it has not ended within `timeout` seconds (a job's
+    worker thread can hold it)."""
+    if proc.poll() is None:
         proc.terminate()
         try:
-            proc.wait(timeout=60)
+            proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

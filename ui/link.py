@@ -9,7 +9,7 @@ Streamlit 1.67 does most of it: `bind="query-params"` writes a widget's value in
 it when it equals the default, seeds the widget from a shared link, and restores it on Back and Forward;
 `persist_state="session"` keeps the value while another page is shown. What is left here is where it falls short:
 - it writes each change over the address (history.replaceState), so Back would leave the page instead of showing
-  its earlier view: `keep_history` (tests/browser/test_across_pages.py, Back brings k back);
+  its earlier view: `ui.address.keep_history` (tests/browser/test_across_pages.py, Back brings k back);
 - it drops a parameter it cannot use without a word: `check_link` names it, on the first run or, for a widget drawn
   later (another chapter's), on the run that draws it (tests/app/test_links.py, notices; test_link_values.py);
 - it would write a translated option's shown text, in the reader's language, and it binds widgets only: a choice
@@ -17,8 +17,7 @@ it when it equals the default, seeds the widget from a shared link, and restores
   link by hand (`from_link`, `to_link`);
 - it drops a whole link past 1,000 parameters or 512 Ki characters (streamlit.runtime.state.query_params.
   sanitize_query_string) with a line in the server's log only, while the address still shows it: the browser
-  reports such an address (`keep_history`, history.js) and the page names it (`too_long_notice`,
-  tests/browser/test_across_pages.py);
+  reports such an address and the page names it (ui.address);
 - links made before the binding named a setting without its page's prefix (?d_model=64): `read_link`
   (tests/app/test_links.py, old links);
 - it seeds a whole-number box with int(float(text)), which raises OverflowError for inf, -Infinity or 1e400: a
@@ -32,16 +31,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Literal, TypedDict
-from urllib.parse import quote
 
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
-from streamlit.runtime.state.query_params import (
-    CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
-    CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
-)
 
 from ui.i18n import Message, shown, t
 
@@ -64,15 +57,10 @@ SEEN = "_link_seen"  # the session's first link was read
 OLD = "_link_old"  # an old link's names, {new name: old name}, until check_link has read them
 REFUSED = "_link_refused"  # the parameters read_link took out of the link, until check_link has named them
 WAITING = "_link_waiting"  # (page prefix, {name: (as the link said it, [values])}): values for widgets not drawn yet
-LINK_MOST = 8_000  # characters of an address that common servers and proxies accept (the lab's own: ~127 kB)
-TEXT_MOST = 2_000  # a text setting's characters in the address, encoded: three boxes and the rest under LINK_MOST
-LEFT_OUT = "_link_left_out"  # {key: characters}: the texts this session holds that the address leaves out
 NOTICE = "_link_notice"  # (page prefix, [(setting or None, item, the value it names)]): the notice, until it goes
 _UNSET = ("_link_unset",)  # an item's setting not drawn yet when the item was made
 NUMBERS = ("number_input", "slider")  # the kinds whose link value is a number (a range slider, two numbers, would
 # be declared "multi": no page has one, and tests/app/test_links.py's round trip would fail if one did)
-
-_history = st.components.v2.component("view_history", js=Path(__file__).with_name("history.js").read_text())
 
 
 def back_or_forward() -> bool:
@@ -132,63 +120,6 @@ def translated_choices(widget, label: str, options, *, key: str, format_func, de
     elif st.query_params.get_all(key) != written:
         st.query_params[key] = written
     return value
-
-
-ADDRESS_ROOM = 100  # an address's characters before its query string: the scheme, a host and port, the page
-
-
-def address_chars(values: Mapping[str, str]) -> int:
-    """About how long the browser's address is with this run's link and `values` in it (each value encoded, as
-    history.js measures it, less the host's exact length)."""
-    query = {name: st.query_params.get_all(name) for name in st.query_params} | {k: [v] for k, v in values.items()}
-    return ADDRESS_ROOM + sum(len(quote(k)) + 2 + len(quote(v, safe="")) for k, vs in query.items() for v in vs)
-
-
-def keep_openable(key: str, value: str) -> None:
-    """After a text box bound to the link is drawn: note a text longer than TEXT_MOST once encoded, which the browser
-    leaves out of any address past LINK_MOST (history.js, through which every address is written: Streamlit's
-    binding writes a box's text from the browser), so that every address the lab writes
-    can be opened (issue 55: 188,947 characters got HTTP 400 on a reload); the box keeps it, and LEFT_OUT says so
-    to "Share this view", which offers the view's settings as a file instead (ui.share_link)."""
-    left = st.session_state.setdefault(LEFT_OUT, {})
-    was = key in left
-    # as history.js: a text is left out only of an address past LINK_MOST (the query parameter stays: Streamlit
-    # forbids taking out a bound one)
-    if len(quote(value, safe="")) > TEXT_MOST and address_chars({key: value}) > LINK_MOST:
-        left[key] = len(value)
-    else:
-        left.pop(key, None)
-    if was != (key in left) and getattr(get_script_run_ctx(), "fragment_ids_this_run", None):  # a fragment's run
-        st.rerun(scope="app")  # a box in a fragment: the sidebar's "Share this view" is drawn by a full run
-
-
-def keep_history() -> dict | None:
-    """Make each change a learner makes a new entry of the browser's history (see history.js); and return
-    {"fields": n, "chars": n} while the browser's address holds a link past what Streamlit reads (more than
-    CLIENT_STATE_QUERY_STRING_MAX_FIELDS parameters or CLIENT_STATE_QUERY_STRING_MAX_LENGTH characters: Streamlit
-    drops the whole query string and says so in the server's log only), else None (`too_long_notice`)."""
-    limits = dict(
-        fields=CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
-        chars=CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
-        most=LINK_MOST,  # and an address past this leaves its long texts out (history.js, keep_openable)
-        text=TEXT_MOST,
-    )
-    result = _history(key="view_history", data=limits, on_too_long_change=lambda: None)
-    return getattr(result, "too_long", None)
-
-
-def too_long_notice(where, too_long: dict | None) -> None:
-    """The notice for a link Streamlit did not read at all (keep_history's result): how large it is, the limits."""
-    if too_long:
-        where.warning(
-            t(
-                "ui.link_too_long",
-                fields=f"{too_long['fields']:,}",
-                chars=f"{too_long['chars']:,}",
-                most=f"{CLIENT_STATE_QUERY_STRING_MAX_FIELDS:,}",
-                most_chars=f"{CLIENT_STATE_QUERY_STRING_MAX_LENGTH:,}",
-            )
-        )
 
 
 def read_link(prefix: str, kinds: Mapping[str, str]) -> None:

@@ -33,8 +33,9 @@ from typing import Any, Literal
 
 import streamlit as st
 
+from ui.address import keep_openable
 from ui.i18n import t
-from ui.link import IN_LINK, keep_openable, translated_choice, translated_choices
+from ui.link import IN_LINK, translated_choice, translated_choices
 
 Widget = Literal[
     "number_input",

@@ -4,7 +4,7 @@ The address is read in the browser, each time the control opens. A server-writte
 the last full run: a slider inside a fragment changes the URL (ui.Link.fragment) but does not rerun the sidebar.
 The browser's address is also the one learners can reach when the app runs behind a proxy.
 
-A text too long for an address is left out of it (ui.link.keep_openable): the popover then says so and offers the
+A text too long for an address is left out of it (ui.address.keep_openable): the popover then says so and offers the
 view's settings as a file (`view_file`), which the same popover on any learner's page opens (`read_view_file`: only
 the page's declared settings, each checked against its declaration, never unpickled).
 """
@@ -18,8 +18,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui.address import LEFT_OUT, LINK_MOST
 from ui.i18n import Message, shown, shown_all, t
-from ui.link import LEFT_OUT, LINK_MOST
 from ui.settings import BY_HAND, SEVERAL, TEXTS, Settings
 
 FILE_MOST = 2 * 2**20  # bytes of a settings file read (a text box's longest text fits many times)

@@ -1,5 +1,5 @@
 """Every address the lab writes can be opened (issue 55, item 6): a text too long for an address is left out of it
-(ui.link.keep_openable), "Share this view" says so and offers the view's settings as a file, and that file opens the
+(ui.address.keep_openable), "Share this view" says so and offers the view's settings as a file, and that file opens the
 same view on a fresh page (ui.share_link)."""
 
 from urllib.parse import urlsplit
@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from labtools.browser import EXCEPTION, wait_until_idle
 from labtools.moves import download, type_into
-from ui.link import LINK_MOST
+from ui.address import LINK_MOST
 
 SENTENCE = "Sentence (segment A)"  # il.sentence
 
