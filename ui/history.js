@@ -28,13 +28,14 @@ export default function ({ data, setStateValue }) {
 }
 
 // A link past what Streamlit reads (data.fields parameters, data.chars characters) reaches the page as no link at
-// all, while the address still shows it: say so to the page, once per address, so that it names it.
+// all, while the address still shows it: say so to the page, once per address, so that it names it. An address
+// within both says nothing until one past them was said: a state set on every page's first draw asks for a rerun.
 function tooLong(data, setStateValue) {
   const query = location.search.slice(1);
   const fields = query ? query.split("&").length : 0;
   const over = fields > data.fields || query.length > data.chars ? { fields, chars: query.length } : null;
   const said = JSON.stringify(over);
-  if (window.__linkTooLong === said) return;
+  if ((window.__linkTooLong ?? "null") === said) return;
   window.__linkTooLong = said;
   setStateValue("too_long", over);
 }

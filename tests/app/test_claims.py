@@ -99,6 +99,12 @@ SHOWN_WHEN = "shown only when the code has found that it holds"
 PROBLEM = "an error about the input, shown when its condition holds, saying what to change"
 
 REVIEWED: dict[str, str] = {
+    # spinners: shown only while that work runs, which the cached function does once per server ("the first visit
+    # only") over what it names ("every method": core.sentences.METHODS)
+    **dict.fromkeys(
+        "sv.working_collection sv.working_order tt.working_price".split(),
+        "a spinner's text, shown while the work it names runs: once per server, as its cached function is",
+    ),
     # labels the eight-word rule does not catch (longer titles, presets naming a source's settings)
     **dict.fromkeys(
         """il.h_padding il.h_ok rp.h_alibi rp.past_link at.title at.weights_title at.h_checks at.h_distance

@@ -19,7 +19,7 @@ def test_grouped_words_count_against_the_cloud_s_cap_and_the_bound_is_said(size,
     at = open_link(PAGE, {"es_size": str(size), "es_words": "king", "es_groups": "", "es_own_groups": own})
     past = size + grouped - 20_000  # "king" is among the most frequent words: only the grouped ones are added
     (said,) = [w.value for w in at.warning if "holds at most 20,000 words" in w.value]
-    assert f"{past:,} grouped word(s) past that are left out" in said
+    assert f"{past:,} grouped words past that are left out" in said
     assert stated(at) == len(drawn(at)) == 20_000
 
 
