@@ -17,14 +17,11 @@ sys.path.insert(0, str(ROOT))
 
 @pytest.fixture(scope="session")
 def server_url():
-    """A real `streamlit run` server, started as the README starts it, shared by the browser and load tests."""
-    from labtools.server import free_port, start_server
+    """The lab served as the README serves it (labtools.server.serving), shared by the browser and load tests."""
+    from labtools.server import serving
 
-    port = free_port()
-    proc = start_server(port)
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=20)
+    with serving() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
