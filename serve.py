@@ -22,12 +22,14 @@ kept (/positional_encoding?pe_d_model=64); an unknown page then opens the overvi
 (ui.pages.asked_path). It sends index.html's own files asked from below a page (/positional_encoding/static/..., as
 /positional_encoding/ resolves them) to the files themselves, but never `_stcore/`: answering
 /positional_encoding/_stcore/health made the frontend take /positional_encoding for the base path, so that every
-shared link opened the overview (issue 50; tests/deploy/test_serve.py).
+shared link opened the overview (issue 50; tests/deploy/test_serve.py). `FirstInPage` installs ui/history.js in every
+page before Streamlit's own script, so that Back keeps a page's settings from the learner's first click.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import re
 import sys
@@ -40,6 +42,8 @@ from google.protobuf.message import DecodeError  # type: ignore[import-untyped]
 from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from streamlit.proto.BackMsg_pb2 import BackMsg
+
+from ui.address import history_script
 
 HERE = Path(__file__).resolve().parent
 WARM_UP = "--warm-up"
@@ -140,6 +144,69 @@ def resumes(scope: Scope) -> bool:
     return len(entries) >= 3 and bool(entries[2])
 
 
+class FirstInPage:
+    """ASGI middleware: index.html with ui/history.js installed before Streamlit's own script
+    (`ui.address.history_script`). Installed by its component alone it came after the first run had drawn, and a
+    learner who left a page before then lost its settings from Back: Streamlit's page switch first writes the old
+    page's address without its query as a new entry (tests/browser/test_deep_links.py failed 1 in 10 in CI).
+    Streamlit's own gzip comes inside this, so a page's request reaches it without Accept-Encoding and the page is
+    gzipped here (once: it is the same page each time). Its ETag gains a suffix: it is not Streamlit's page (which
+    Streamlit sends whole each time, with no 304)."""
+
+    SUFFIX = b"-h" + hashlib.sha256(history_script().encode()).hexdigest()[:12].encode()
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.script = history_script().encode()
+        self.packed: tuple[bytes, bytes] = (b"", b"")  # the last page and its gzip
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        base = base_path()
+        path: str = scope.get("path", "")
+        first = path[len(base) :].strip("/").split("/")[0] if path.startswith(base + "/") or path == base else ""
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD") or first in STREAMLITS:
+            await self.app(scope, receive, send)
+            return
+        gzips = b"gzip" in dict(scope["headers"]).get(b"accept-encoding", b"")
+        scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"accept-encoding"]}
+        start: Message = {}
+        body: list[bytes] = []
+
+        async def inject(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                start = message
+                if not self.is_page(start):
+                    await send(start)
+                return
+            if not self.is_page(start):
+                await send(message)
+                return
+            body.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            page = b"".join(body).replace(b'<script type="module"', self.script + b'<script type="module"', 1)
+            kept = [(k, v) for k, v in self.tagged(start["headers"]) if k not in (b"content-length", b"vary")]
+            kept.append((b"vary", b"Accept-Encoding"))
+            if gzips:
+                if self.packed[0] != page:
+                    self.packed = (page, gzip.compress(page, 9, mtime=0))
+                page = self.packed[1]
+                kept.append((b"content-encoding", b"gzip"))
+            await send({**start, "headers": [*kept, (b"content-length", str(len(page)).encode())]})
+            await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else page})
+
+        await self.app(scope, receive, inject)
+
+    @staticmethod
+    def is_page(start: Message) -> bool:
+        type_ = dict(start.get("headers") or []).get(b"content-type", b"")
+        return start.get("status") == 200 and type_.startswith(b"text/html")
+
+    def tagged(self, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+        return [(k, v[:-1] + self.SUFFIX + b'"' if k == b"etag" and v.endswith(b'"') else v) for k, v in headers]
+
+
 class GzipStatic:
     """ASGI middleware: GET /static/... answered with the file gzipped (computed once, kept) when the browser
     accepts gzip; anything else (another path, a range, a 304, an image or font) passes through as it is."""
@@ -201,7 +268,15 @@ class GzipStatic:
         await send({"type": "http.response.body", "body": kept[1]})
 
 
-app = st.App("app.py", middleware=[Middleware(BelowAPage), Middleware(WholeRunAfterReconnect), Middleware(GzipStatic)])
+app = st.App(
+    "app.py",
+    middleware=[
+        Middleware(BelowAPage),
+        Middleware(WholeRunAfterReconnect),
+        Middleware(FirstInPage),
+        Middleware(GzipStatic),
+    ],
+)
 
 
 def command(python: str, *options: str, warm_up: bool = False) -> list[str]:

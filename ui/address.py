@@ -10,6 +10,7 @@ long texts (`keep_openable`); the box keeps them and "Share this view" offers th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
@@ -27,7 +28,8 @@ LINK_MOST = 8_000  # characters of an address that common servers and proxies ac
 TEXT_MOST = 2_000  # a text setting's characters in the address, encoded: three boxes and the rest under LINK_MOST
 LEFT_OUT = "_link_left_out"  # {key: characters}: the texts this session holds that the address leaves out
 
-_history = st.components.v2.component("view_history", js=Path(__file__).with_name("history.js").read_text())
+HISTORY_JS = Path(__file__).with_name("history.js").read_text()
+_history = st.components.v2.component("view_history", js=HISTORY_JS)
 
 
 ADDRESS_ROOM = 100  # an address's characters before its query string: the scheme, a host and port, the page
@@ -58,18 +60,27 @@ def keep_openable(key: str, value: str) -> None:
         st.rerun(scope="app")  # a box in a fragment: the sidebar's "Share this view" is drawn by a full run
 
 
+LIMITS = dict(  # what history.js is told of addresses
+    fields=CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
+    chars=CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
+    most=LINK_MOST,  # and an address past this leaves its long texts out (history.js, keep_openable)
+    text=TEXT_MOST,
+)
+
+
+def history_script() -> str:
+    """history.js as an index.html script that installs it before Streamlit's own (serve.py, `FirstInPage`): the
+    learner's first click on a page is then a history entry already."""
+    return f'<script type="module">{HISTORY_JS}\ninstall({json.dumps(LIMITS)});</script>'
+
+
 def keep_history() -> dict | None:
-    """Make each change a learner makes a new entry of the browser's history (see history.js); and return
+    """Make each change a learner makes a new entry of the browser's history (see history.js; installed from
+    index.html first where serve.py serves the lab, `history_script`); and return
     {"fields": n, "chars": n} while the browser's address holds a link past what Streamlit reads (more than
     CLIENT_STATE_QUERY_STRING_MAX_FIELDS parameters or CLIENT_STATE_QUERY_STRING_MAX_LENGTH characters: Streamlit
     drops the whole query string and says so in the server's log only), else None (`too_long_notice`)."""
-    limits = dict(
-        fields=CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
-        chars=CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
-        most=LINK_MOST,  # and an address past this leaves its long texts out (history.js, keep_openable)
-        text=TEXT_MOST,
-    )
-    result = _history(key="view_history", data=limits, on_too_long_change=lambda: None)
+    result = _history(key="view_history", data=LIMITS, on_too_long_change=lambda: None)
     return getattr(result, "too_long", None)
 
 

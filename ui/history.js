@@ -3,9 +3,17 @@
 // address changes as new entries. Here, the first address written after the learner clicked or typed becomes a
 // new entry, and every other write (the run's corrections, a page's settings restored on arrival) replaces it:
 // one entry per change the learner made. Back then brings that address, and Streamlit seeds the widgets from it.
+//
+// serve.py runs `install` in index.html, before Streamlit's own script: installed by the component alone, it came
+// after the first run had drawn, and a learner who left the page before then lost its settings from Back (a page
+// switch first writes the old page's address without its query, then the new page's; see upstream.md).
 export default function ({ data, setStateValue }) {
   tooLong(data, setStateValue);
-  window.__linkLimits = data;
+  install(data);
+}
+
+export function install(limits) {
+  window.__linkLimits = limits;
   if (window.__viewHistory) return;
   window.__viewHistory = true;
   const replace = history.replaceState.bind(history);

@@ -13,7 +13,8 @@ import pytest
 import streamlit
 
 from labtools.server import ROOT, server_command, serving
-from serve import command, resumes
+from serve import FirstInPage, command, resumes
+from ui.address import history_script
 
 STATIC = Path(streamlit.__file__).parent / "static" / "static"
 
@@ -59,6 +60,19 @@ def test_the_lab_serves_its_pages_under_serve_py(url):
         with Session.open(url, page) as session:
             assert not session.exceptions() and session.page_elements(), page
     assert get(f"{url}/_stcore/health")[0] == 200
+
+
+@pytest.mark.parametrize("page", ["", "positional_encoding", "no_such_page"])
+@pytest.mark.parametrize("encoding", ["gzip, deflate", "identity"])
+def test_every_page_installs_history_js_before_streamlits_script(url, page, encoding):
+    """A learner's first click is a history entry even before the first run has drawn (serve.FirstInPage)."""
+    status, headers, body = get(f"{url}/{page}?pe_d_model=64", **{"Accept-Encoding": encoding})
+    html = (gzip.decompress(body) if headers.get("content-encoding") == "gzip" else body).decode()
+    assert status == 200 and int(headers["content-length"]) == len(body)
+    assert ("gzip" in encoding) == (headers.get("content-encoding") == "gzip")
+    ours = html.index(history_script())
+    assert ours < html.index('<script type="module" crossorigin src="./static/js/index.')
+    assert headers["etag"].endswith(f'{FirstInPage.SUFFIX.decode()}"')
 
 
 def exec_line(script: str) -> list[str]:
