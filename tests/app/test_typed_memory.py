@@ -20,7 +20,7 @@ HELD = 64  # MiB a new text keeps after its run
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 @given(page=st.sampled_from(sorted(PAGES)), chars=st.integers(0, 2_000_000))
 @example(page="input_layer", chars=1_000_000)
-@example(page="sentence_vectors/search", chars=1_000_000)
+@example(page="sentence_vectors/search", chars=2_000_000)  # peaked at +548 MiB: the whole text tokenized
 def test_typed_text_keeps_a_run_within_its_memory_budget(page, chars):
     peak, held = typed(page, chars)
     assert peak < BUDGET, f"{page}: {chars:,} characters per box peaked at +{peak:.0f} MiB"
