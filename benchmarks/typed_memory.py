@@ -21,4 +21,4 @@ if __name__ == "__main__":
     for page in PAGES:
         for chars in sizes:
             peak, held = typed(page, chars)
-            print(f"{Path(page).stem:16} {chars:>9,} chars per box: peak +{peak:6.0f} MiB, held +{held:5.0f} MiB")
+            print(f"{page:26} {chars:>9,} chars per box: peak +{peak:6.0f} MiB, held +{held:5.0f} MiB")

@@ -138,6 +138,15 @@ def project(
     return coords.astype(np.float32)
 
 
+def project_in_steps(
+    x: np.ndarray, cfg: CloudConfig, *, on_step: Callable[[int, int], None], snapshot: Snapshot | None = None
+) -> np.ndarray:
+    """`project` reporting as core.jobs.in_child's work does, on_step(step, cfg.steps(n)): how a t-SNE or UMAP job
+    runs in a child process."""
+    total = cfg.steps(len(x))
+    return project(x, cfg, progress=lambda step, _: on_step(step, total), snapshot=snapshot)
+
+
 def _tsne(x: np.ndarray, cfg: CloudConfig, progress: Progress | None, snapshot: Snapshot | None = None) -> np.ndarray:
     """openTSNE: as fast as scikit-learn's TSNE here (benchmarks/cloud.py), but it reports progress and can resume."""
     from openTSNE import TSNEEmbedding, affinity, initialization

@@ -25,23 +25,31 @@ from core.problems import Problem
 
 Progress = Callable[[int, float], None]
 Work = Callable[[Progress], Any]
+Snapshot = Callable[[int, Any], None]  # (step, the work's state so far: t-SNE's layout)
+CHILD_PRELOAD = ("core.bpe", "core.cloud", "core.neighbours", "openTSNE")  # what in_child's work imports
 CHILD_REPORTS = 200  # at most this many progress reports from a child process per job (and its last step)
 
 
-def in_child(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Work:
+def in_child(func: Callable[..., Any], *args: Any, snapshot: Snapshot | None = None, **kwargs: Any) -> Work:
     """Work that runs func(*args, on_step=..., **kwargs) in a child process and forwards its progress (on_step(step,
-    total) -> progress(step, 0.0)): for pure-Python work (a BPE training), which in a thread of the server would hold
-    the GIL against its event loop and every learner's run (issue 55: page loads unanswered under a burst). The job's
-    thread waits on the pipe, without the GIL. The child is spawned (no copy of the server's threads), func and its
-    arguments and result are the lab's own objects, pickled between its own processes.
+    total) -> progress(step, 0.0)): for work that holds the GIL (a BPE training in pure Python, UMAP's epochs, t-SNE's
+    loop), which in a thread of the server would hold it against its event loop and every learner's run (issue 55:
+    page loads unanswered under a burst). The job's thread waits on the pipe, without the GIL. The child is forked
+    from multiprocessing's fork server (a process of its own, which has imported CHILD_PRELOAD once: no copy of the
+    server's threads, and no imports per child, which a spawned child made, for a minute on a loaded machine); func
+    and its arguments and result are the lab's own objects, pickled between its own processes.
 
+    Args:
+        snapshot: if given, func is also called with snapshot=..., and each snapshot(step, state) it makes in the
+            child is made here too (t-SNE's intermediate layouts).
     Raises (from the work): RuntimeError with the child's error, or when the child ends without a result.
     """
 
     def work(progress: Progress) -> Any:
-        context = multiprocessing.get_context("spawn")
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(list(CHILD_PRELOAD))  # read when the fork server starts: the first child
         receive, send = context.Pipe(duplex=False)
-        child = context.Process(target=_child, args=(send, func, args, kwargs), daemon=True)
+        child = context.Process(target=_child, args=(send, func, args, kwargs, snapshot is not None), daemon=True)
         child.start()
         send.close()  # the child holds its own end: EOF here once it is gone
         try:
@@ -53,6 +61,8 @@ def in_child(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Work:
                     raise RuntimeError(f"the child process ended without a result (exit {child.exitcode})") from None
                 if kind == "step":
                     progress(value, 0.0)
+                elif kind == "snapshot" and snapshot is not None:
+                    snapshot(*value)
                 elif kind == "done":
                     return value
                 else:
@@ -66,8 +76,9 @@ def in_child(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Work:
     return work
 
 
-def _child(send: Any, func: Callable[..., Any], args: tuple, kwargs: dict) -> None:
-    """in_child's process: func's progress (every 1/CHILD_REPORTS of it) and its result or error, down the pipe."""
+def _child(send: Any, func: Callable[..., Any], args: tuple, kwargs: dict, snapshots: bool = False) -> None:
+    """in_child's process: func's progress (every 1/CHILD_REPORTS of it), its snapshots if asked for, and its result
+    or error, down the pipe."""
     last = [0]
 
     def on_step(step: int, total: int) -> None:
@@ -75,6 +86,8 @@ def _child(send: Any, func: Callable[..., Any], args: tuple, kwargs: dict) -> No
             last[0] = step
             send.send(("step", step))
 
+    if snapshots:
+        kwargs = {**kwargs, "snapshot": lambda step, state: send.send(("snapshot", (step, state)))}
     try:
         send.send(("done", func(*args, on_step=on_step, **kwargs)))
     except Exception as err:  # reported as the job's error

@@ -204,6 +204,14 @@ def perplexity_sweep(
     return layouts
 
 
+def sweep_in_steps(
+    x: np.ndarray, cfg: CloudConfig, perplexities: Sequence[float], *, on_step: Callable[[int, int], None]
+) -> list[np.ndarray]:
+    """`perplexity_sweep` reporting as core.jobs.in_child's work does, on_step(step, every run's steps)."""
+    total = len(perplexities) * cfg.iterations
+    return perplexity_sweep(x, cfg, perplexities, progress=lambda step, _: on_step(step, total))
+
+
 def _offset(progress: Progress, offset: int) -> Progress:
     """progress, with `offset` steps added: one run of a sweep reporting after the runs before it."""
     return lambda step, _: progress(offset + step, 0.0)

@@ -12,13 +12,27 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from core.sentences import MAX_SENTENCES
+
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGES = {  # page: (its largest settings in a link, the boxes a learner types into)
-    "lessons/input_layer/input_layer.py": (
+SV = "lessons/sentence_vectors/sentence_vectors.py"
+# A page (or one chapter of it): (its script, its largest settings in a link, the boxes a learner types into[, the
+# lines each box's text is split into: the most sentences a list reads]).
+PAGES: dict[str, tuple] = {
+    "input_layer": (
+        "lessons/input_layer/input_layer.py",
         dict(il_mode="random", il_d_model="512", il_max_len="512"),
         ("il_sentence", "il_pair"),
     ),
-    "lessons/text_to_tokens/text_to_tokens.py": (dict(tt_words="1000", tt_merges="500"), ("tt_sentence",)),
+    "text_to_tokens": (
+        "lessons/text_to_tokens/text_to_tokens.py",
+        dict(tt_words="1000", tt_merges="500"),
+        ("tt_sentence",),
+    ),
+    "sentence_vectors/sentences": (SV, dict(sv_chapter="sentences"), ("sv_sentences",), MAX_SENTENCES),
+    "sentence_vectors/order": (SV, dict(sv_chapter="order"), ("sv_first", "sv_second")),
+    "sentence_vectors/search": (SV, dict(sv_chapter="search", sv_k="20"), ("sv_query",)),
+    "sentence_vectors/map": (SV, dict(sv_chapter="map", sv_method="PCA"), ("sv_query",)),
 }
 
 
@@ -42,32 +56,42 @@ def measured(request: Callable[[], Any]) -> tuple[float, float]:
     return peak / 1024, (_status_kib("VmRSS") - before) / 1024
 
 
-def distinct_words(chars: int, seed: int = 0) -> str:
-    """`chars` characters of words that are all different (hex counters): the most rows a word table can get."""
+def distinct_words(chars: int, seed: int = 0, lines: int = 1) -> str:
+    """`chars` characters of words that are all different (hex counters): the most rows a word table can get; in
+    `lines` lines of about the same length."""
     out, size, i = [], 0, seed * 10**8
     while size < chars:
         word = f"{i:x}q"
         out.append(word)
         size += len(word) + 1
         i += 1
-    return " ".join(out)[:chars]
+    every = max(-(-len(out) // lines), 1)
+    return "\n".join(" ".join(out[at : at + every]) for at in range(0, len(out), every))[:chars]
 
 
-def typed(page: str, chars: int) -> tuple[float, float]:
-    """(peak, held) MiB of one run of `page` (PAGES: at its largest settings) after its boxes are filled with `chars`
-    characters of distinct words each, in AppTest."""
-    link, boxes = PAGES[page]
+def typed(name: str, chars: int, seed: int = 0) -> tuple[float, float]:
+    """(peak, held) MiB of the page `name` (PAGES: at its largest settings) when its boxes are filled with `chars`
+    characters of distinct words each (drawn from `seed`), in AppTest: the larger peak of two such requests in a row,
+    two different texts, and what the second keeps while its session lives (what the process loads once for a text
+    that long, its kernels and buffers, is the first's; what each new text keeps is the second's)."""
+    page, link, boxes, *split = PAGES[name]
+    page_seed = list(PAGES).index(name) * 10**4  # each page its own texts: none found in another's caches
     at = AppTest.from_file(APP, default_timeout=120)
     at.switch_page(page)
-    for name, value in link.items():
-        at.query_params[name] = value
+    for setting, value in link.items():
+        at.query_params[setting] = value
     at.run()
 
-    def request() -> None:
-        for seed, key in enumerate(boxes):
-            box = next(w for w in (*at.text_input, *at.text_area) if w.key == key)
-            box.set_value(distinct_words(chars, seed))
-        at.run()
-        assert not at.exception, at.exception
+    def request(texts: int) -> Callable[[], None]:
+        def run() -> None:
+            for i, key in enumerate(boxes):
+                box = next(w for w in (*at.text_input, *at.text_area) if w.key == key)
+                box.set_value(distinct_words(chars, (page_seed + texts) * len(boxes) + i, *split))
+            at.run()
+            assert not at.exception, at.exception
 
-    return measured(request)
+        return run
+
+    first, _ = measured(request(2 * seed))
+    second, held = measured(request(2 * seed + 1))
+    return max(first, second), held

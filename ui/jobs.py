@@ -126,14 +126,17 @@ def _refusal_live(runner: JobRunner, refused_key: str) -> None:
 def job_progress(
     runner: JobRunner, key: Hashable, describe: Callable[[Job], str], draw: Callable[[Job], None] | None = None
 ) -> None:
-    """A job's progress bar, redrawn every second in a fragment; a full rerun once the job is done, so that the
-    page shows its result.
+    """A job's progress bar, redrawn every second in a fragment; once the job is done, the bar full and saying that
+    its result is being drawn, and a full rerun, which draws it (the bar stays on screen until then: it stood at its
+    last step, "step 650 of 750", while a loaded server's rerun drew the map; issue 51).
 
     Args:
         describe: the bar's text for the job as it is now (deferred, waiting, starting, at step n of total).
         draw: what to show under the bar while the job runs (t-SNE's latest intermediate layout), or None.
     """
     job = held(runner, key)
+    if job is not None and job.done:
+        st.progress(1.0, text=t("ui.job_drawing"))
     if job is None or job.done:
         st.rerun()
     st.progress(job.step / job.total if job.started else 0.0, text=describe(job))
@@ -174,11 +177,14 @@ def job_result(
 
 def describe_projection(method: str, job: Job) -> str:
     """A projection's progress text (the shared "projections" queue: the embedding space's and the sentence map's):
-    deferred behind the learner's own run, waiting behind others, UMAP's start (neighbours, compiling), or its step."""
+    deferred behind the learner's own run, waiting behind others, its start (its process, the neighbours; UMAP's
+    compiling), its step, or its last step done and the layout on its way back."""
     if job.deferred:
         return t("es.deferred", method=method)
     if not job.started:
         return t("es.waiting", method=method, n=job_runner("projections").ahead(job.key))
-    if job.step == 0 and method == "UMAP":
-        return t("es.umap_starting")
+    if job.step == 0:
+        return t("es.umap_starting" if method == "UMAP" else "es.starting", method=method)
+    if job.step >= job.total:
+        return t("es.finishing", method=method, total=job.total)
     return t("es.step", method=method, step=job.step, total=job.total)

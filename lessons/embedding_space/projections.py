@@ -11,7 +11,7 @@ import streamlit as st
 
 from core import cloud, neighbours
 from core.cloud import METHODS, CloudConfig
-from core.jobs import Job, JobRunner
+from core.jobs import Job, JobRunner, in_child
 from core.problems import Problem
 from core.vectors import WordVectors
 from figures.cloud import cloud_figure
@@ -52,14 +52,15 @@ def start(key: tuple, x: np.ndarray, cfg: CloudConfig) -> None:
     for old in [k for k in store if runner().get(k) is None]:
         del store[old]
     store[key] = kept
-    work = functools.partial(cloud.project, x, cfg, snapshot=snapshot if cfg.method == "t-SNE" else None)
-    submit(runner(), [(key, lambda progress: work(progress=progress), cfg.steps(len(x)))], "es_refused")
+    # In a child process (core.jobs.in_child): t-SNE's loop and UMAP's epochs hold the GIL, which in a thread of the
+    # server kept every learner's page waiting (issue 55); t-SNE's layouts come back to `kept` as it runs.
+    work = in_child(cloud.project_in_steps, x, cfg, snapshot=snapshot if cfg.method == "t-SNE" else None)
+    submit(runner(), [(key, work, cfg.steps(len(x)))], "es_refused")
 
 
 def start_sweep(key: tuple, x: np.ndarray, cfg: CloudConfig, perplexities: tuple[float, ...]) -> None:
-    work = functools.partial(neighbours.perplexity_sweep, x, cfg, perplexities)
-    total = len(perplexities) * cfg.iterations
-    submit(runner(), [(key, lambda progress: work(progress=progress), total)], "es_sweep_refused")
+    work = in_child(neighbours.sweep_in_steps, x, cfg, perplexities)  # a child process, as `start`'s
+    submit(runner(), [(key, work, len(perplexities) * cfg.iterations)], "es_sweep_refused")
 
 
 def projection_ui(

@@ -1,6 +1,7 @@
 """Chapter 4's projections of the shipped sentences: PCA in the rerun; t-SNE and UMAP as jobs in the shared projection
 queue (ui.jobs' "projections", the embedding space page's too), run once per server for each vector space and
-settings, whoever pressed Run."""
+settings, whoever pressed Run, each in a child process (core.jobs.in_child), which leaves the server's GIL to its
+learners."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import functools
 import numpy as np
 import streamlit as st
 
-from core.cloud import CloudConfig, project
-from core.jobs import JobRunner
+from core.cloud import CloudConfig, project_in_steps
+from core.jobs import JobRunner, in_child
 from lessons.sentence_vectors import views
 from ui.i18n import t
 from ui.jobs import QUEUES, describe_projection, held, job_progress, job_runner, refusal_notice, submit
@@ -36,7 +37,7 @@ def map_coords(space: str, cfg: CloudConfig) -> np.ndarray | None:
     if job is not None:
         st.error(t("es.failed", method=cfg.method, error=job.error))
     x = views.collection_array(space)
-    work = [(key, lambda progress: project(x, cfg, progress=progress), cfg.steps(len(x)))]
+    work = [(key, in_child(project_in_steps, x, cfg), cfg.steps(len(x)))]  # a child process: as the embedding space's
     run = t("es.run", method=cfg.method, n=len(x))
     st.button(run, key="sv_run", type="primary", on_click=submit, args=(runner(), work, "sv_refused"))
     st.caption(t("es.slow", method=cfg.method, queue=QUEUES["projections"]["max_waiting"]))

@@ -13,7 +13,7 @@ from core.pretrained import PretrainedMissing
 from core.sentences import MAX_PIECES, MAX_SENTENCES, METHODS
 from figures.sentences import map_figure, separation_figure, similarity_figure
 from lessons.sentence_vectors import map_jobs, views
-from lessons.sentence_vectors.settings import SETTINGS
+from lessons.sentence_vectors.settings import MOST_CHARS, SETTINGS
 from ui import live_chart
 from ui.exercises import try_this
 from ui.explain import explain, show_code
@@ -37,6 +37,14 @@ def cols(*names: str) -> list[str]:
 
 def refusal_text(refusal: views.Refusal) -> str:
     return t(refusal[0], **refusal[1])
+
+
+def read_text(which: str, text: str) -> str:
+    """The part of a typed text the page reads, its first MOST_CHARS characters, with a notice when that leaves some
+    out (memory per run bounded: issue 55); then how many of its pieces MiniLM leaves out (cut_notice)."""
+    if len(text) > MOST_CHARS:
+        st.warning(t("sv.typed_cut", which=which, n=f"{len(text):,}", most=f"{MOST_CHARS:,}"))
+    return text[:MOST_CHARS]
 
 
 def cut_notice(which: str, sentence: str) -> None:
@@ -66,7 +74,7 @@ def shared_collection():
     with st.spinner(t("sv.working_collection")):  # embedded once per server, on the first visit
         collection = sentence_collection()
     topic_names = {topic: t(f"sv.topic_{topic}") for topic in dict.fromkeys(collection.topics)}
-    query = SETTINGS["sv_query"].draw(st).strip()
+    query = read_text(t("sv.cut_query"), SETTINGS["sv_query"].draw(st).strip())
     cut_notice(t("sv.cut_query"), query)
     st.caption(t("sv.collection", n=len(collection.sentences), topics=", ".join(topic_names.values())))
     return collection, topic_names, query
@@ -95,15 +103,14 @@ def one_vector_per_sentence() -> None:
         st.caption(t("sv.empty_lines", n=lines.empty))
     if lines.left_out:
         st.warning(t("sv.too_many", most=MAX_SENTENCES, n=len(lines.left_out), first=lines.left_out[0]))
+    read = tuple(read_text(t("sv.cut_line", n=i + 1), line) for i, line in enumerate(lines.sentences))
     with st.spinner(t("sv.working_sentences")):
-        view = views.sentences_view(lines.sentences)
-    for i, line in enumerate(lines.sentences):
+        view = views.sentences_view(read)
+    for i, line in enumerate(read):
         cut_notice(t("sv.cut_line", n=i + 1), line)
     for i, method, why in view["refused"]:
-        st.warning(
-            t("sv.refused", n=i + 1, sentence=lines.sentences[i], method=method_name(method), why=refusal_text(why))
-        )
-    kept = [lines.sentences[i] for i in view["kept"]]
+        st.warning(t("sv.refused", n=i + 1, sentence=read[i], method=method_name(method), why=refusal_text(why)))
+    kept = [read[i] for i in view["kept"]]
     if len(kept) < 2:
         st.warning(t("sv.need_two", n=len(kept)))
     else:
@@ -160,7 +167,8 @@ def word_order() -> None:
     st.header(t("sv.h_order"))
     st.markdown(t("sv.order_intro"))
     c1, c2 = st.columns(2)
-    first, second = SETTINGS["sv_first"].draw(c1), SETTINGS["sv_second"].draw(c2)
+    first = read_text(t("sv.cut_first"), SETTINGS["sv_first"].draw(c1))
+    second = read_text(t("sv.cut_second"), SETTINGS["sv_second"].draw(c2))
     with st.spinner(t("sv.working_order")):  # the shipped pairs under every method: once per server
         view = views.order_view(first, second)
     cut_notice(t("sv.cut_first"), first)

@@ -16,6 +16,9 @@ SENTENCES = "\n".join(
         "I do not love this film.",
     )
 )
+# The characters of a typed text (a query, a pair's sentence, a line of the list) the page reads: MiniLM's vector reads
+# 256 pieces, and a whole megabyte tokenized peaked near the 300 MiB a run may take (issue 55); the box keeps it all.
+MOST_CHARS = 4_096
 K = (1, 20, 5)  # the search's k: least, most, default
 KEPT_K = (1, 50, 10)  # neighbours kept and trustworthiness at k: least, most, default
 

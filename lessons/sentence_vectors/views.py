@@ -8,6 +8,8 @@ refusal, (locale key, values), never as an exception: the page names it and show
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 import torch
 
@@ -17,17 +19,27 @@ from core.problems import Problem
 from core.projection import pca
 from ui.cache import cached
 from ui.resources import minilm_model, sentence_collection, shipped_order_cosines
+from ui.sessions import release_free_memory
 from ui.vectors import bundled_vectors
 
 Refusal = tuple[str, dict]  # (locale key, its values)
+T = TypeVar("T")
 PLACED_BY = 5  # a query's place on a t-SNE or UMAP map: the mean place of its 5 most similar sentences
+
+
+def given_back(value: T) -> T:
+    """`value`, once malloc's free memory is returned to the system (ui.sessions.release_free_memory): a text's
+    MiniLM runs are freed by then, and glibc would otherwise keep their pages for good, in the arena of the session's
+    script thread (issue 55: twenty lists of long sentences held +220 MiB after their sessions)."""
+    release_free_memory()
+    return value
 
 
 @cached(max_entries=512)
 def minilm_row(sentence: str, positions: str = "learned") -> tuple[torch.Tensor | None, Refusal | None]:
     """A sentence's MiniLM embedding (384,), or why MiniLM cannot read it."""
     try:
-        return sentences.minilm_vector(minilm_model(), sentence, positions), None
+        return given_back(sentences.minilm_vector(minilm_model(), sentence, positions)), None
     except Problem as err:
         return None, (f"problems.{err.key}", err.values)
 
@@ -85,7 +97,7 @@ def order_view(first: str, second: str) -> dict:
     for which, text in (("first", first), ("second", second)):
         refused += [(which, "minilm", why) for why in [minilm_row(text)[1]] if why is not None]
         refused += [(which, "glove", why) for why in [glove_row(text)[1]] if why is not None]
-    yours = None if refused else sentences.order_cosines(model, wv, first, second)
+    yours = None if refused else given_back(sentences.order_cosines(model, wv, first, second))
     return dict(
         shipped=list(shipped_order_cosines()),
         yours=yours,

@@ -70,3 +70,17 @@ def test_a_failed_job_says_why_above_the_button_that_asks_again():
     at.run()
     assert [e.value for e in at.error] == ["fail failed: RuntimeError: it broke"]
     assert at.button(key="run").label == "Run fail" and not at.success and not at.exception
+
+
+def test_a_maps_progress_says_what_runs_from_its_start_to_its_result():
+    """Issue 51: the sentence map's bar stood at "step 650 of 750" for minutes, its last step drawn before the job's
+    end and the page's rerun; each stage now has its text (and job_progress draws "Done: drawing the result…")."""
+    from core.jobs import Job
+    from ui.jobs import describe_projection
+
+    job = Job("map", total=750, deferred=False, started=True)
+    assert describe_projection("t-SNE", job).startswith("t-SNE: starting")
+    job.step = 650
+    assert describe_projection("t-SNE", job) == "t-SNE: step 650 of 750"
+    job.step = 750
+    assert describe_projection("t-SNE", job) == "t-SNE: all 750 steps done; handing the layout over…"

@@ -81,6 +81,24 @@ def test_projections_are_deterministic_for_a_seed_and_report_progress(method):
     assert not np.array_equal(first, other)
 
 
+def test_a_tsne_in_a_child_process_is_the_same_layout_and_sends_its_progress_and_layouts_back():
+    """Issue 55: maps ran in threads of the server, holding the GIL against its event loop; now in a child process
+    (core.jobs.in_child), which must give what project() gives here, steps and intermediate layouts included."""
+    from core.jobs import JobRunner, in_child
+
+    x = np.random.default_rng(0).normal(size=(60, 10))
+    cfg = CloudConfig("t-SNE", 2, perplexity=10, iterations=260, seed=3)
+    layouts: list[tuple[int, np.ndarray]] = []
+    runner = JobRunner()
+    job = runner.submit("map", in_child(cloud.project_in_steps, x, cfg, snapshot=lambda *s: layouts.append(s)), 260)
+    assert job.finished.wait(300) and job.error is None, job.error
+    mine = []
+    np.testing.assert_array_equal(job.result, cloud.project(x, cfg, snapshot=lambda *s: mine.append(s)))
+    assert job.step == cfg.steps(60) and [i for i, _ in layouts] == [i for i, _ in mine]
+    np.testing.assert_array_equal(layouts[-1][1], mine[-1][1])
+    runner.shutdown()
+
+
 def test_pca_in_3d_matches_the_pca_of_the_projection_module():
     x = np.random.default_rng(1).normal(size=(50, 6))
     from core.projection import pca
