@@ -1,9 +1,10 @@
 """Text sizes in presenter mode at 1024 x 768: the body text beside the smallest chart text, hover label and table
 cell of every page and chapter, in px as drawn (CSS px times the zoom).
 
-    .venv/bin/python benchmarks/presenter_text.py [--pages tt sv] [--width 1024]
+    .venv/bin/python benchmarks/presenter_text.py [--pages tt sv] [--screen presenter-1024]
 
-Each view is opened at its defaults with ?present=true (the views scripts/screenshots.py takes), its run and charts
+Each view is opened at its defaults with ?present=true (the views scripts/screenshots.py takes; --screen: another of
+labtools.browser.SCREENS, a laptop or a phone, for comparison), its run and charts
 awaited (labtools.browser.assert_layout, whose failure is printed beside the view), the column settled (scripts/screenshots.py's settle), then measured in the page. A
 table drawn on a canvas (st.dataframe) is printed as "canvas": its cells keep Streamlit's size whatever the zoom.
 """
@@ -19,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from labtools.browser import assert_layout, launch_browser, new_context, wait_until_idle  # noqa: E402
+from labtools.browser import SCREENS, assert_layout, launch_browser, new_context, screen_link, wait_until_idle  # noqa: E402
 from labtools.server import free_port, start_server, stop  # noqa: E402
 from scripts.screenshots import settle, views  # noqa: E402
 
@@ -44,7 +45,7 @@ MEASURE = """() => {
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", nargs="*", help="page keys; all by default")
-    parser.add_argument("--width", type=int, default=1024)
+    parser.add_argument("--screen", default="presenter-1024", choices=list(SCREENS))
     args = parser.parse_args()
     port = free_port()
     server = start_server(port)
@@ -52,11 +53,11 @@ def main() -> int:
     try:
         with sync_playwright() as p:
             browser = launch_browser(p)
-            page = new_context(browser, viewport={"width": args.width, "height": 768}).new_page()
+            page = new_context(browser, **SCREENS[args.screen]["context"]).new_page()
             page.set_default_timeout(180_000)
             print(f"{'view':<16} {'body':>5} {'chart':>6} {'hover':>6} {'cells':>6}  charts  layout")
             for stem, address, _ in views(args.pages):
-                page.goto(f"http://127.0.0.1:{port}{address}present=true")
+                page.goto(screen_link(f"http://127.0.0.1:{port}{address}".rstrip("?&"), args.screen))
                 wait_until_idle(page)
                 page.wait_for_timeout(1500)  # the live charts' component mounted, plotly.js loaded
                 settle(page)
