@@ -243,7 +243,8 @@ function wrap(line, wide) {
 // titles set in one size, the largest at which each takes at most two lines that fit (down to PANEL_MIN_FONT px).
 // The chart grows by the lines added to its top row, twice over: plotly sets the main title in the middle of the top
 // margin, which moves down by half of what is added.
-const PANEL_MIN_FONT = 9; // px; in presenter mode the body text's size (scaleFonts)
+const PANEL_MIN_FONT = 9; // px, on a phone (labtools/layout.js lets it through there); in presenter mode the body
+// text's size (scaleFonts)
 const PANEL_PAD = 6; // px between two panel titles
 
 async function fitPanelTitles(gd, layout) {

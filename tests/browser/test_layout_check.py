@@ -307,3 +307,21 @@ def test_presenter_table_cells_under_the_body_texts_size_and_a_canvas_table_are_
     presenter.evaluate("document.querySelectorAll('head style').forEach((s) => s.remove())")
     presenter_column(presenter, BODY + grid + table_html("font-size:14px"))
     assert not small_text(layout_problems(presenter))  # on a laptop (no zoom) the check does not apply
+
+
+def test_on_a_laptop_chart_text_under_three_quarters_of_the_body_text_is_seen(bare):
+    """Off a projector the rule is a laptop's own: plotly's 12 px beside 16 px body text passes, 10 px does not."""
+    box = '<div data-testid="stElementContainer"><div data-testid="stPlotlyChart"><div class="js-plotly-plot"></div></div></div>'
+
+    def problems(fig: go.Figure) -> list[str]:
+        column(bare, 1100, BODY + box)
+        bare.evaluate(
+            "fig => Plotly.newPlot(document.querySelector('.js-plotly-plot'), fig.data, fig.layout)",
+            json.loads(pio.to_json(fig)),
+        )
+        return small_text(settled(bare))
+
+    laptop = a_chart_of_every_text()
+    assert not problems(laptop)
+    laptop.update_xaxes(tickfont_size=10)
+    assert any("10.0 px, beside body text of 16.0 px: under 11.5 px" in p for p in problems(laptop))
