@@ -53,9 +53,12 @@ def lines_figure(
         at = math.log10(level) if log_y else level  # annotations, unlike shapes, sit in log10 units on a log axis
         annotations.append(dict(x=0, xref="paper", y=at, text=label, showarrow=False, xanchor="left", yanchor="bottom"))
     heading, top = narrow_title(title, 40)
+    # a log axis over the given x (d_model 8 ... 1024) ticked at them: plotly's own ticks add the digits between its
+    # powers of ten, which at presenter mode's size ran into one another ("9" over "1000")
+    ticks = dict(tickvals=[float(v) for v in x]) if log_x and x is not None else {}
     layout = dict(
         title=heading,
-        xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"),
+        xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear", **ticks),
         yaxis=dict(title=dict(text=y_title), type="log" if log_y else "linear"),
         shapes=shapes,
         annotations=annotations,

@@ -208,20 +208,40 @@
     }
   }
 
-  // --- In presenter mode, chart text as large as the body text around it -----------------------------------------
-  // Presenter mode (ui/presenter.css) zooms the column's text by a third, and its charts' texts are scaled alike
-  // (ui.presenter.presented, ui/live_chart.js): no chart text smaller than 3/4 of the body text's size, as on a
-  // laptop (plotly's 12 px beside 16 px), so that a room reads both. Sizes as drawn: CSS px times the zoom.
+  // --- Chart and table text: in presenter mode as large as the body text around it, elsewhere 3/4 of it -----------
+  // Presenter mode (ui/presenter.css) zooms the column's text by a third, and sets its charts' texts (ui.presenter.
+  // presenter_figure, ui/live_chart.js) and its tables' cells at least as large: read from the back of a room, no
+  // chart text (ticks, titles, legends, colour bars, notes), no hover label (the size plotly will draw it in, from
+  // the chart's layout and each trace's) and no table cell is smaller than the body text. A table drawn on a canvas
+  // (st.dataframe, glide-data-grid) keeps Streamlit's size whatever the zoom: in presenter mode there is none
+  // (ui.tables.table). On a laptop, none under 3/4 of the body text (plotly's 12 px beside 16 px). On a touch screen
+  // none is checked: a phone's small multiples fit their panel titles down to 9 px (ui/live_chart.js: the attention
+  // page's four terms, five panels of about 60 px). Sizes as drawn: CSS px times the zoom.
   const block = main.querySelector('[data-testid="stMainBlockContainer"]');
   const drawnPx = (e) => parseFloat(getComputedStyle(e).fontSize) * (e.currentCSSZoom || 1);
   const body = main.querySelector('[data-testid="stMarkdownContainer"] p');
-  if (block && (block.currentCSSZoom || 1) > 1 && body) {
-    const least = 0.75 * drawnPx(body) - 0.5;
+  const presenting = block && (block.currentCSSZoom || 1) > 1;
+  if (block && body && (presenting || !matchMedia("(pointer: coarse)").matches)) {
+    const least = (presenting ? 1 : 0.75) * drawnPx(body) - 0.5;
+    const beside = `beside body text of ${drawnPx(body).toFixed(1)} px: under ${least.toFixed(1)} px${presenting ? " on a projector" : ""}`;
     for (const gd of charts) {
       // a log axis's digits between its powers of ten (2, 5) are plotly's own smaller labels, under the powers
       const digit = ({ e, text }) => /^[2-9]$/.test(text) && e.closest("g.xtick, g.ytick");
       const small = texts(gd).find((t) => drawnPx(t.e) < least && !digit(t));
-      if (small) problems.push(`${chartName(gd)}: its text "${small.text}" is ${drawnPx(small.e).toFixed(1)} px, beside body text of ${drawnPx(body).toFixed(1)} px: under ${least.toFixed(1)} px on a projector`);
+      if (small) problems.push(`${chartName(gd)}: its text "${small.text}" is ${drawnPx(small.e).toFixed(1)} px, ${beside}`);
+      const zoom = gd.currentCSSZoom || 1;
+      const hovers = [["the chart", gd._fullLayout.hoverlabel], ...gd._fullData.map((tr) => [`its trace "${tr.name || tr.index}"`, tr.hoverlabel])]
+        .flatMap(([what, h]) => [h && h.font && h.font.size].flat().map((size) => [what, size]))
+        .filter(([, size]) => typeof size === "number");
+      const hover = hovers.find(([, size]) => size * zoom < least);
+      if (hover) problems.push(`${chartName(gd)}: ${hover[0]}'s hover label is ${(hover[1] * zoom).toFixed(1)} px, ${beside}`);
+    }
+    for (const grid of presenting ? main.querySelectorAll('[data-testid="stDataFrame"]') : [])
+      if (shown(grid)) problems.push(`${name(grid)} draws its cells on a canvas, in Streamlit's size whatever the zoom, ${beside}`);
+    for (const cell of main.querySelectorAll('[data-testid="stTable"] :is(td, th)')) {
+      if (!cell.textContent.trim() || !shown(cell) || drawnPx(cell) >= least) continue;
+      problems.push(`the table cell "${text(cell)}" in ${name(cell)} is ${drawnPx(cell).toFixed(1)} px, ${beside}`);
+      break; // one report
     }
   }
 

@@ -125,33 +125,47 @@ async function draw(gd, { data, layout }, chunk) {
 }
 
 // Presenter mode (ui/presenter.css) sets the main column's text a third larger with CSS zoom, and undoes it on the
-// charts (plotly maps the mouse wrongly under zoom): their text is scaled here instead, by the same factor, so that
-// ticks, legends, hover labels, titles and cell texts keep their size beside the body text. Every font a figure
-// sets (layout or traces) is scaled, and plotly's defaults that are not (layout.font's 12 px, the hover's 13 px).
+// charts (plotly maps the mouse wrongly under zoom): their text is scaled here instead, as ui.presenter.presenter_figure
+// scales st.plotly_chart's, so that ticks, legends, hover labels, titles and cell texts are at least as large as the
+// body text beside them: the zoom times the larger of their own size and the body text's. Every font a figure sets
+// (layout or traces) is scaled, and plotly's defaults that are not (layout.font's 12 px, the hover's 13 px).
 const BASE_FONT = 12; // px: plotly's layout.font.size, which its ticks, legend and titles derive from
 const HOVER_FONT = 13; // px: plotly's hover label size
+const TITLE_SCALE = 1.4; // plotly's title size, in layout.font's sizes
 function columnZoom() {
   const column = document.querySelector('[data-testid="stMainBlockContainer"]');
   return (column && parseFloat(getComputedStyle(column).zoom)) || 1;
 }
-// A copy of `node` with every font's size (a key ending in "font": font, tickfont, textfont...) times `zoom`; arrays
-// of values (a heatmap's z) are kept as they are, never copied.
-function scaled(node, zoom) {
-  if (Array.isArray(node)) return node.length && node[0] && typeof node[0] === "object" && !Array.isArray(node[0]) ? node.map((n) => scaled(n, zoom)) : node;
+// px: the body text's size in the main column before its zoom (Streamlit's theme.baseFontSize)
+function bodyFont() {
+  const column = document.querySelector('[data-testid="stMainBlockContainer"]');
+  return (column && parseFloat(getComputedStyle(column).fontSize)) || 16;
+}
+// A copy of `node` with every font's size (a key ending in "font": font, tickfont, textfont...) made `size(own)`;
+// arrays of values (a heatmap's z) are kept as they are, never copied.
+function scaled(node, size) {
+  if (Array.isArray(node)) return node.length && node[0] && typeof node[0] === "object" && !Array.isArray(node[0]) ? node.map((n) => scaled(n, size)) : node;
   if (!node || typeof node !== "object" || ArrayBuffer.isView(node)) return node;
   const out = {};
   for (const [key, value] of Object.entries(node))
-    out[key] = /font$/.test(key) && value && typeof value.size === "number" ? { ...value, size: value.size * zoom } : scaled(value, zoom);
+    out[key] = /font$/.test(key) && value && typeof value.size === "number" ? { ...value, size: size(value.size) } : scaled(value, size);
   return out;
 }
 function scaleFonts(layout, traces, zoom) {
+  const body = bodyFont();
+  const size = (px) => Math.max(px, body) * zoom;
   const { template, ...own } = layout;
-  const out = scaled(own, zoom);
+  const out = scaled(own, size);
   out.template = template;
-  out.font = { ...layout.font, size: (layout.font.size || BASE_FONT) * zoom };
-  out.hoverlabel = { ...out.hoverlabel, font: { size: HOVER_FONT * zoom, ...((layout.hoverlabel || {}).font || {}) } };
-  if (layout.hoverlabel && layout.hoverlabel.font && layout.hoverlabel.font.size) out.hoverlabel.font.size = layout.hoverlabel.font.size * zoom;
-  return { layout: out, data: traces.map((trace) => scaled(trace, zoom)) };
+  out.font = { ...layout.font, size: size(layout.font.size || BASE_FONT) };
+  // plotly's title is TITLE_SCALE times layout.font's size unless the figure sets one: scaled from plotly's own, not
+  // from the scaled font (29 px for two lines that the figure's top margin holds at 22)
+  const title = typeof out.title === "string" ? { text: out.title } : out.title;
+  if (title && !(title.font && title.font.size))
+    out.title = { ...title, font: { ...(title.font || {}), size: size(TITLE_SCALE * (layout.font.size || BASE_FONT)) } };
+  const hover = (layout.hoverlabel && layout.hoverlabel.font && layout.hoverlabel.font.size) || HOVER_FONT;
+  out.hoverlabel = { ...out.hoverlabel, font: { ...((layout.hoverlabel || {}).font || {}), size: size(hover) } };
+  return { layout: out, data: traces.map((trace) => scaled(trace, size)) };
 }
 
 // Plotly never wraps a title: one wider than the chart (a phone's, 360 px) is cut off at its right edge. It is broken
@@ -229,7 +243,8 @@ function wrap(line, wide) {
 // titles set in one size, the largest at which each takes at most two lines that fit (down to PANEL_MIN_FONT px).
 // The chart grows by the lines added to its top row, twice over: plotly sets the main title in the middle of the top
 // margin, which moves down by half of what is added.
-const PANEL_MIN_FONT = 9;
+const PANEL_MIN_FONT = 9; // px, on a phone (labtools/layout.js lets it through there); in presenter mode the body
+// text's size (scaleFonts)
 const PANEL_PAD = 6; // px between two panel titles
 
 async function fitPanelTitles(gd, layout) {
@@ -256,7 +271,8 @@ async function fitPanelTitles(gd, layout) {
     let fit = at(size);
     if (!fit.lines.some((lines) => lines.length > 1 || lines.some(fit.wide))) continue; // each fits on one line
     // one size for the row, the largest at which every title takes at most two lines that fit
-    while (size > PANEL_MIN_FONT && fit.lines.some((lines) => lines.length > 2 || lines.some(fit.wide))) fit = at(--size);
+    const least = gd.drawnZoom > 1 ? bodyFont() * gd.drawnZoom : PANEL_MIN_FONT;
+    while (size - 1 >= least && fit.lines.some((lines) => lines.length > 2 || lines.some(fit.wide))) fit = at(--size);
     row.forEach((i, k) => (fitted[i] = { ...sent[i], text: fit.lines[k].join("<br>"), font: { ...sent[i].font, size } }));
     const most = Math.max(...fit.lines.map((lines) => lines.length));
     if (y === top) added = Math.max(added, (most - 1) * size * 1.3);

@@ -1,5 +1,5 @@
-"""Presenter mode: everything in the main column a third larger, charts included, and the exercises' answers
-hidden, for a projector (the sidebar's toggle, ?present=true)."""
+"""Presenter mode: everything in the main column a third larger, chart and table text as large as the body text,
+and the exercises' answers hidden, for a projector (the sidebar's toggle, ?present=true)."""
 
 from __future__ import annotations
 
@@ -18,22 +18,26 @@ def presenting() -> bool:
 
 
 ZOOM = 1.3  # presenter.css's zoom of the main column, whose charts it undoes
-# The px Streamlit's theme sets a st.plotly_chart figure's texts in: ticks, legend, hover (its "twoSm"), axis titles
-# ("sm"), the title ("md"); plotly's own default for a panel title (an annotation)
-THEME_PX = dict(small=12, axis_title=14, title=16)
+BODY_PX = 16  # px: Streamlit's body text (theme.baseFontSize, which .streamlit/config.toml leaves at its default)
+# The px Streamlit's theme sets a st.plotly_chart figure's texts in: ticks, legend (its "twoSm"), axis titles ("sm"),
+# the title ("md"); plotly's own hover label and subplot title (an annotation) sizes
+THEME_PX = dict(small=12, hover=13, axis_title=14, title=16, panel_title=16)
 
 
 def presented(figure: go.Figure) -> go.Figure:
-    """The figure st.plotly_chart is given: in presenter mode a copy whose texts (ticks, legend, hover, titles, panel
-    titles, colour bars, cell texts) are ZOOM times their size, as the body text is (presenter.css zooms the column
-    but not the charts, where plotly maps the mouse wrongly under zoom); else the figure itself.
-    ui/live_chart.js scales ui.live_chart's charts in the browser alike."""
-    if not presenting():
-        return figure
+    """The figure st.plotly_chart is given: in presenter mode presenter_figure(figure), else the figure itself."""
+    return presenter_figure(figure) if presenting() else figure
+
+
+def presenter_figure(figure: go.Figure) -> go.Figure:
+    """A copy of `figure` whose texts (ticks, legend, hover, titles, panel titles, colour bars, cell texts) are at
+    least as large as the body text beside it in presenter mode: ZOOM times the larger of their own size and BODY_PX
+    (presenter.css zooms the column but not the charts, where plotly maps the mouse wrongly under zoom).
+    labtools/layout.js checks it on every page; ui/live_chart.js scales ui.live_chart's charts in the browser alike."""
     fig = go.Figure(figure)
 
     def size(px: float | None, default: float) -> float:
-        return round((px or default) * ZOOM, 1)
+        return round(max(px or default, BODY_PX) * ZOOM, 1)
 
     small = THEME_PX["small"]
     layout = fig.layout
@@ -41,14 +45,14 @@ def presented(figure: go.Figure) -> go.Figure:
         font_size=size(layout.font.size, small),
         legend_font_size=size(layout.legend.font.size, small),
         legend_title_font_size=size(layout.legend.title.font.size, small),
-        hoverlabel_font_size=size(layout.hoverlabel.font.size, small),
+        hoverlabel_font_size=size(layout.hoverlabel.font.size, THEME_PX["hover"]),
         title_font_size=size(layout.title.font.size, THEME_PX["title"]),
     )
     for axis in [*fig.select_xaxes(), *fig.select_yaxes()]:
         axis.tickfont.size = size(axis.tickfont.size, small)
         axis.title.font.size = size(axis.title.font.size, THEME_PX["axis_title"])
     for note in layout.annotations:
-        note.font.size = size(note.font.size, 16)  # plotly's subplot titles are 16 px
+        note.font.size = size(note.font.size, THEME_PX["panel_title"])
     for name in [k for k in layout.to_plotly_json() if k.startswith("coloraxis")]:
         bar = layout[name].colorbar
         bar.tickfont.size = size(bar.tickfont.size, small)
@@ -59,4 +63,6 @@ def presented(figure: go.Figure) -> go.Figure:
             trace.colorbar.title.font.size = size(trace.colorbar.title.font.size, small)
         if "textfont" in trace and trace.textfont.size:
             trace.textfont.size = size(trace.textfont.size, small)
+        if "hoverlabel" in trace and trace.hoverlabel.font.size:
+            trace.hoverlabel.font.size = size(trace.hoverlabel.font.size, THEME_PX["hover"])
     return fig

@@ -10,19 +10,56 @@ import pandas as pd
 import streamlit as st
 
 from ui.i18n import catalog, language, t
+from ui.presenter import presenting
+
+PRESENTER_ROWS = 10  # rows a table shows at once in presenter mode: a longer one scrolls inside its box
+ROW_PX = 36  # px: a row of st.table (its cells' text at the body's size, and their padding), before the zoom
 
 
 def table(frame: pd.DataFrame, name: str, *, where=st, plain: bool = False, array=None, whole=None, **kwargs) -> None:
     """A table the page shows (st.dataframe, or st.table when plain) with its downloads under it.
 
-    Column and index names that have a text under [col] in locales/ are shown in the reader's language.
+    Column and index names that have a text under [col] in locales/ are shown in the reader's language. In presenter
+    mode every table is a st.table: st.dataframe draws its cells on a canvas (glide-data-grid) in the theme's size,
+    the same for every session (theme.baseFontSize is the server's), and zoomed with the column it maps the mouse
+    wrongly; a st.table's cells are HTML, zoomed with the body text (ui/presenter.css sets them at its size), and a
+    long one scrolls in its box. It cannot be sorted by its headers: no page relies on that.
 
     Args:
         whole: what the CSV holds when the table shows part of it (the table itself by default).
+        kwargs: st.dataframe's (hide_index, column_config: a NumberColumn's format is kept in presenter mode).
     """
     shown = _localised(frame)
-    (where.table if plain else where.dataframe)(shown, **kwargs)
+    if plain:
+        where.table(shown, **kwargs)
+    elif presenting():
+        where.table(_formatted(shown, kwargs.pop("column_config", None)), **_table_size(shown), **kwargs)
+    else:
+        where.dataframe(shown, **kwargs)
     downloads(name, frame=shown if whole is None else _localised(whole), array=array, where=where)
+
+
+def _formatted(frame: pd.DataFrame, column_config: dict | None):
+    """The frame with the number formats of its columns' NumberColumn configs ("%.7f"), as st.dataframe shows it."""
+    formats = {
+        column: config["type_config"]["format"]
+        for column, config in (column_config or {}).items()
+        if (config.get("type_config") or {}).get("format")
+    }
+    if not formats:
+        return frame
+    return frame.style.format({column: functools.partial(_printf, f) for column, f in formats.items()})
+
+
+def _printf(form: str, value) -> str:
+    return form % value
+
+
+def _table_size(frame: pd.DataFrame) -> dict:
+    """st.table's height: its content, or PRESENTER_ROWS rows and its header when it is longer (it scrolls)."""
+    if len(frame) <= PRESENTER_ROWS:
+        return {}
+    return {"height": (PRESENTER_ROWS + 1) * ROW_PX}
 
 
 def _localised(frame: pd.DataFrame) -> pd.DataFrame:

@@ -179,3 +179,149 @@ def test_the_price_of_a_tables_bar_names_stay_out_of_its_legend(bare, width, lan
     }
     fig = price_figure(bars, t["tt.price_title"], t["tt.ax_parameters"])
     assert not [p for p in charts(bare, [fig], width) if "legend" in p or "tick labels" in p]
+
+
+# --- Presenter mode: chart and table text as large as the body text (issue 51) -----------------------------------
+PRESENTER_CSS = Path(__file__).resolve().parents[2] / "ui" / "presenter.css"
+BODY = '<div data-testid="stElementContainer"><div data-testid="stMarkdownContainer"><p>Body text.</p></div></div>'
+
+
+@pytest.fixture
+def presenter(bare):
+    """The bare page with ui/presenter.css applied (the column zoomed, its charts' frames zoomed back), taken off
+    afterwards."""
+    bare.add_style_tag(content=PRESENTER_CSS.read_text())
+    yield bare
+    bare.evaluate("document.querySelectorAll('head style').forEach((s) => s.remove())")
+
+
+def presenter_charts(page, figures: list[go.Figure], width: int = 1024) -> list[str]:
+    """The layout check's problems on a presenter column of a 1024 px screen holding body text and `figures`, each
+    in st.plotly_chart's frame (which presenter.css zooms back to 1)."""
+    box = (
+        '<div data-testid="stElementContainer"><div data-testid="stPlotlyChart"><div data-testid="stFullScreenFrame">'
+        '<div class="js-plotly-plot"></div></div></div></div>'
+    )
+    presenter_column(page, BODY + box * len(figures), width)
+    page.evaluate(
+        """figs => Promise.all([...document.querySelectorAll('.js-plotly-plot')].map((gd, i) =>
+        Plotly.newPlot(gd, figs[i].data, figs[i].layout, {displaylogo: false})))""",
+        [json.loads(pio.to_json(fig)) for fig in figures],
+    )
+    return settled(page)
+
+
+def presenter_column(page, html: str, width: int = 1024) -> None:
+    """Streamlit's main column on a screen `width` px wide as presenter.css lays it out (zoomed, its own padding)."""
+    page.set_viewport_size({"width": width, "height": 768})
+    page.evaluate(
+        """html => { document.body.innerHTML = `<div data-testid="stMain"><div
+        data-testid="stMainBlockContainer">${html}</div></div>`; }""",
+        html,
+    )
+
+
+def a_chart_of_every_text() -> go.Figure:
+    """Ticks, axis titles, a title, a legend, a colour bar, a note and cell texts, at plotly's and the theme's sizes."""
+    fig = make_subplots(1, 2, subplot_titles=["left panel", "right panel"])
+    fig.add_trace(go.Bar(x=["a", "b"], y=[1, 2], name="bars", text=["1", "2"], textfont=dict(size=12)), 1, 1)
+    fig.add_trace(go.Heatmap(z=np.eye(3), colorbar=dict(title=dict(text="cos"))), 1, 2)
+    fig.update_layout(
+        title=dict(text="A chart", font=dict(size=16)), height=480, legend=dict(orientation="h", yanchor="top", y=-0.25)
+    )
+    fig.update_xaxes(title_text="x")
+    fig.update_yaxes(title_text="y")
+    return fig
+
+
+def small_text(problems: list[str]) -> list[str]:
+    return [p for p in problems if "beside body text" in p]
+
+
+def test_presenter_chart_text_under_the_body_texts_size_is_seen_and_the_presenter_figure_passes(presenter):
+    """Issue 51: chart text (15.6 px: the laptop's 12 px scaled by the zoom) beside body text of 20.8 px."""
+    from ui.presenter import ZOOM, presenter_figure
+
+    laptop = a_chart_of_every_text()
+    scaled_only = go.Figure(laptop)  # as presenter mode scaled it before: 1.3 times plotly's 12 px
+    scaled_only.update_layout(font_size=12 * ZOOM, title_font_size=16 * ZOOM)
+    scaled_only.update_annotations(font_size=16 * ZOOM)
+    scaled_only.update_xaxes(tickfont_size=12 * ZOOM)
+    scaled_only.update_yaxes(tickfont_size=12 * ZOOM)
+    assert small_text(presenter_charts(presenter, [laptop]))
+    scaled_only.update_traces(textfont_size=12 * ZOOM, selector=dict(type="bar"))
+    problems = presenter_charts(presenter, [scaled_only])
+    assert any("15.6 px, beside body text of 20.8 px" in p for p in problems), problems
+    assert not presenter_charts(presenter, [presenter_figure(laptop)])
+
+
+@pytest.mark.parametrize("where", ["layout", "trace"])
+def test_a_presenter_hover_label_under_the_body_texts_size_is_seen(presenter, where):
+    """The hover label's size plotly will draw (its layout's, each trace's), read from the chart before any hover."""
+    from ui.presenter import presenter_figure
+
+    fig = presenter_figure(a_chart_of_every_text())
+    if where == "layout":
+        fig.update_layout(hoverlabel_font_size=13)
+    else:
+        fig.data[0].hoverlabel.font.size = 13
+    assert any("hover label is 13.0 px" in p for p in small_text(presenter_charts(presenter, [fig])))
+
+
+def test_a_presenter_hover_label_is_drawn_at_the_body_texts_size(presenter):
+    """A point hovered: the label plotly draws (.hovertext) is as large as the body text."""
+    from ui.presenter import presenter_figure
+
+    points = go.Scatter(x=[0, 1, 2], y=[0, 1, 0], mode="markers", name="points")
+    fig = presenter_figure(go.Figure(points, layout=dict(height=400)))
+    assert not small_text(presenter_charts(presenter, [fig]))
+    presenter.evaluate("Plotly.Fx.hover(document.querySelector('.js-plotly-plot'), [{curveNumber: 0, pointNumber: 1}])")
+    sizes = presenter.evaluate(
+        """() => [...document.querySelectorAll('.hovertext text')].map((t) =>
+        parseFloat(getComputedStyle(t).fontSize) * (t.currentCSSZoom || 1))"""
+    )
+    body = presenter.evaluate(
+        "(p => parseFloat(getComputedStyle(p).fontSize) * p.currentCSSZoom)(document.querySelector('p'))"
+    )
+    assert sizes and min(sizes) >= body - 0.5, (sizes, body)
+
+
+def table_html(cell_style: str = "") -> str:
+    return (
+        '<div data-testid="stElementContainer"><div data-testid="stTable"><table><thead><tr><th>word</th>'
+        f'<th>cosine</th></tr></thead><tbody><tr><td style="{cell_style}">king</td><td>0.71</td></tr></tbody>'
+        "</table></div></div>"
+    )
+
+
+def test_presenter_table_cells_under_the_body_texts_size_and_a_canvas_table_are_seen(presenter):
+    """Streamlit sets a st.table's cells at 14 px (presenter.css sets them at the body's size); st.dataframe draws
+    its cells on a canvas, whose text no zoom reaches (ui.tables.table draws none in presenter mode)."""
+    presenter_column(presenter, BODY + table_html())
+    assert not small_text(layout_problems(presenter))
+    presenter_column(presenter, BODY + table_html("font-size:14px"))
+    assert any('table cell "king"' in p and "18.2 px" in p for p in small_text(layout_problems(presenter)))
+    grid = '<div data-testid="stElementContainer"><div data-testid="stDataFrame" style="height:150px"></div></div>'
+    presenter_column(presenter, BODY + grid)
+    assert any("on a canvas" in p for p in small_text(layout_problems(presenter)))
+    presenter.evaluate("document.querySelectorAll('head style').forEach((s) => s.remove())")
+    presenter_column(presenter, BODY + grid + table_html("font-size:14px"))
+    assert not small_text(layout_problems(presenter))  # on a laptop (no zoom) the check does not apply
+
+
+def test_on_a_laptop_chart_text_under_three_quarters_of_the_body_text_is_seen(bare):
+    """Off a projector the rule is a laptop's own: plotly's 12 px beside 16 px body text passes, 10 px does not."""
+    box = '<div data-testid="stElementContainer"><div data-testid="stPlotlyChart"><div class="js-plotly-plot"></div></div></div>'
+
+    def problems(fig: go.Figure) -> list[str]:
+        column(bare, 1100, BODY + box)
+        bare.evaluate(
+            "fig => Plotly.newPlot(document.querySelector('.js-plotly-plot'), fig.data, fig.layout)",
+            json.loads(pio.to_json(fig)),
+        )
+        return small_text(settled(bare))
+
+    laptop = a_chart_of_every_text()
+    assert not problems(laptop)
+    laptop.update_xaxes(tickfont_size=10)
+    assert any("10.0 px, beside body text of 16.0 px: under 11.5 px" in p for p in problems(laptop))

@@ -33,6 +33,7 @@ def test_given_x_and_log_axes():
     np.testing.assert_array_equal(array(trace["x"]), sizes)
     assert "x0" not in trace
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert list(fig.layout.xaxis.tickvals) == sizes  # ticked at the sizes drawn, not plotly's digits between powers
 
 
 def test_the_marker_is_a_dashed_full_height_line_labelled_above_the_plot():
