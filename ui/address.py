@@ -5,7 +5,8 @@ Every address is written through history.js (`keep_history`). Streamlit drops a 
 CLIENT_STATE_QUERY_STRING_MAX_FIELDS parameters or CLIENT_STATE_QUERY_STRING_MAX_LENGTH characters with a line in the
 server's log only: the browser reports such an address and the page names it (`too_long_notice`,
 tests/browser/test_across_pages.py). An address past LINK_MOST characters, which common servers refuse, leaves out its
-long texts (`keep_openable`); the box keeps them and "Share this view" offers the view as a file (ui.share_link).
+long texts (`keep_openable`); the box keeps them, Back to such an entry brings them back (history.js keeps them in the
+entry's state), and "Share this view" offers the view as a file (ui.share_link).
 """
 
 from __future__ import annotations

@@ -22,9 +22,23 @@ export function install(limits) {
   for (const type of ["pointerdown", "keydown", "change"]) {
     window.addEventListener(type, () => (acted = true), true);
   }
-  window.addEventListener("popstate", () => (acted = false));
+  window.addEventListener("popstate", (event) => {
+    acted = false;
+    // An entry whose address left a long text out (openable) keeps it in its state: Back to it puts the text in the
+    // address while Streamlit, whose own listener comes next, reads it, then takes it out again.
+    const left = event.state && event.state.leftOut;
+    if (!left) return;
+    const short = location.href;
+    const full = new URL(short);
+    full.search = (full.search ? full.search + "&" : "?") + left;
+    if (full.search.length - 1 > window.__linkLimits.chars) return; // past Streamlit's limit: it would drop it all
+    replace(event.state, "", full.href);
+    setTimeout(() => replace(event.state, "", short), 0);
+  });
   const write = (state, title, url) => {
-    url = openable(url);
+    const [kept, left] = openable(url);
+    url = kept;
+    state = left ? { ...(state || {}), leftOut: left } : state;
     const changed = new URL(url, location.href).href !== location.href;
     if (acted && changed) {
       acted = false;
@@ -50,16 +64,16 @@ function tooLong(data, setStateValue) {
 
 // Every address written is one that common servers open (data.most characters): past that, each parameter longer
 // than data.text characters once encoded (a long text box's) is left out of it. The page keeps the text, and
-// "Share this view" offers the view as a file (ui.link.keep_openable, ui.share_link).
+// "Share this view" offers the view as a file (ui.link.keep_openable, ui.share_link). Returns the address and the
+// parameters left out ("" when none).
 function openable(url) {
   const limits = window.__linkLimits;
-  if (url == null || !limits) return url;
+  if (url == null || !limits) return [url, ""];
   const address = new URL(url, location.href);
-  if (address.href.length <= limits.most) return url;
-  const kept = address.search
-    .slice(1)
-    .split("&")
-    .filter((pair) => pair.length - pair.indexOf("=") - 1 <= limits.text);
+  if (address.href.length <= limits.most) return [url, ""];
+  const pairs = address.search.slice(1).split("&");
+  const long = (pair) => pair.length - pair.indexOf("=") - 1 > limits.text;
+  const kept = pairs.filter((pair) => !long(pair));
   address.search = kept.length ? "?" + kept.join("&") : "";
-  return address.href;
+  return [address.href, pairs.filter(long).join("&")];
 }

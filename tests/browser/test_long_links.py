@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from labtools.browser import EXCEPTION, wait_until_idle
-from labtools.moves import download, type_into
+from labtools.moves import download, drag_slider, type_into
 from ui.address import LINK_MOST
 
 SENTENCE = "Sentence (segment A)"  # il.sentence
@@ -32,4 +32,24 @@ def test_a_text_too_long_for_an_address_is_left_out_and_the_view_travels_as_a_fi
     held = {"name": name, "mimeType": "application/json", "buffer": path.read_bytes()}  # saved under its name
     page.locator('.st-key-_share_load [data-testid="stFileUploaderDropzoneInput"]').set_input_files(files=[held])
     expect(page.get_by_label(SENTENCE, exact=True).first).to_have_value(text, timeout=60_000)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_back_to_a_view_whose_address_left_a_text_out_brings_the_text_back(page, server_url):
+    """ui/history.js keeps a text it left out of an entry's address in the entry: Back to it restores the box's text,
+    not its default (issue 55)."""
+    text = " ".join(f"w{i}" for i in range(3_000))
+    page.goto(f"{server_url}/input_layer?il_mode=random&il_d_model=8")
+    wait_until_idle(page, 120_000)
+    type_into(page, SENTENCE, text)
+    wait_until_idle(page)
+    assert "il_sentence" not in urlsplit(page.url).query
+    drag_slider(page, "d_model", 1)  # a new entry, its address without the text too
+    page.wait_for_url(lambda url: "il_d_model=8" not in url)
+    wait_until_idle(page)
+    page.go_back()
+    page.wait_for_url(lambda url: "il_d_model=8" in url)
+    wait_until_idle(page)
+    expect(page.get_by_label(SENTENCE, exact=True).first).to_have_value(text, timeout=60_000)
+    assert len(page.url) <= LINK_MOST and "il_sentence" not in urlsplit(page.url).query  # out of the address again
     assert page.locator(EXCEPTION).count() == 0
