@@ -23,6 +23,9 @@ kept (/positional_encoding?pe_d_model=64); an unknown page then opens the overvi
 /positional_encoding/ resolves them) to the files themselves, but never `_stcore/`: answering
 /positional_encoding/_stcore/health made the frontend take /positional_encoding for the base path, so that every
 shared link opened the overview (issue 50; tests/deploy/test_serve.py).
+
+A live class's pages ask `/_class/<code>/view` every two seconds whether the leader's view changed (`class_view`,
+ui/live_class.js): a small JSON answered beside Streamlit, so that a learner's page reruns only when it did.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ import anyio
 import streamlit as st
 from google.protobuf.message import DecodeError  # type: ignore[import-untyped]
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
@@ -52,7 +58,7 @@ BELOW_A_PAGE = re.compile(r"^/[^/]+(?:/[^/]+)*?(?P<own>/static/.*|/favicon\.png|
 # Streamlit's own routes (streamlit/web/server/starlette: _RESERVED_ROUTE_PREFIXES, the app's static files, the
 # login routes): an address with one of these among its parts is never a page's (/<page>/_stcore/health is the
 # frontend asking whether /<page> is the base path: Streamlit answers 404, as it should).
-STREAMLITS = frozenset({"_stcore", "media", "component", "static", "app", "auth", "oauth2callback"})
+STREAMLITS = frozenset({"_stcore", "media", "component", "static", "app", "auth", "oauth2callback", "_class"})
 
 
 def base_path() -> str:
@@ -201,7 +207,31 @@ class GzipStatic:
         await send({"type": "http.response.body", "body": kept[1]})
 
 
-app = st.App("app.py", middleware=[Middleware(BelowAPage), Middleware(WholeRunAfterReconnect), Middleware(GzipStatic)])
+def class_view(request: Request) -> JSONResponse:
+    """GET /_class/<code>/view: the class's view version and how many answers are revealed, {"version": n,
+    "revealed": n}, which ui/live_class.js polls so that a learner's page reruns only when the view changed; 404 for
+    no such class, 503 while the store is down. Never the leader's secret, the link, or any answer. Starlette runs a
+    plain function in its thread pool: a Redis call does not hold the server's loop."""
+    from core.classroom import ClassGone, StoreDown, process_store
+
+    no_store = {"cache-control": "no-store"}
+    code = request.path_params["code"]
+    try:
+        store = process_store()
+        view, revealed = store.view(code), store.revealed(code)
+    except ClassGone:
+        return JSONResponse({"gone": True}, status_code=404, headers=no_store)
+    except StoreDown:
+        return JSONResponse({"down": True}, status_code=503, headers=no_store)
+    return JSONResponse({"version": view.version, "revealed": len(revealed)}, headers=no_store)
+
+
+ROUTES = [Route("/_class/{code}/view", class_view, methods=["GET"])]
+app = st.App(
+    "app.py",
+    routes=ROUTES,
+    middleware=[Middleware(BelowAPage), Middleware(WholeRunAfterReconnect), Middleware(GzipStatic)],
+)
 
 
 def command(python: str, *options: str, warm_up: bool = False) -> list[str]:

@@ -13,6 +13,7 @@ raises `StoreDown`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import os
@@ -154,6 +155,10 @@ class ClassStore(Protocol):
 
     def joined(self, code: str, learner: str) -> bool: ...
 
+    def learners(self, code: str) -> int:
+        """How many learners are in the class."""
+        ...
+
     def leave(self, code: str, learner: str) -> None:
         """The learner leaves: their answers no longer count."""
         ...
@@ -239,6 +244,10 @@ class MemoryStore:
         with self._lock:
             return learner in self._live(code).learners
 
+    def learners(self, code: str) -> int:
+        with self._lock:
+            return len(self._live(code).learners)
+
     def leave(self, code: str, learner: str) -> None:
         with self._lock:
             kept = self._live(code)
@@ -323,6 +332,7 @@ end
 return {'ok'}
 """,
     "joined": _ALIVE + "return {'ok', redis.call('SISMEMBER', KEYS[1] .. ':learners', ARGV[2])}",
+    "learners": _ALIVE + "return {'ok', redis.call('SCARD', KEYS[1] .. ':learners')}",
     "leave": _ALIVE
     + """
 redis.call('SREM', KEYS[1] .. ':learners', ARGV[2])
@@ -446,6 +456,9 @@ class RedisStore:
     def joined(self, code: str, learner: str) -> bool:
         return bool(self._class("joined", code, learner)[1])
 
+    def learners(self, code: str) -> int:
+        return int(self._class("learners", code)[1])
+
     def leave(self, code: str, learner: str) -> None:
         self._class("leave", code, learner)
 
@@ -492,3 +505,9 @@ def store_from_env(environ: dict[str, str] | None = None) -> ClassStore:
     if url.startswith(("redis://", "rediss://", "unix://")):
         return RedisStore(url)
     raise ValueError(f"{STORE_ENV}={url!r}: expected redis://host:port/db, or `memory` (the default)")
+
+
+@functools.cache
+def process_store() -> ClassStore:
+    """This process's store (store_from_env), one for every session and for serve.py's poll endpoint."""
+    return store_from_env()

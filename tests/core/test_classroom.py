@@ -193,6 +193,7 @@ class ClassMachine(RuleBasedStateMachine):
         for code, kept in self.live().items():
             assert self.store.view(code).version == kept["version"]
             assert self.store.revealed(code) == kept["revealed"]
+            assert self.store.learners(code) == len(kept["learners"])
             for learner in LEARNERS:
                 assert self.store.joined(code, learner) == (learner in kept["learners"])
             for question in QUESTIONS:
