@@ -208,22 +208,23 @@ class GzipStatic:
 
 
 def class_view(request: Request) -> JSONResponse:
-    """GET /_class/<code>/view: the class's view version and how many answers are revealed, {"version": n,
-    "revealed": n}, which ui/live_class.js polls so that a learner's page reruns only when the view changed; 404 for
-    no such class, 503 while the store is down. Never the leader's secret, the link, or any answer. Starlette runs a
-    plain function in its thread pool: a Redis call does not hold the server's loop."""
+    """GET /_class/<code>/view: the class's view version, how many answers are revealed and how many learners
+    joined, {"version": n, "revealed": n, "joined": n}, which ui/live_class.js polls so that a page reruns only when
+    what it shows changed (a learner's: the view or a reveal; the leader's: also who joined); 404 for no such class,
+    503 while the store is down. Never the leader's secret, the link, or any answer. Starlette runs a plain function
+    in its thread pool: a Redis call does not hold the server's loop."""
     from core.classroom import ClassGone, StoreDown, process_store
 
     no_store = {"cache-control": "no-store"}
     code = request.path_params["code"]
     try:
         store = process_store()
-        view, revealed = store.view(code), store.revealed(code)
+        view, revealed, joined = store.view(code), store.revealed(code), store.learners(code)
     except ClassGone:
         return JSONResponse({"gone": True}, status_code=404, headers=no_store)
     except StoreDown:
         return JSONResponse({"down": True}, status_code=503, headers=no_store)
-    return JSONResponse({"version": view.version, "revealed": len(revealed)}, headers=no_store)
+    return JSONResponse({"version": view.version, "revealed": len(revealed), "joined": joined}, headers=no_store)
 
 
 ROUTES = [Route("/_class/{code}/view", class_view, methods=["GET"])]

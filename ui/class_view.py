@@ -16,6 +16,10 @@ from ui.settings import BY_HAND, SEVERAL, Setting, Settings
 
 AT = "_class_at"  # session state: the view version this learner last went to (following moves past it)
 PARAM, LEAD = "class", "lead"  # the link's parameters: the class's code, the leader's secret (taken out at once)
+FOLLOW = "cls_follow"  # the follow switch's key and parameter
+# A learner's own parameters, never a view's: those a learner keeps when going to a view (kept by hand), and the
+# bound toggles', which Streamlit itself keeps across pages (and forbids writing).
+OWN, BOUND = ("lang", PARAM), ("present", FOLLOW)
 SHOWN_SETTINGS = 3  # settings named in the bar; more are "…"
 
 
@@ -62,7 +66,7 @@ def go(view: View, declared: Settings | None, here: str) -> None:
     asked: dict[str, list[str]] = {}
     for k, v in parse_qsl(query, keep_blank_values=True):
         asked.setdefault(k, []).append(v)
-    params = {own: st.query_params.get_all(own) for own in ("lang", "present", PARAM) if own in st.query_params}
+    params = {own: st.query_params.get_all(own) for own in OWN if own in st.query_params}
     for s in declared or ():
         if s.widget in BY_HAND:
             if s.key in asked:

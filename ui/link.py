@@ -51,7 +51,13 @@ IN_LINK: Bound = {
     "bind": "query-params",
     "persist_state": "session",
 }  # a setting's widget: in the link, kept across pages
-APP_PARAMS = ("lang", "present", "class", "lead")  # what app.py reads on every page (class, lead: ui.live_class)
+APP_PARAMS = (
+    "lang",
+    "present",
+    "class",
+    "lead",
+    "cls_follow",
+)  # what app.py reads on every page (ui.live_class: the rest)
 ASKED = "_link_asked"  # the first run's parameters, {name: [values]}, until check_link has read them
 SEEN = "_link_seen"  # the session's first link was read
 OLD = "_link_old"  # an old link's names, {new name: old name}, until check_link has read them

@@ -1,6 +1,7 @@
 // A live class (ui/live_class.py): while this page is in a class, ask the server every data.every ms for the view's
-// version and the answers revealed (/_class/<code>/view), and rerun the page only when what it answers is not what
-// the page last saw (data.seen: "<version>.<revealed>", "down" or "gone"). Also: keep this browser's learner id
+// version, the answers revealed and, for the leader, the learners joined (/_class/<code>/view), and rerun the page
+// only when what it answers is not what the page last saw (data.seen: "<version>.<revealed>[.<joined>]", "down" or
+// "gone"). Also: keep this browser's learner id
 // (localStorage) and, in this tab, the leader's secret (sessionStorage), and name them to a session that lacks them
 // (a reload, a replica that took over).
 export default function ({ data, setStateValue, setTriggerValue }) {
@@ -28,7 +29,7 @@ async function poll() {
     const answer = await fetch(data.url, { cache: "no-store", credentials: "same-origin" });
     if (answer.status === 200) {
       const view = await answer.json();
-      seen = `${view.version}.${view.revealed}`;
+      seen = `${view.version}.${view.revealed}` + (data.leads ? `.${view.joined}` : ""); // the leader's count too
     } else if (answer.status === 404) seen = "gone";
   } catch {
     seen = "down";

@@ -27,8 +27,9 @@ import streamlit as st
 
 from core.classroom import ClassGone, ClassStore, StoreDown, View, normal_code, process_store
 from core.problems import Problem
-from ui.class_view import AT, LEAD, PARAM, described, go, link_of
+from ui.class_view import AT, FOLLOW, LEAD, PARAM, described, go, link_of
 from ui.i18n import problem, shown, t
+from ui.link import IN_LINK
 from ui.pages import LESSONS, OVERVIEW
 from ui.presenter import presenting
 from ui.settings import Settings
@@ -36,7 +37,6 @@ from ui.settings import Settings
 CLASS = "_class"  # session state: the class this session is in, a Member
 LEARNER = "_class_learner"  # session state: this learner's id, until the browser names the one it keeps
 SAID = "_class_said"  # session state: a message about the class, shown on the next run
-FOLLOW = "cls_follow"
 EVERY_MS = 2000  # how often a page in a class asks for the view's version
 
 _component = st.components.v2.component("live_class", js=Path(__file__).with_name("live_class.js").read_text())
@@ -188,8 +188,8 @@ def live_class(folder: str, settings: Mapping[str, Settings], where) -> None:
             store().join(now.code, now.learner)
             st.session_state[CLASS] = now = Member(now.code, now.learner, now.secret, joined=True)
         view = store().view(now.code)
-        seen = f"{view.version}.{len(store().revealed(now.code))}"
         joined = store().learners(now.code)
+        seen = f"{view.version}.{len(store().revealed(now.code))}" + (f".{joined}" if now.leads else "")
     except StoreDown:
         box.warning(t("problems.class_store_down"))
         box.button(t("cls.leave"), key="cls_leave", on_click=leave)
@@ -227,8 +227,8 @@ def leader_control(box, now: Member, folder: str, declared: Settings | None, joi
 def learner_control(box, now: Member, view: View, settings: Mapping[str, Settings], where, folder: str) -> None:
     box.markdown(t("cls.in_class", code=now.code))
     following = box.toggle(
-        t("cls.follow"), key=FOLLOW, help=t("cls.follow_help"), persist_state="session", on_change=followed
-    )
+        t("cls.follow"), key=FOLLOW, help=t("cls.follow_help"), on_change=followed, **IN_LINK
+    )  # in the link: a reload, or another replica after a crash, follows on
     box.button(t("cls.leave"), key="cls_leave", on_click=leave)
     if view.version == 0:
         where.info(t("cls.waiting"), icon=":material/groups:")
@@ -258,7 +258,7 @@ def poll(now: Member | None, seen: str) -> None:
     prefix = (st.get_option("server.baseUrlPath") or "").strip("/")
     url = None if now is None else ("/" + prefix if prefix else "") + f"/_class/{now.code}/view"
     data = dict(url=url, seen=seen, every=EVERY_MS, learner=learner_id(), code=now and now.code,
-                secret=now and now.secret)  # fmt: skip
+                secret=now and now.secret, leads=bool(now and now.leads))  # fmt: skip
     result = _component(
         data=data, key="live_class", on_learner_change=lambda: None, on_lead_change=lambda: None,
         on_changed_change=lambda: None,
