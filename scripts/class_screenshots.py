@@ -57,7 +57,8 @@ def main() -> int:
             learners.append(page)
         leader.goto(f"{url}/text_to_tokens?present=true&class={code}")
         expect(leader.get_by_text("The room: 3 of 3 answered, 2 right.").first).to_be_visible()
-        panel = leader.locator('[data-testid="stVerticalBlockBorderWrapper"]', has_text="The room:").first
+        room = leader.get_by_text("The room:").first  # its exercise's box: the question, the room's counts and chart
+        panel = room.locator("xpath=ancestor::div[@data-testid='stVerticalBlock'][2]")
         panel.scroll_into_view_if_needed()
         leader.wait_for_timeout(1500)  # the chart drawn
         webp(panel.screenshot(), OUT / "class-leader-en-present.webp")
@@ -66,7 +67,9 @@ def main() -> int:
         leader.get_by_role("button", name="Show this to the class").click()
         expect(leader.get_by_text("The class now sees this view.")).to_be_visible()
         phone = learners[0]
-        expect(phone.get_by_text("The leader is showing: Positional encoding, d_model 64")).to_be_visible()
+        bar = phone.get_by_text("The leader is showing: Positional encoding, d_model 64")
+        expect(bar).to_be_visible()
+        bar.evaluate("e => e.scrollIntoView({block: 'center'})")  # the bar, above the page the learner scrolled
         phone.wait_for_timeout(1000)
         webp(phone.screenshot(), OUT / "class-learner-en-phone.webp")
         browser.close()
