@@ -90,6 +90,7 @@ def arrive() -> None:
         if lead is not None:
             if not store().is_leader(code, lead):
                 say(t("problems.class_not_leader", code=shown(code)))
+                st.query_params.pop(PARAM, None)  # a wrong leader link joins nothing, on this run or the next
                 return
             st.session_state[CLASS] = Member(code, learner_id(), lead, joined=True)
         else:

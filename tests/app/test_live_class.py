@@ -110,6 +110,8 @@ def test_nothing_a_learner_sends_leads(leader):
     forged = session(**{"class": code, "lead": "guessed-secret"})
     assert "Only the class's leader can do this" in texts(forged)
     assert "_class" not in forged.session_state and not [b for b in forged.button if b.key == "cls_show"]
+    ok(forged.run())  # the next run (a component's) does not join it as a learner either
+    assert "_class" not in forged.session_state and "class" not in forged.query_params
     guessed = session(**{"class": "ZZZZZ2" if code != "ZZZZZ2" else "ZZZZZ3"})
     assert "No class" in texts(guessed) and "_class" not in guessed.session_state
     bad = session()
