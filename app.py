@@ -1,14 +1,16 @@
-"""Transformer Embedding Lab: routes to the pages; the sidebar holds the language, presenter mode and the device."""
+"""Transformer Embedding Lab: routes to the pages; the sidebar holds the language, presenter mode, the class and the
+device."""
 
 from pathlib import Path
 
 import streamlit as st
 
-from lessons import declared, link_kinds
+from lessons import declared, every_declared, link_kinds
 from ui.address import keep_history, too_long_notice
 from ui.device import device_choice
 from ui.i18n import LANG_KEY, LANGUAGES, problem, shown, t
 from ui.link import ASKED, IN_LINK, check_link, read_link, translated_choice
+from ui.live_class import live_class
 from ui.pages import asked_path, lesson, navigation
 from ui.presenter import CSS, PRESENT_KEY, presenting
 from ui.resources import import_libraries
@@ -47,6 +49,7 @@ notices = st.container()  # above the page: what of the link was not used
 too_long_notice(notices, too_long)
 if first_run and (path := asked_path(page)) is not None:
     notices.warning(t("app.page_unknown", path=shown(path), page=page.title))
+live_class(lesson(key).folder, every_declared(), notices)  # the sidebar's class control, a learner's bar above the page
 choice = device_choice()
 st.sidebar.caption(t("app.device", device=choice.device.type))
 if choice.warning:

@@ -24,6 +24,9 @@ kept (/positional_encoding?pe_d_model=64); an unknown page then opens the overvi
 /positional_encoding/_stcore/health made the frontend take /positional_encoding for the base path, so that every
 shared link opened the overview (issue 50; tests/deploy/test_serve.py). `FirstInPage` installs ui/history.js in every
 page before Streamlit's own script, so that Back keeps a page's settings from the learner's first click.
+
+A live class's pages ask `/_class/<code>/view` every two seconds whether the leader's view changed (`class_view`,
+ui/live_class.js): a small JSON answered beside Streamlit, so that a learner's page reruns only when it did.
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ import anyio
 import streamlit as st
 from google.protobuf.message import DecodeError  # type: ignore[import-untyped]
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
@@ -56,7 +62,7 @@ BELOW_A_PAGE = re.compile(r"^/[^/]+(?:/[^/]+)*?(?P<own>/static/.*|/favicon\.png|
 # Streamlit's own routes (streamlit/web/server/starlette: _RESERVED_ROUTE_PREFIXES, the app's static files, the
 # login routes): an address with one of these among its parts is never a page's (/<page>/_stcore/health is the
 # frontend asking whether /<page> is the base path: Streamlit answers 404, as it should).
-STREAMLITS = frozenset({"_stcore", "media", "component", "static", "app", "auth", "oauth2callback"})
+STREAMLITS = frozenset({"_stcore", "media", "component", "static", "app", "auth", "oauth2callback", "_class"})
 
 
 def base_path() -> str:
@@ -268,8 +274,30 @@ class GzipStatic:
         await send({"type": "http.response.body", "body": kept[1]})
 
 
+def class_view(request: Request) -> JSONResponse:
+    """GET /_class/<code>/view: the class's view version, how many answers are revealed and how many learners
+    joined, {"version": n, "revealed": n, "joined": n}, which ui/live_class.js polls so that a page reruns only when
+    what it shows changed (a learner's: the view or a reveal; the leader's: also who joined); 404 for no such class,
+    503 while the store is down. Never the leader's secret, the link, or any answer. Starlette runs a plain function
+    in its thread pool: a Redis call does not hold the server's loop."""
+    from core.classroom import ClassGone, StoreDown, process_store
+
+    no_store = {"cache-control": "no-store"}
+    code = request.path_params["code"]
+    try:
+        store = process_store()
+        view, revealed, joined = store.view(code), store.revealed(code), store.learners(code)
+    except ClassGone:
+        return JSONResponse({"gone": True}, status_code=404, headers=no_store)
+    except StoreDown:
+        return JSONResponse({"down": True}, status_code=503, headers=no_store)
+    return JSONResponse({"version": view.version, "revealed": len(revealed), "joined": joined}, headers=no_store)
+
+
+ROUTES = [Route("/_class/{code}/view", class_view, methods=["GET"])]
 app = st.App(
     "app.py",
+    routes=ROUTES,
     middleware=[
         Middleware(BelowAPage),
         Middleware(WholeRunAfterReconnect),

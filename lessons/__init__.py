@@ -3,6 +3,7 @@ settings for app.py, which reads and checks the link with them (ui.link)."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 from ui.settings import Settings
@@ -34,3 +35,11 @@ def chapters(folder: str) -> tuple[str, ...]:
     if settings is None:
         return ()
     return next((s.options for s in settings if s.key == f"{settings.prefix}_chapter"), ())
+
+
+@functools.cache
+def every_declared() -> dict[str, Settings]:
+    """Every lesson's declared settings, by folder (a live class's bar names the leader's view with them)."""
+    from ui.pages import PATH
+
+    return {lesson.folder: settings for lesson in PATH if (settings := declared(lesson.folder)) is not None}

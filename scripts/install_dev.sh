@@ -4,10 +4,12 @@
 # scripts/docker_smoke.sh run it; it installs only what is missing or out of date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Debian's chromium (browser tests) and haproxy (tests/browser/test_proxy.py, tests/deploy/)
+# Debian's chromium (browser tests), haproxy (tests/browser/test_proxy.py, tests/deploy/) and redis-server (the class
+# store: tests/core/test_classroom.py, tests/browser/test_live_class.py)
 missing=""
 [ -x /usr/bin/chromium ] || missing="chromium"
 [ -x /usr/sbin/haproxy ] || missing="$missing haproxy"
+[ -x /usr/bin/redis-server ] || missing="$missing redis-server"
 if [ -n "$missing" ]; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install everything the tests need (dev packages into .venv, Debian's chromium and haproxy) and run every test.
+# Install everything the tests need (dev packages into .venv, Debian's chromium, haproxy and redis-server) and run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_dev.sh

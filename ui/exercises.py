@@ -8,14 +8,17 @@ import streamlit as st
 
 from core.exercises import EXERCISES, Exercise, formatted, matches
 from core.vectors import WordVectors
+from ui.class_answers import leading, record, revealed, room
 from ui.i18n import t
 from ui.presenter import presenting
 
 
 def try_this(page: str, wv: WordVectors | None = None) -> None:
-    """The page's exercises: a box for the answer, a check with the reason, a hint, and the answer on request."""
+    """The page's exercises: a box for the answer, a check with the reason, a hint, and the answer on request; in a
+    live class, a learner's checked answer counts for the class and the leader sees the room's (ui.class_answers)."""
     st.header(t("ex.title"))
     st.caption(t("ex.intro_presenting") if presenting() else t("ex.intro"))
+    shown_to_class, leader = revealed(), leading()
     for number, exercise in enumerate(EXERCISES[page], start=1):
         with st.container(border=True):
             st.markdown(f"**{number}.** " + t(f"ex.{exercise.key}_q"))
@@ -23,6 +26,7 @@ def try_this(page: str, wv: WordVectors | None = None) -> None:
             c1, c2 = st.columns([1, 5])
             if c1.button(t("ex.check"), key=f"ex_{exercise.key}_check", disabled=not typed.strip()):
                 st.session_state[judged_key(exercise)] = typed
+                record(exercise, typed)
             with c2.popover(t("ex.hint"), icon=":material/lightbulb:"):
                 st.markdown(t(f"ex.{exercise.key}_hint"))
             expected = functools.cache(lambda exercise=exercise: exercise.answer(wv))  # at most once a run
@@ -32,8 +36,12 @@ def try_this(page: str, wv: WordVectors | None = None) -> None:
                     st.success(t("ex.right") if presenting() else t("ex.right") + " " + why(exercise, expected()))
                 else:
                     st.error(t("ex.wrong"))
-            if not presenting() and st.toggle(t("ex.show"), key=f"ex_{exercise.key}_show"):
+            if exercise.key in shown_to_class:
+                st.info(why(exercise, expected()), icon=":material/groups:")
+            elif not presenting() and st.toggle(t("ex.show"), key=f"ex_{exercise.key}_show"):
                 st.info(why(exercise, expected()))
+            if leader:
+                room(exercise, expected())
 
 
 def judged_key(exercise: Exercise) -> str:

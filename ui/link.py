@@ -51,7 +51,7 @@ IN_LINK: Bound = {
     "bind": "query-params",
     "persist_state": "session",
 }  # a setting's widget: in the link, kept across pages
-APP_PARAMS = ("lang", "present")  # the parameters app.py reads, on every page
+APP_PARAMS = ("lang", "present", "class", "lead", "cls_follow")  # read on every page (the last 3: ui.live_class)
 ASKED = "_link_asked"  # the first run's parameters, {name: [values]}, until check_link has read them
 SEEN = "_link_seen"  # the session's first link was read
 OLD = "_link_old"  # an old link's names, {new name: old name}, until check_link has read them

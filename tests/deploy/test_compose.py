@@ -42,7 +42,7 @@ def default(value) -> str:
 @pytest.mark.parametrize("name", ["compose.yaml", "stack.yaml"])
 def test_the_proxy_asks_the_app_service_by_name_and_port(name):
     services = read(name)["services"]
-    assert set(services) == {"emblab", "proxy"}
+    assert set(services) == {"emblab", "proxy", "redis"}  # redis: the live class (its own test)
     env = services["proxy"]["environment"]
     assert env["EMBLAB_SERVICE"] in services
     assert env["EMBLAB_SERVICE"] == haproxy_default("EMBLAB_SERVICE")
@@ -130,3 +130,14 @@ def test_docker_compose_reads_the_file_where_it_is_installed():
     services = yaml.safe_load(result.stdout)["services"]
     assert services["emblab"]["deploy"]["replicas"] == 2
     assert services["emblab"]["restart"] == "unless-stopped"
+
+
+@pytest.mark.parametrize("name", ["compose.yaml", "stack.yaml"])
+def test_the_replicas_share_a_redis_for_the_live_class_health_checked_with_redis_cli_ping(name):
+    services = read(name)["services"]
+    assert services["emblab"]["environment"]["EMBLAB_CLASS_STORE"] == "redis://redis:6379/0"
+    redis = services["redis"]
+    assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
+    assert "--appendonly" in redis["command"] and any(v.endswith(":/data") for v in redis["volumes"])
+    if name == "compose.yaml":
+        assert "redis" in services["emblab"]["depends_on"]

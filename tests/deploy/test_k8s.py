@@ -14,12 +14,13 @@ K8S = ROOT / "deploy" / "k8s"
 HEALTH = "/_stcore/health"
 
 
-def manifests() -> dict[str, dict]:
-    """Every resource in deploy/k8s/, by kind."""
+def manifests(app: str = "emblab") -> dict[str, dict]:
+    """Every resource of `app` in deploy/k8s/ (its app.kubernetes.io/name: the lab, or emblab-redis), by kind."""
     found = {}
     for path in sorted(K8S.glob("*.yaml")):
         for resource in yaml.safe_load_all(path.read_text()):
-            found[resource["kind"]] = resource
+            if resource["metadata"].get("labels", {}).get("app.kubernetes.io/name", "emblab") == app:
+                found[resource["kind"]] = resource
     return found
 
 
@@ -91,3 +92,15 @@ def test_the_ingress_keeps_a_browser_on_one_pod_with_a_cookie():
     assert int(annotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 3600  # an idle learner's websocket
     upload_cap = (ROOT / ".streamlit" / "config.toml").read_text().split("maxUploadSize = ")[1].split()[0]
     assert annotations["nginx.ingress.kubernetes.io/proxy-body-size"] == f"{upload_cap}m"
+
+
+def test_the_pods_share_a_redis_for_the_live_class_health_checked_with_redis_cli_ping():
+    env = {e["name"]: e["value"] for e in manifests()["Deployment"]["spec"]["template"]["spec"]["containers"][0]["env"]}
+    redis = manifests("emblab-redis")
+    service = redis["Service"]
+    assert env["EMBLAB_CLASS_STORE"] == f"redis://{service['metadata']['name']}:{service['spec']['ports'][0]['port']}/0"
+    assert service["spec"]["selector"] == redis["Deployment"]["spec"]["selector"]["matchLabels"]
+    container = redis["Deployment"]["spec"]["template"]["spec"]["containers"][0]
+    for probe in ("readinessProbe", "livenessProbe"):
+        assert container[probe]["exec"]["command"] == ["redis-cli", "ping"]
+    assert "--appendonly" in container["args"]

@@ -140,3 +140,39 @@ def test_a_reconnect_is_known_by_the_session_it_names():
     assert not resumes(header(b"streamlit, xsrf-token"))
     assert not resumes(header(b"streamlit, , "))
     assert not resumes({"headers": []})
+
+
+def test_the_class_poll_answers_a_version_and_no_secret_nor_answer(url, monkeypatch):
+    """GET /_class/<code>/view (ui/live_class.js polls it): a class's view version and revealed count only, 404 for
+    no such class, 503 while the store is down; never sent to a page by BelowAPage."""
+    import json
+
+    from starlette.requests import Request
+
+    import serve
+    from core.classroom import MemoryStore, StoreDown
+
+    store = MemoryStore()
+    monkeypatch.setattr("core.classroom.process_store", lambda: store)
+    code, secret = store.start()
+    store.join(code, "ann")
+    store.answer(code, "ann", "q1", "the answer")
+    store.publish(code, secret, "pe", "/positional_encoding?pe_d_model=64")
+    store.reveal(code, secret, "q1")
+
+    def ask(code):
+        answer = serve.class_view(Request({"type": "http", "method": "GET", "path_params": {"code": code}}))
+        return answer.status_code, json.loads(answer.body), answer.headers["cache-control"]
+
+    assert ask(code) == (200, {"version": 1, "revealed": 1, "joined": 1}, "no-store")
+    assert ask("ZZZZZZ" if code != "ZZZZZZ" else "ZZZZZ2")[:2] == (404, {"gone": True})
+    assert ask("../../etc")[:2] == (404, {"gone": True})
+
+    def down():
+        raise StoreDown()
+
+    monkeypatch.setattr(store, "view", lambda code: down())
+    assert ask(code)[:2] == (503, {"down": True})
+    with pytest.raises(urllib.error.HTTPError) as gone:  # the real server: routed to the poll, not to a page
+        get(f"{url}/_class/ZZZZZ2/view")
+    assert gone.value.code == 404 and json.loads(gone.value.read()) == {"gone": True}

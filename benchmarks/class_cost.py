@@ -1,0 +1,132 @@
+"""What a learner costs the server per minute with a live class on and off: idle, and following the leader.
+
+One server (labtools.server.start_server, as deployed) with its class store in a Redis server started here
+(labtools.redis_server, EMBLAB_CLASS_STORE), and --learners simulated learners (loadtest.protocol: Streamlit's
+websocket, as a browser speaks it) on the positional-encoding page. Four phases of --seconds each, the server
+process's CPU (user + system, /proc/<pid>/stat) read before and after each:
+
+- idle, class off: the learners' pages open, nothing moves;
+- idle, class on: the learners joined (?class=CODE), each asking serve.py's /_class/<code>/view every 2 s, as
+  ui/live_class.js does (a GET, no rerun);
+- moving, class off: every --every s each learner moves to the next view themselves (a rerun with the new link);
+- following, class on: every --every s the leader shows the next view (core.classroom.RedisStore.publish, from
+  here); each learner's poll sees the new version and reruns the page (the rerun live_class.js asks for), which
+  takes them to the view (the run that follows the link).
+
+Printed: the server's CPU s per minute per learner in each phase, and the class's own share (on minus off).
+
+Run (2 cores: hold the lock): flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/class_cost.py
+     [--learners 10] [--seconds 60] [--every 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from core.classroom import RedisStore  # noqa: E402
+from labtools.redis_server import redis_server  # noqa: E402
+from labtools.server import free_port, start_server, stop  # noqa: E402
+from loadtest.protocol import Session  # noqa: E402
+
+POLL_S = 2.0  # ui/live_class.py's EVERY_MS
+VIEWS = ["pe_d_model=64", "pe_d_model=128"]
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100  # utime, stime in clock ticks (USER_HZ 100)
+
+
+def phase(pid: int, seconds: float, learners: list[Session], code: str | None, store, secret, every: float,
+          url: str) -> float:  # fmt: skip
+    """Run one phase; returns the server's CPU s per minute per learner."""
+    stop_at = time.monotonic() + seconds
+    lock = threading.Lock()
+
+    def learner(i: int, s: Session) -> None:
+        seen, view = None, 0
+        next_move = time.monotonic() + every * (i + 1) / len(learners)
+        while time.monotonic() < stop_at:
+            if code is not None:
+                with urllib.request.urlopen(f"{url}/_class/{code}/view", timeout=30) as answer:
+                    version = answer.read()
+                if seen is not None and version != seen:
+                    s.query_string = f"class={code}&{VIEWS[view % 2]}"
+                    s.rerun()  # live_class.js's rerun: the follower goes to the view
+                    view += 1
+                seen = version
+            elif every and time.monotonic() >= next_move:
+                s.query_string = VIEWS[view % 2]
+                s.rerun()
+                view += 1
+                next_move += every
+            time.sleep(POLL_S)
+
+    def leader() -> None:
+        view = 0
+        while time.monotonic() + every < stop_at:
+            time.sleep(every)
+            with lock:
+                store.publish(code, secret, "pe", f"/positional_encoding?{VIEWS[view % 2]}")
+            view += 1
+
+    threads = [threading.Thread(target=learner, args=(i, s)) for i, s in enumerate(learners)]
+    if code is not None and every:
+        threads.append(threading.Thread(target=leader))
+    before = cpu_seconds(pid)
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return (cpu_seconds(pid) - before) / seconds * 60 / len(learners)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--learners", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--every", type=float, default=10, help="s between two views (moving, following)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder, redis_server(Path(folder)) as redis:
+        port = free_port()
+        server = start_server(port, {"EMBLAB_CLASS_STORE": redis.url})
+        url = f"http://127.0.0.1:{port}"
+        store = RedisStore(redis.url)
+        code, secret = store.start()
+        try:
+            rows = []
+            for name, joined, every in (
+                ("idle, class off", False, 0),
+                ("idle, class on", True, 0),
+                ("moving, class off", False, args.every),
+                ("following, class on", True, args.every),
+            ):
+                query = f"class={code}" if joined else ""
+                learners = [Session.open(url, "positional_encoding", query) for _ in range(args.learners)]
+                time.sleep(2)  # the first runs' messages sent
+                rows.append((name, phase(server.pid, args.seconds, learners, code if joined else None, store,
+                                         secret, every, url)))  # fmt: skip
+                for s in learners:
+                    s.close()
+            print(f"{args.learners} learners, {args.seconds:.0f} s a phase, a new view every {args.every:.0f} s")
+            print(f"{'phase':<24}server CPU s per minute per learner")
+            for name, cost in rows:
+                print(f"{name:<24}{cost:.3f}")
+            print(
+                f"the class's own share: idle {rows[1][1] - rows[0][1]:+.3f}, following {rows[3][1] - rows[2][1]:+.3f}"
+            )
+        finally:
+            stop(server)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
