@@ -27,6 +27,13 @@ def test_typed_text_keeps_a_run_within_its_memory_budget(page, chars):
     assert held < HELD, f"{page}: {chars:,} characters per box left +{held:.0f} MiB"
 
 
+def test_a_sentence_list_is_typed_as_many_lines_as_the_page_reads():
+    """labtools imports none of the lab's layers, so PAGES names the number; it is core's."""
+    from core.sentences import MAX_SENTENCES
+
+    assert PAGES["sentence_vectors/sentences"][3] == MAX_SENTENCES
+
+
 def test_the_input_layer_says_how_much_of_a_long_box_it_reads():
     at = AppTest.from_file(APP, default_timeout=60)
     at.switch_page("lessons/input_layer/input_layer.py").run()
