@@ -25,7 +25,7 @@ kept (/positional_encoding?pe_d_model=64); an unknown page then opens the overvi
 shared link opened the overview (issue 50; tests/deploy/test_serve.py). `FirstInPage` installs ui/history.js in every
 page before Streamlit's own script, so that Back keeps a page's settings from the learner's first click.
 
-A live class's pages ask `/_class/<code>/view` every two seconds whether the leader's view changed (`class_view`,
+A live class's pages ask `/_class/<code>/view` (below server.baseUrlPath, if set) every two seconds whether the leader's view changed (`class_view`,
 ui/live_class.js): a small JSON answered beside Streamlit, so that a learner's page reruns only when it did.
 """
 
@@ -284,6 +284,8 @@ def class_view(request: Request) -> JSONResponse:
 
     no_store = {"cache-control": "no-store"}
     code = request.path_params["code"]
+    if "/" + request.path_params.get("base", "") != (base_path() or "/"):  # only below the base, as Streamlit's own
+        return JSONResponse({"gone": True}, status_code=404, headers=no_store)
     try:
         store = process_store()
         view, revealed, joined = store.view(code), store.revealed(code), store.learners(code)
@@ -294,7 +296,12 @@ def class_view(request: Request) -> JSONResponse:
     return JSONResponse({"version": view.version, "revealed": len(revealed), "joined": joined}, headers=no_store)
 
 
-ROUTES = [Route("/_class/{code}/view", class_view, methods=["GET"])]
+# Streamlit serves its own routes under server.baseUrlPath but an app's routes as they are named, so the poll is
+# named both with no base and below one (`class_view` answers only the one that is this server's base path).
+ROUTES = [
+    Route("/_class/{code}/view", class_view, methods=["GET"]),
+    Route("/{base:path}/_class/{code}/view", class_view, methods=["GET"]),
+]
 app = st.App(
     "app.py",
     routes=ROUTES,

@@ -63,21 +63,23 @@ def wait_for_health(url: str, proc: subprocess.Popen | None = None, timeout: flo
     raise RuntimeError(f"{url}/_stcore/health did not answer within {timeout:.0f} s")
 
 
-def server_command(port: int, script: str = "serve.py") -> list[str]:
+def server_command(port: int, script: str = "serve.py", base: str = "") -> list[str]:
     """The command line of a server on 127.0.0.1:port: the lab as scripts/run.sh and the image serve it
-    (serve.command), or a benchmark's own page `script` by `streamlit run <script>`."""
+    (serve.command), or a benchmark's own page `script` by `streamlit run <script>`; below the path `base` ("lab":
+    server.baseUrlPath) if one is given."""
     from serve import command
 
     options = ["--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true"]
+    options += ["--server.baseUrlPath", base] if base else []
     if script == "serve.py":
         return command(sys.executable, *options)
     return [sys.executable, "-m", "streamlit", "run", script, *options]
 
 
-def start_server(port: int, env: dict | None = None, script: str = "serve.py") -> subprocess.Popen:
-    """Start server_command(port, script) with SERVER_ENV (and `env` over it); returns once /_stcore/health
-    answers, or kills it and raises RuntimeError after 60 s."""
-    cmd = server_command(port, script)
+def start_server(port: int, env: dict | None = None, script: str = "serve.py", base: str = "") -> subprocess.Popen:
+    """Start server_command(port, script, base) with SERVER_ENV (and `env` over it); returns once
+    [/base]/_stcore/health answers, or kills it and raises RuntimeError after 60 s."""
+    cmd = server_command(port, script, base)
     proc = subprocess.Popen(
         cmd,
         cwd=ROOT,
@@ -86,7 +88,7 @@ def start_server(port: int, env: dict | None = None, script: str = "serve.py") -
         stderr=subprocess.DEVNULL,
     )
     try:
-        wait_for_health(f"http://127.0.0.1:{port}", proc)
+        wait_for_health(f"http://127.0.0.1:{port}" + (f"/{base.strip('/')}" if base else ""), proc)
     except RuntimeError:
         proc.kill()
         raise
@@ -94,13 +96,13 @@ def start_server(port: int, env: dict | None = None, script: str = "serve.py") -
 
 
 @contextlib.contextmanager
-def serving(env: dict | None = None) -> Iterator[str]:
-    """The lab served on a free port for the block (start_server), its URL; stopped after it, killed if a job's
-    worker thread keeps it from ending within 60 s."""
+def serving(env: dict | None = None, base: str = "") -> Iterator[str]:
+    """The lab served on a free port for the block (start_server), its URL (with the path `base`, if given: the
+    server's baseUrlPath); stopped after it, killed if a job's worker thread keeps it from ending within 60 s."""
     port = free_port()
-    proc = start_server(port, env)
+    proc = start_server(port, env, base=base)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}" + (f"/{base.strip('/')}" if base else "")
     finally:
         stop(proc, timeout=60)
 

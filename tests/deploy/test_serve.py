@@ -176,3 +176,28 @@ def test_the_class_poll_answers_a_version_and_no_secret_nor_answer(url, monkeypa
     with pytest.raises(urllib.error.HTTPError) as gone:  # the real server: routed to the poll, not to a page
         get(f"{url}/_class/ZZZZZ2/view")
     assert gone.value.code == 404 and json.loads(gone.value.read()) == {"gone": True}
+
+
+def test_the_class_poll_is_served_below_the_base_path(tmp_path):
+    """With server.baseUrlPath (`--server.baseUrlPath=lab`) Streamlit serves its routes below /lab and
+    ui.live_class names the poll /lab/_class/<code>/view: serve.py answers it there, a class's version from the store
+    every replica shares, and not at /_class/... nor below another path. One server, one Redis."""
+    import json
+
+    from core.classroom import RedisStore
+    from labtools.redis_server import redis_server
+
+    with redis_server(tmp_path) as redis, serving({"EMBLAB_CLASS_STORE": redis.url}, base="lab") as url:
+        assert url.endswith("/lab")
+        store = RedisStore(redis.url)
+        code, secret = store.start()
+        store.join(code, "ann")
+        store.publish(code, secret, "pe", "/positional_encoding?pe_d_model=64")
+        status, headers, body = get(f"{url}/_class/{code}/view")
+        assert status == 200 and json.loads(body) == {"version": 1, "revealed": 0, "joined": 1}
+        assert headers["cache-control"] == "no-store"
+        root = url.removesuffix("/lab")
+        for wrong in (f"{root}/_class/{code}/view", f"{root}/other/_class/{code}/view", f"{url}/x/_class/{code}/view"):
+            with pytest.raises(urllib.error.HTTPError) as gone:
+                get(wrong)
+            assert gone.value.code == 404 and gone.value.read() != body
