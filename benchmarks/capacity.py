@@ -26,6 +26,12 @@ step are how many were let in and told full, and the longest wait of an arrival 
 run, or the "full" page). A class of 3x the capacity, arriving within 20 s:
     benchmarks/capacity.py --replicas 2 --learners-per-replica 50 --steps 300 --open-within 20 --no-controls
 
+--class: the 2-replica ramp twice on the same replicas, their class store a Redis server started here
+(labtools.redis_server, EMBLAB_CLASS_STORE): first with the class off, then with every learner joined to one class
+(?class=CODE) and asking /_class/<code>/view every 2 s through the proxy, as ui/live_class.js does. Printed: the
+same figures for each, the class's rows marked "[class on]".
+    benchmarks/capacity.py --class --replicas 2 --steps 10,25,50 --no-controls
+
 --controls-only measures each control alone (--control-users learners of one class, every class of
 loadtest/locustfile.py by default) on one replica: server CPU per rerun under load, caches filled by the
 learners' own moves. benchmarks/cpu_per_move.py measures the same cost one learner at a time with every
@@ -39,10 +45,13 @@ Run: flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/capacity.py --csv 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import os
 import sys
+import tempfile
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -58,6 +67,7 @@ from loadtest.locustfile import USER_CLASSES  # noqa: E402
 from loadtest.protocol import Session  # noqa: E402
 
 TARGET_P95_S = 0.5
+POLL_S = 2.0  # ui/live_class.py's EVERY_MS
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -122,9 +132,9 @@ class Lab:
     server_urls: list[str]  # each replica's own address (the proxy's way round)
 
 
-def start_lab(replicas: int, learners_per_replica: int | None = None) -> Lab:
+def start_lab(replicas: int, learners_per_replica: int | None = None, env: dict | None = None) -> Lab:
     if replicas == 1:
-        proc = start_server(free_port())
+        proc = start_server(free_port(), env)
         port = proc.args[proc.args.index("--server.port") + 1]
 
         def stop() -> None:
@@ -136,9 +146,46 @@ def start_lab(replicas: int, learners_per_replica: int | None = None) -> Lab:
     from labtools.replicas import start_replicas  # H2's: N servers behind deploy/haproxy.cfg
 
     proxy_env = {"EMBLAB_LEARNERS_PER_REPLICA": str(learners_per_replica)} if learners_per_replica else None
-    lab = start_replicas(replicas, proxy_env=proxy_env)
+    lab = start_replicas(replicas, env=env, proxy_env=proxy_env)
     servers = [f"http://127.0.0.1:{p}" for p in lab.ports]
     return Lab(f"{replicas} replicas", lab.url, [p.pid for p in lab.servers], lab.proxy.pid, lab.stop, servers)
+
+
+def joined(cls: type, code: str) -> type:
+    """`cls`'s learners joined to the class `code` (?class=CODE on their page), each asking the class's poll every
+    POLL_S through the proxy while its page is open, as ui/live_class.js does (a GET, no rerun)."""
+
+    own = getattr(cls, "query", "")
+
+    class Joined(cls):
+        abstract = False
+        query = f"class={code}" + (f"&{own}" if own else "")
+
+        def __init__(self, environment) -> None:
+            super().__init__(environment)
+            self._poll: gevent.Greenlet | None = None
+
+        def _open(self) -> None:
+            super()._open()
+            if self.session is not None and (self._poll is None or self._poll.dead):
+                self._poll = gevent.spawn(self._polling)
+
+        def on_stop(self) -> None:
+            if self._poll is not None:
+                self._poll.kill(block=False)
+            super().on_stop()
+
+        def _polling(self) -> None:
+            while True:
+                gevent.sleep(POLL_S)
+                try:
+                    with urllib.request.urlopen(f"{self.host}/_class/{code}/view", timeout=30) as answer:
+                        answer.read()
+                except OSError:
+                    pass  # the poll's failures are the page's "class unavailable", not a learner's error
+
+    Joined.__name__ = Joined.__qualname__ = cls.__name__
+    return Joined
 
 
 def warm(lab: Lab, classes: list[type]) -> None:
@@ -245,13 +292,21 @@ def percentile(times: dict[int, int], q: float) -> float:
 
 
 def run_users(
-    lab: Lab, classes: list[type], steps: list[int], settle: float, hold: float, stop_p95: float, out, within=5.0
+    lab: Lab,
+    classes: list[type],
+    steps: list[int],
+    settle: float,
+    hold: float,
+    stop_p95: float,
+    out,
+    within=5.0,
+    tag: str = "",
 ):
     """A ramp over `steps` learners of `classes` on `lab`, each step's new learners opening their pages within
     `within` seconds; each Step is printed and handed to `out`."""
     env = Environment(user_classes=classes, host=lab.url)
     runner = env.create_local_runner()
-    mix = "+".join(c.__name__ for c in classes)
+    mix = "+".join(c.__name__ for c in classes) + tag
     before = 0
     arrivals = {"open": 0, "full": 0, "full_after_page": 0, "longest_open_ms": 0.0, "longest_full_ms": 0.0}
     try:
@@ -309,6 +364,10 @@ def main() -> None:
     parser.add_argument(
         "--learners-per-replica", type=int, default=None, help="the proxy's EMBLAB_LEARNERS_PER_REPLICA (2+ replicas)"
     )
+    parser.add_argument(
+        "--class", dest="in_class", action="store_true",
+        help="the 2+-replica ramps with a Redis class store, the class off and then every learner joined",
+    )  # fmt: skip
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--controls-only", action="store_true", help="only the CPU per rerun of each control")
     which.add_argument("--no-controls", action="store_true", help="only the ramps")
@@ -335,17 +394,31 @@ def main() -> None:
         classes = [USER_CLASSES[name] for name in args.mix.split(",")]
         for replicas in args.replicas:
             print(f"\nRamp, {replicas} replica(s), think time {args.think:g} s:", flush=True)
-            lab = start_lab(replicas, args.learners_per_replica)
-            try:
-                warm(lab, classes)
-                run_users(lab, classes, [1], args.settle, 10.0, 1e9, out)  # RSS with one learner
-                run_users(lab, classes, steps, args.settle, args.hold, args.stop_p95, out, args.open_within)
-            finally:
-                lab.stop()
-            mix = "+".join(c.__name__ for c in classes)
-            ramp = [s for s in rows if s.setup == lab.name and s.mix == mix]
-            ok = [s.learners for s in ramp if s.p95_ms <= TARGET_P95_S * 1000 and s.errors == 0]
-            print(f"held with {lab.name}: {max(ok) if ok else 0} learners (p95 <= 500 ms, 0 errors)", flush=True)
+            with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
+                env, code = None, ""
+                if args.in_class:
+                    from core.classroom import RedisStore
+                    from labtools.redis_server import redis_server
+
+                    redis = stack.enter_context(redis_server(Path(folder)))
+                    env = {"EMBLAB_CLASS_STORE": redis.url}
+                    code, _secret = RedisStore(redis.url).start()
+                lab = start_lab(replicas, args.learners_per_replica, env)
+                try:
+                    warm(lab, classes)
+                    run_users(lab, classes, [1], args.settle, 10.0, 1e9, out)  # RSS with one learner
+                    ramps = [("", classes)] + ([(" [class on]", [joined(c, code) for c in classes])] if code else [])
+                    for tag, users in ramps:
+                        run_users(lab, users, steps, args.settle, args.hold, args.stop_p95, out, args.open_within, tag)
+                finally:
+                    lab.stop()
+            for tag, _users in ramps:
+                mix = "+".join(c.__name__ for c in classes) + tag
+                ramp = [s for s in rows if s.setup == lab.name and s.mix == mix]
+                ok = [s.learners for s in ramp if s.p95_ms <= TARGET_P95_S * 1000 and s.errors == 0]
+                print(
+                    f"held with {lab.name}{tag}: {max(ok) if ok else 0} learners (p95 <= 500 ms, 0 errors)", flush=True
+                )
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(asdict(rows[0])))

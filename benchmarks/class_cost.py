@@ -15,6 +15,12 @@ process's CPU (user + system, /proc/<pid>/stat) read before and after each:
 
 Printed: the server's CPU s per minute per learner in each phase, and the class's own share (on minus off).
 
+Then the leader's counts latency (`counts_latency`, --seconds long): every learner joined answers one question
+every 2-6 s (RedisStore.answer, a text of its own), and a leader on a store of its own (another replica's) asks the
+tally every 2 s, as the leader's panel (ui.class_answers.room, a fragment run every REFRESH_S) redraws; printed: the
+p50/p95/max from an answer written to the store until a leader's tally first holds it. The store's side only: the
+panel's own run and its way to the browser come on top (tests/browser/test_live_class.py sees the counts there).
+
 Run (2 cores: hold the lock): flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/class_cost.py
      [--learners 10] [--seconds 60] [--every 10]
 """
@@ -22,6 +28,8 @@ Run (2 cores: hold the lock): flock /tmp/emblab-bench.lock .venv/bin/python benc
 from __future__ import annotations
 
 import argparse
+import random
+import statistics
 import sys
 import tempfile
 import threading
@@ -89,6 +97,51 @@ def phase(pid: int, seconds: float, learners: list[Session], code: str | None, s
     return (cpu_seconds(pid) - before) / seconds * 60 / len(learners)
 
 
+def counts_latency(url: str, code: str, learners: int, seconds: float) -> list[float]:
+    """Seconds from each answer written to the store (RedisStore.answer returned) until the leader's next tally
+    (every REFRESH_S, on a store of its own) holds it; `learners` answer, each every 2-6 s, for `seconds`."""
+    from ui.class_answers import REFRESH_S
+
+    written: dict[str, float] = {}
+    seen: dict[str, float] = {}
+    lock = threading.Lock()
+    stop_at = time.monotonic() + seconds
+    ids = [f"counts-{i}" for i in range(learners)]
+    store = RedisStore(url)
+    for name in ids:
+        store.join(code, name)
+
+    def learner(name: str) -> None:
+        own, n = RedisStore(url), 0
+        while time.monotonic() < stop_at:
+            time.sleep(random.uniform(2, 6))
+            text = f"{name}.{n}"
+            own.answer(code, name, "counts", text)
+            with lock:
+                written[text] = time.monotonic()
+            n += 1
+
+    def leader() -> None:
+        own = RedisStore(url)
+        while time.monotonic() < stop_at + REFRESH_S:
+            time.sleep(REFRESH_S)
+            given = own.tally(code, "counts").answers
+            now = time.monotonic()
+            with lock:
+                for text in given:
+                    if text in written and text not in seen:
+                        seen[text] = now
+
+    threads = [threading.Thread(target=learner, args=(name,)) for name in ids] + [threading.Thread(target=leader)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for learner_id in ids:
+        store.leave(code, learner_id)
+    return [seen[text] - written[text] for text in seen]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learners", type=int, default=10)
@@ -123,6 +176,13 @@ def main() -> int:
             print(
                 f"the class's own share: idle {rows[1][1] - rows[0][1]:+.3f}, following {rows[3][1] - rows[2][1]:+.3f}"
             )
+            late = sorted(counts_latency(redis.url, code, args.learners, args.seconds))
+            if late:
+                p95 = late[min(len(late) - 1, int(0.95 * len(late)))]
+                print(
+                    f"leader's counts: {len(late)} answers, from the store to the leader's tally "
+                    f"p50 {statistics.median(late):.2f} s, p95 {p95:.2f} s, max {late[-1]:.2f} s"
+                )
         finally:
             stop(server)
     return 0
