@@ -288,12 +288,12 @@ def class_view(request: Request) -> JSONResponse:
         return JSONResponse({"gone": True}, status_code=404, headers=no_store)
     try:
         store = process_store()
-        view, revealed, joined = store.view(code), store.revealed(code), store.learners(code)
+        version, revealed, joined = store.poll(code)  # one call (one Lua script on Redis), not three
     except ClassGone:
         return JSONResponse({"gone": True}, status_code=404, headers=no_store)
     except StoreDown:
         return JSONResponse({"down": True}, status_code=503, headers=no_store)
-    return JSONResponse({"version": view.version, "revealed": len(revealed), "joined": joined}, headers=no_store)
+    return JSONResponse({"version": version, "revealed": revealed, "joined": joined}, headers=no_store)
 
 
 # Streamlit serves its own routes under server.baseUrlPath but an app's routes as they are named, so the poll is

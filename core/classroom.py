@@ -179,6 +179,10 @@ class ClassStore(Protocol):
 
     def revealed(self, code: str) -> frozenset[str]: ...
 
+    def poll(self, code: str) -> tuple[int, int, int]:
+        """What a page's poll asks (serve.class_view), in one call: (view version, answers revealed, learners)."""
+        ...
+
 
 @dataclass
 class _Class:
@@ -297,6 +301,11 @@ class MemoryStore:
         with self._lock:
             return frozenset(self._live(code).revealed)
 
+    def poll(self, code: str) -> tuple[int, int, int]:
+        with self._lock:
+            kept = self._live(code)
+            return kept.view.version, len(kept.revealed), len(kept.learners)
+
 
 # --- Redis --------------------------------------------------------------------------------------------------
 # One class is the hash emblab:class:<code> (secret's hash, deadline in ms, version, page, link) and beside it the
@@ -379,6 +388,11 @@ end
 return {'ok'}
 """,
     "revealed": _ALIVE + "return {'ok', unpack(redis.call('SMEMBERS', KEYS[1] .. ':revealed'))}",
+    "poll": _ALIVE
+    + """
+local v = redis.call('HGET', KEYS[1], 'version') or 0
+return {'ok', tonumber(v), redis.call('SCARD', KEYS[1] .. ':revealed'), redis.call('SCARD', KEYS[1] .. ':learners')}
+""",
 }
 
 
@@ -494,6 +508,10 @@ class RedisStore:
 
     def revealed(self, code: str) -> frozenset[str]:
         return frozenset(self._class("revealed", code)[1:])
+
+    def poll(self, code: str) -> tuple[int, int, int]:
+        _, version, revealed, joined = self._class("poll", code)
+        return int(version), int(revealed), int(joined)
 
 
 def store_from_env(environ: dict[str, str] | None = None) -> ClassStore:

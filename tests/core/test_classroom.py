@@ -194,6 +194,7 @@ class ClassMachine(RuleBasedStateMachine):
             assert self.store.view(code).version == kept["version"]
             assert self.store.revealed(code) == kept["revealed"]
             assert self.store.learners(code) == len(kept["learners"])
+            assert self.store.poll(code) == (kept["version"], len(kept["revealed"]), len(kept["learners"]))
             for learner in LEARNERS:
                 assert self.store.joined(code, learner) == (learner in kept["learners"])
             for question in QUESTIONS:
@@ -205,6 +206,8 @@ class ClassMachine(RuleBasedStateMachine):
         for code in set(self.model) - set(self.live()):
             with pytest.raises(ClassGone):
                 self.store.view(code)
+            with pytest.raises(ClassGone):
+                self.store.poll(code)
 
 
 def run_machine(make_store, examples: int) -> None:

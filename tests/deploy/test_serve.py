@@ -171,7 +171,7 @@ def test_the_class_poll_answers_a_version_and_no_secret_nor_answer(url, monkeypa
     def down():
         raise StoreDown()
 
-    monkeypatch.setattr(store, "view", lambda code: down())
+    monkeypatch.setattr(store, "poll", lambda code: down())
     assert ask(code)[:2] == (503, {"down": True})
     with pytest.raises(urllib.error.HTTPError) as gone:  # the real server: routed to the poll, not to a page
         get(f"{url}/_class/ZZZZZ2/view")
