@@ -117,6 +117,7 @@ LONGEST_FIRST = (
     "tests/browser/test_sentence_vectors.py",
     "tests/deploy/test_capacity.py",
     "tests/browser/test_proxy.py",
+    "tests/browser/test_live_class.py",
     "tests/browser/test_text_to_tokens.py",
     "tests/browser/test_word_embeddings.py",
     "tests/browser/test_rotary.py",
