@@ -48,13 +48,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import gevent
-from locust import between  # Locust monkey-patches the standard library for gevent on import
+from locust import User, between  # Locust monkey-patches the standard library for gevent on import
 from locust.env import Environment
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from labtools.server import free_port, start_server  # noqa: E402
 from loadtest.controls import CLASS_MIX  # noqa: E402
-from loadtest.locustfile import USER_CLASSES  # noqa: E402
+from loadtest.locustfile import USER_CLASSES, Learner  # noqa: E402
 from loadtest.protocol import Session  # noqa: E402
 
 TARGET_P95_S = 0.5
@@ -124,8 +124,8 @@ class Lab:
 
 def start_lab(replicas: int, learners_per_replica: int | None = None) -> Lab:
     if replicas == 1:
-        proc = start_server(free_port())
-        port = proc.args[proc.args.index("--server.port") + 1]
+        port = free_port()
+        proc = start_server(port)
 
         def stop() -> None:
             proc.terminate()
@@ -141,7 +141,7 @@ def start_lab(replicas: int, learners_per_replica: int | None = None) -> Lab:
     return Lab(f"{replicas} replicas", lab.url, [p.pid for p in lab.servers], lab.proxy.pid, lab.stop, servers)
 
 
-def warm(lab: Lab, classes: list[type]) -> None:
+def warm(lab: Lab, classes: list[type[Learner]]) -> None:
     """Open each page of `classes` once on every replica, directly: its caches filled and modules imported, as the
     image's warm-up (scripts/warm_up.py) and a class's first learners leave a replica before the measured ones."""
     for url in lab.server_urls:
@@ -245,11 +245,18 @@ def percentile(times: dict[int, int], q: float) -> float:
 
 
 def run_users(
-    lab: Lab, classes: list[type], steps: list[int], settle: float, hold: float, stop_p95: float, out, within=5.0
+    lab: Lab,
+    classes: list[type[Learner]],
+    steps: list[int],
+    settle: float,
+    hold: float,
+    stop_p95: float,
+    out,
+    within=5.0,
 ):
     """A ramp over `steps` learners of `classes` on `lab`, each step's new learners opening their pages within
     `within` seconds; each Step is printed and handed to `out`."""
-    env = Environment(user_classes=classes, host=lab.url)
+    env = Environment(user_classes=list[type[User]](classes), host=lab.url)
     runner = env.create_local_runner()
     mix = "+".join(c.__name__ for c in classes)
     before = 0

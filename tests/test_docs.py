@@ -219,7 +219,7 @@ def modules(layers: tuple[str, ...] = ("core", "figures", "ui", "lessons")) -> d
 def named(text: str) -> set[str]:
     """Every module a text names, as a dotted name: each dotted name and each of its prefixes (`ui.cache.cached`
     names ui.cache and ui), each path (`core/attention/head.py`, `core/attention/`) and the folders above it."""
-    names = set()
+    names: set[str] = set()
     for m in DOTTED.finditer(text):
         parts = m[0].split(".")
         names.update(".".join(parts[: i + 1]) for i in range(len(parts)))
