@@ -331,7 +331,7 @@ def lesson_folders() -> list[Path]:
 
 
 def test_every_lesson_folder_is_a_package_with_its_page_script_and_its_settings():
-    """"each folder imported as a package", "an empty `__init__.py` in it", "Each has its page script ... and, but
+    """ "each folder imported as a package", "an empty `__init__.py` in it", "Each has its page script ... and, but
     the overview, its `settings.py`", one folder per lesson of `ui.pages.PATH` and the overview."""
     folders = lesson_folders()
     assert [p.name for p in folders] == sorted(lesson.folder for lesson in (OVERVIEW, *PATH))
@@ -349,7 +349,7 @@ def test_the_page_scripts_live_in_lessons_not_pages():
 
 
 def test_figures_are_builders_returning_a_figure():
-    """"figures/ plotly figure builders: CPU arrays in, go.Figure out": every `*_figure` returns a go.Figure."""
+    """ "figures/ plotly figure builders: CPU arrays in, go.Figure out": every `*_figure` returns a go.Figure."""
     wrong = []
     for path in sorted((ROOT / "figures").glob("*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
@@ -360,7 +360,7 @@ def test_figures_are_builders_returning_a_figure():
 
 
 def test_the_serving_settings_are_what_the_architecture_says():
-    """"`.streamlit/config.toml` turns off the file watcher ... and Streamlit's `gc.collect()` after every run"."""
+    """ "`.streamlit/config.toml` turns off the file watcher ... and Streamlit's `gc.collect()` after every run"."""
     with open(ROOT / ".streamlit" / "config.toml", "rb") as f:
         config = tomllib.load(f)
     assert config["server"]["fileWatcherType"] == "none" and config["runner"]["postScriptGC"] is False
