@@ -57,13 +57,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import gevent
-from locust import between  # Locust monkey-patches the standard library for gevent on import
+from locust import User, between  # Locust monkey-patches the standard library for gevent on import
 from locust.env import Environment
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from labtools.server import free_port, start_server  # noqa: E402
 from loadtest.controls import CLASS_MIX  # noqa: E402
-from loadtest.locustfile import USER_CLASSES  # noqa: E402
+from loadtest.locustfile import USER_CLASSES, Learner  # noqa: E402
 from loadtest.protocol import Session  # noqa: E402
 
 TARGET_P95_S = 0.5
@@ -134,8 +134,8 @@ class Lab:
 
 def start_lab(replicas: int, learners_per_replica: int | None = None, env: dict | None = None) -> Lab:
     if replicas == 1:
-        proc = start_server(free_port(), env)
-        port = proc.args[proc.args.index("--server.port") + 1]
+        port = free_port()
+        proc = start_server(port, env)
 
         def stop() -> None:
             proc.terminate()
@@ -188,7 +188,7 @@ def joined(cls: type, code: str) -> type:
     return Joined
 
 
-def warm(lab: Lab, classes: list[type]) -> None:
+def warm(lab: Lab, classes: list[type[Learner]]) -> None:
     """Open each page of `classes` once on every replica, directly: its caches filled and modules imported, as the
     image's warm-up (scripts/warm_up.py) and a class's first learners leave a replica before the measured ones."""
     for url in lab.server_urls:
@@ -293,7 +293,7 @@ def percentile(times: dict[int, int], q: float) -> float:
 
 def run_users(
     lab: Lab,
-    classes: list[type],
+    classes: list[type[Learner]],
     steps: list[int],
     settle: float,
     hold: float,
@@ -304,7 +304,7 @@ def run_users(
 ):
     """A ramp over `steps` learners of `classes` on `lab`, each step's new learners opening their pages within
     `within` seconds; each Step is printed and handed to `out`."""
-    env = Environment(user_classes=classes, host=lab.url)
+    env = Environment(user_classes=list[type[User]](classes), host=lab.url)
     runner = env.create_local_runner()
     mix = "+".join(c.__name__ for c in classes) + tag
     before = 0

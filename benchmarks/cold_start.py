@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +57,9 @@ def child(mode: str) -> dict[str, list[float]]:
         return umap.UMAP(random_state=seed, n_jobs=1, **args).fit_transform(np.asarray(x, np.float64))
 
     questions = evaluate.read_questions((ROOT / "data" / "analogies_small.txt").read_text())
-    calls = {"UMAP": lambda seed: cloud.project(x, cloud.CloudConfig("UMAP", seed=seed))}
+    calls: dict[str, Callable[[int], object]] = {
+        "UMAP": lambda seed: cloud.project(x, cloud.CloudConfig("UMAP", seed=seed))
+    }
     if mode == "before":
         calls = {"UMAP": old_umap}
     else:
@@ -67,7 +70,7 @@ def child(mode: str) -> dict[str, list[float]]:
         calls["Evaluate"] = lambda seed: evaluate.evaluate_analogies(
             wv, questions, restrict=30_000, case_insensitive=True
         )
-    out = {}
+    out: dict[str, list[float]] = {}
     for name, call in calls.items():
         out[name] = []
         for seed in (0, 1):  # another seed the second time: nothing cached but the compiled code

@@ -46,7 +46,7 @@ from labtools.browser import launch_chromium, wait_until_idle  # noqa: E402
 from labtools.server import free_port, start_server  # noqa: E402
 from loadtest.controls import CLASS_MIX, Control  # noqa: E402
 from loadtest.controls import CONTROLS as LOADTEST_CONTROLS  # noqa: E402
-from loadtest.protocol import Session  # noqa: E402
+from loadtest.protocol import RerunResult, Session  # noqa: E402
 
 # The text-to-tokens page's main controls (issue 44's goal: at most 25 ms each with caches warm): its sentence, its
 # merge step (of the 2,000 merges it opens with) and its language (the options as the segmented control shows them).
@@ -123,8 +123,9 @@ class Mover:
     def __init__(self, url: str, page: str, control: str, values_of) -> None:
         path, _, query = page.partition("?")  # a page opened at a chapter: "sentence_vectors?sv_chapter=search"
         self.session = Session.open(url, path, query)
-        if not self.session.last_open.ok:
-            raise RuntimeError(f"{page}: {self.session.last_open.errors}")
+        opened = self.session.last_open
+        if opened is None or not opened.ok:
+            raise RuntimeError(f"{page}: {opened.errors if opened else 'not opened'}")
         self.control = control
         self.values = values_of(self.session.widget(control))
         after = self.values[1:] + self.values[:1]
@@ -333,16 +334,16 @@ def compare_browser(url: str, names: list[str]) -> None:
             if widget.kind not in ("text_input", "number_input", "slider"):
                 print(f"{name:>14} {control.key:<16} not compared: a {widget.kind} is moved by its own script")
                 continue
+            widget_id = widget.widget_id
+            assert widget_id is not None, f"{control.key} is not a widget"
             value = widget.value + widget.proto.step if widget.kind == "slider" else control.bench_values(widget)[0]
             browser = [
                 m
-                for m in (
-                    rerun_sent(f, widget.widget_id) for f in browser_move(context, url, control.page, widget, value)
-                )
+                for m in (rerun_sent(f, widget_id) for f in browser_move(context, url, control.page, widget, value))
                 if m
             ]
             sent, result = protocol_move(url, control, value)
-            ours = [m for m in (rerun_sent(f, widget.widget_id) for f in sent) if m]
+            ours = [m for m in (rerun_sent(f, widget_id) for f in sent) if m]
             same = browser == ours and result.ok
             print(f"{name:>14} {control.key:<16} {'same' if same else 'DIFFERENT'}: browser {browser}, ours {ours}")
         context.close()
@@ -373,12 +374,11 @@ def browser_move(context, url: str, path: str, widget, value) -> list[bytes]:
     return frames[before:]
 
 
-def protocol_move(url: str, control, value) -> tuple[list[bytes], object]:
+def protocol_move(url: str, control, value) -> tuple[list[bytes], RerunResult]:
     """The frames loadtest.protocol sends for the same move, and its RerunResult."""
     sent: list[bytes] = []
     with Session.open(url, control.page) as session:
-        send = session.ws.send_binary
-        session.ws.send_binary = lambda data: (sent.append(data), send(data))[1]
+        session.sent = sent
         result = session.set(control.key, value)
     return sent, result
 

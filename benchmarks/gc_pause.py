@@ -38,7 +38,7 @@ def main() -> None:
     import ui.resources
     import ui.sessions
 
-    ui.resources.freeze_heap = lambda: None  # type: ignore[assignment]  # the heap as it was before the freeze
+    ui.resources.freeze_heap = lambda: None  # the heap as it was before the freeze
     ui.resources.preload()
     import sklearn.manifold  # noqa: F401
     import umap  # noqa: F401

@@ -20,7 +20,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -111,9 +113,13 @@ def analogies_in_one_thread() -> None:
         raise SystemExit(out.returncode)
 
 
-def best_of(runs: int, work) -> tuple[float, object]:
+T = TypeVar("T")
+
+
+def best_of(runs: int, work: Callable[[], T]) -> tuple[float, T]:
     """The fastest of `runs` calls of work() in seconds (the first also pays one-time set-up), and its result."""
-    times, result = [], None
+    assert runs >= 1
+    times = []
     for _ in range(runs):
         start = time.perf_counter()
         result = work()

@@ -22,7 +22,10 @@ import resource
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one CPU thread per torch op, as the server runs
 
@@ -37,10 +40,13 @@ from core.projection import pca  # noqa: E402
 K = 10
 
 
-def timed(fn, repeats: int) -> tuple[float, object]:
+T = TypeVar("T")
+
+
+def timed(fn: Callable[[], T], repeats: int) -> tuple[float, T]:
     """Median seconds of `repeats` calls after a warm-up call, and the last result."""
-    fn()
-    times, result = [], None
+    result = fn()
+    times = []
     for _ in range(repeats):
         start = time.perf_counter()
         result = fn()
@@ -67,15 +73,15 @@ def main() -> None:
     for n in args.sizes:
         x = wv.vectors[:n].numpy()
         y = pca(x, 2).coords
-        ours, result = timed(lambda x=x, y=y: preservation(x, y, K), args.repeats)
-        before, _ = timed(lambda x=x: neighbour_indices(x, K, "cosine"), args.repeats)
-        after, _ = timed(lambda y=y: neighbour_indices(y, K), args.repeats)
+        ours, result = timed(partial(preservation, x, y, K), args.repeats)
+        before, _ = timed(partial(neighbour_indices, x, K, "cosine"), args.repeats)
+        after, _ = timed(partial(neighbour_indices, y, K), args.repeats)
         print(
             f"{n:>6,} words: of which {before * 1000:.1f} ms the 50D cosine search (torch blocks), "
             f"{after * 1000:.1f} ms the 2D search (scikit-learn k-d tree)"
         )
         if n <= args.sklearn_most:
-            theirs, kept = timed(lambda x=x, y=y: sklearn_kept(x, y), args.repeats)
+            theirs, kept = timed(partial(sklearn_kept, x, y), args.repeats)
             print(
                 f"{n:>6,} words: preservation {ours * 1000:8.1f} ms (core, torch blocks), "
                 f"{theirs * 1000:8.1f} ms (scikit-learn NearestNeighbors); mean share kept {result.mean:.3f} "
@@ -84,7 +90,7 @@ def main() -> None:
             )
         else:
             print(f"{n:>6,} words: preservation {ours * 1000:8.1f} ms (core, torch blocks); share {result.mean:.3f}")
-        seconds, curve = timed(lambda x=x, y=y: honesty_curve(x, y, CURVE_KS), 1)
+        seconds, curve = timed(partial(honesty_curve, x, y, CURVE_KS), 1)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
         print(
             f"{n:>6,} words: honesty_curve at k = {CURVE_KS} in {seconds:.2f} s: trustworthiness "

@@ -75,6 +75,7 @@ class Learner(User):
             self.session = None
 
     def _open(self) -> None:
+        assert self.host is not None, "Locust's --host (or the User's host) names the lab"
         started = time.perf_counter()
         try:
             self.session = Session.open(self.host, self.page, self.query)

@@ -33,6 +33,7 @@ gevent monkey-patching makes many sessions cooperate in one process; this module
 
 from __future__ import annotations
 
+import builtins
 import json
 import ssl
 import time
@@ -176,6 +177,7 @@ def main_value(kind: str, proto: Any) -> Any:
 
 def _widget_state(element: Element, value: Any) -> WidgetState:
     """The WidgetState the frontend sends for `value` in `element`."""
+    assert element.widget_id is not None, f"{element.kind} at {element.path} is not a widget"
     return _widget_state_for(element.kind, element.proto, element.widget_id, value)
 
 
@@ -231,6 +233,10 @@ class Session:
         self._runs = 0
         self._max_cache_age = 2
         self.last_open: RerunResult | None = None
+        # Set to a list to record what crosses the socket (the tests and benchmarks compare it with the browser's):
+        # every frame sent, every binary ForwardMsg received.
+        self.sent: list[bytes] | None = None
+        self.received: list[ForwardMsg] | None = None
 
     # -- opening -------------------------------------------------------------------------------------------------
 
@@ -280,7 +286,7 @@ class Session:
             raise
         # A proxy picks the session's replica when the websocket opens and sets its cookie on the handshake's
         # answer (deploy/haproxy.cfg); a browser keeps it, and sends it with its uploads and downloads.
-        for name, morsel in SimpleCookie(self.ws.getheaders().get("set-cookie", "")).items():
+        for name, morsel in SimpleCookie((self.ws.getheaders() or {}).get("set-cookie", "")).items():
             self.http.cookies.set(name, morsel.value, domain=parts.hostname, path=morsel["path"] or "/")
 
     # -- the page ------------------------------------------------------------------------------------------------
@@ -310,10 +316,12 @@ class Session:
     def set(self, widget: Element | str, value: Any) -> RerunResult:
         """Move a widget to `value` as a learner does, and wait for the rerun it starts."""
         element = widget if isinstance(widget, Element) else self.widget(widget)
-        self._values[element.widget_id] = _widget_state(element, value)
+        widget_id = element.widget_id
+        assert widget_id is not None, f"{element.kind} at {element.path} is not a widget"
+        self._values[widget_id] = _widget_state(element, value)
         result = self.rerun(fragment_id=element.fragment_id)
         if element.kind == "button":  # a trigger is true for one run only
-            self._values.pop(element.widget_id, None)
+            self._values.pop(widget_id, None)
         return result
 
     def rerun(self, fragment_id: str = "") -> RerunResult:
@@ -326,7 +334,10 @@ class Session:
             closed = [f"socket closed: {self.closed_reason or 'never opened'}"]
             return RerunResult(0.0, self.page_elements(), closed, fragment_id)
         try:
-            self.ws.send_binary(message.SerializeToString())
+            frame = message.SerializeToString()
+            if self.sent is not None:
+                self.sent.append(frame)
+            self.ws.send_binary(frame)
             status = self._read_until_finished(touched, errors)
         except websocket.WebSocketTimeoutException:
             errors.append(f"no script_finished within {self.timeout:g} s")
@@ -371,7 +382,7 @@ class Session:
                 state.widget_states.widgets.append(self._values[element.widget_id])
         return state
 
-    def _read_until_finished(self, touched: set[tuple[int, ...]], errors: list[str]) -> int:
+    def _read_until_finished(self, touched: builtins.set[tuple[int, ...]], errors: list[str]) -> int:
         """Apply ForwardMsgs to the page until the run this rerun asked for finishes; its status."""
         assert self.ws is not None
         while True:
@@ -382,6 +393,8 @@ class Session:
                 continue
             msg = ForwardMsg()
             msg.ParseFromString(data)
+            if self.received is not None:
+                self.received.append(msg)
             kind = msg.WhichOneof("type")
             if kind == "ref_hash":
                 cached = self._cache.get(msg.ref_hash)
@@ -407,7 +420,7 @@ class Session:
             elif kind == "script_finished" and msg.script_finished != FINISHED.FINISHED_EARLY_FOR_RERUN:
                 return msg.script_finished
 
-    def _apply_delta(self, msg: ForwardMsg, touched: set[tuple[int, ...]]) -> None:
+    def _apply_delta(self, msg: ForwardMsg, touched: builtins.set[tuple[int, ...]]) -> None:
         delta = msg.delta
         path = tuple(msg.metadata.delta_path)
         which = delta.WhichOneof("type")
@@ -416,6 +429,7 @@ class Session:
         elif which == "new_element":
             element = delta.new_element
             kind = element.WhichOneof("type")
+            assert kind is not None, "a new element of no type"
             inner = getattr(element, kind)
             is_widget = kind in VALUE_FIELDS or kind in ("slider", "number_input")
             widget_id = (getattr(inner, "id", "") or None) if is_widget else None
@@ -479,6 +493,7 @@ class Session:
 def _state_value(state: WidgetState) -> Any:
     """A WidgetState's value as the page's main value (a one-value array as the value)."""
     name = state.WhichOneof("value")
+    assert name is not None, f"the widget state of {state.id} holds no value"
     value = getattr(state, name)
     if name.endswith("_array_value"):
         values = list(value.data)

@@ -66,7 +66,7 @@ def run_learner(learner: Learner, url: str, think: float, stop_at: float, killed
             time.sleep(1)
     if session is None:
         return
-    learner.replicas.append(session.http.cookies.get(STICKY_COOKIE, ""))
+    learner.replicas.append(session.http.cookies.get(STICKY_COOKIE) or "")
     while time.monotonic() < stop_at:
         time.sleep(think * random.uniform(0.5, 1.5))
         target = VALUES[1] if shown == VALUES[0] else VALUES[0]
@@ -87,7 +87,7 @@ def run_learner(learner: Learner, url: str, think: float, stop_at: float, killed
         while session is None and time.monotonic() < stop_at:
             try:
                 session = reopen(session, url, shown)
-                if session.last_open.errors:
+                if session.last_open is not None and session.last_open.errors:  # reopen sets it
                     raise RuntimeError(session.last_open.errors[0])
             except Exception as err:  # noqa: BLE001
                 learner.errors.append(f"reopen: {err}")
@@ -98,7 +98,7 @@ def run_learner(learner: Learner, url: str, think: float, stop_at: float, killed
         learner.same_view = int(session.widget(WIDGET).value) == shown
         if killed.is_set() and learner.recovered_s is None:
             learner.recovered_s = time.monotonic() - kill_t[0]
-        learner.replicas.append(session.http.cookies.get(STICKY_COOKIE, ""))
+        learner.replicas.append(session.http.cookies.get(STICKY_COOKIE) or "")
     session.close()
 
 
@@ -153,10 +153,10 @@ def main() -> None:
             for err in lr.errors[:2]:
                 print(f"    {err[:160]}")
     if moved:
-        done = [lr for lr in moved if lr.recovered_s is not None and lr.failed_s is not None]
+        done = [(lr.recovered_s, lr.failed_s) for lr in moved if lr.recovered_s is not None and lr.failed_s is not None]
         for name, times in (
-            ("the kill to a good rerun on another replica", sorted(lr.recovered_s for lr in done)),
-            ("the failed move to a good rerun", sorted(lr.recovered_s - lr.failed_s for lr in done)),
+            ("the kill to a good rerun on another replica", sorted(recovered for recovered, _ in done)),
+            ("the failed move to a good rerun", sorted(recovered - failed for recovered, failed in done)),
         ):
             if times:
                 print(

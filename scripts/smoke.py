@@ -19,6 +19,7 @@ import ast
 import importlib
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1] if "__file__" in globals() else Path.cwd()
@@ -27,7 +28,7 @@ SCRIPTS = ("serve.py", "scripts/warm_up.py", "scripts/docker_healthcheck.py")  #
 # Modules only a type checker has: typeshed's stubs. Imported under `if TYPE_CHECKING:`, which the walk skips too.
 TYPE_CHECKER_ONLY = frozenset({"_typeshed", "typing_extensions._typeshed"})
 # The long jobs: (page, widget moves before the press, the button)
-JOBS = (
+JOBS: tuple[tuple[str, dict[str, str], str], ...] = (
     ("embedding_space", {"es_method": "UMAP"}, "es_run"),
     ("word_embeddings", {}, "we_eval_go"),
     ("learned_vs_sinusoidal", {}, "lv_train"),
@@ -189,15 +190,15 @@ def _draw_charts(url: str, context) -> None:
 
 
 def main(argv: list[str]) -> int:
-    checks = {"imports": check_imports, "charts": check_charts, "pages": check_pages, "jobs": check_jobs}
-    if not argv or argv[0] not in checks:
+    on_url: dict[str, Callable[[str], None]] = {"charts": check_charts, "pages": check_pages, "jobs": check_jobs}
+    if not argv or argv[0] not in ("imports", *on_url):
         print(__doc__, file=sys.stderr)
         return 2
     if argv[0] == "imports":
         check_imports(Path(argv[1]) if len(argv) > 1 else ROOT)
     else:
         sys.path.insert(0, str(ROOT))
-        checks[argv[0]](argv[1])
+        on_url[argv[0]](argv[1])
     return 0
 
 

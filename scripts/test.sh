@@ -5,8 +5,9 @@ cd "$(dirname "$0")/.."
 bash scripts/install_dev.sh
 .venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check .
 .venv/bin/hadolint --failure-threshold error Dockerfile deploy/proxy.Dockerfile
-# The types of core/, figures/, ui/, lessons/ and labtools/ (pyproject.toml's [tool.mypy]), checked beside the tests: a cold mypy spends
-# about 90 s reading torch's and Streamlit's types; its report comes after the tests'.
+# The types of every Python file of the repository (pyproject.toml's [tool.mypy]), checked beside the tests: a cold
+# mypy spends most of its time reading torch's and Streamlit's types, and ends well before the tests; its report
+# comes after theirs.
 types_log=$(mktemp)
 .venv/bin/python -m mypy >"$types_log" 2>&1 &
 types_pid=$!

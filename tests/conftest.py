@@ -82,7 +82,7 @@ def page(request, browser):
         return
     with screen_page(request.getfixturevalue("screens"), mode) as page:
         goto = page.goto
-        page.goto = lambda url, **options: goto(screen_link(url, mode), **options)  # type: ignore[method-assign]
+        page.goto = lambda url, **options: goto(screen_link(url, mode), **options)
         check_after_moves(page, MODES[mode][:1])
         yield page
 

@@ -219,7 +219,7 @@ def modules(layers: tuple[str, ...] = ("core", "figures", "ui", "lessons")) -> d
 def named(text: str) -> set[str]:
     """Every module a text names, as a dotted name: each dotted name and each of its prefixes (`ui.cache.cached`
     names ui.cache and ui), each path (`core/attention/head.py`, `core/attention/`) and the folders above it."""
-    names = set()
+    names: set[str] = set()
     for m in DOTTED.finditer(text):
         parts = m[0].split(".")
         names.update(".".join(parts[: i + 1]) for i in range(len(parts)))
@@ -321,3 +321,55 @@ def test_every_module_and_symbol_the_architecture_names_exists():
 @pytest.mark.parametrize("doc", [README, *DOCS], ids=lambda doc: doc.name)
 def test_every_module_symbol_a_doc_names_exists(doc):
     assert wrong_symbols(doc.read_text(encoding="utf-8")) == []
+
+
+# --- docs/architecture.md's claims hold, not only its names --------------------------------------------------------
+
+
+def lesson_folders() -> list[Path]:
+    return sorted(p for p in (ROOT / "lessons").iterdir() if p.is_dir() and any(p.glob("*.py")))
+
+
+def test_every_lesson_folder_is_a_package_with_its_page_script_and_its_settings():
+    """ "each folder imported as a package", "an empty `__init__.py` in it", "Each has its page script ... and, but
+    the overview, its `settings.py`", one folder per lesson of `ui.pages.PATH` and the overview."""
+    folders = lesson_folders()
+    assert [p.name for p in folders] == sorted(lesson.folder for lesson in (OVERVIEW, *PATH))
+    for folder in folders:
+        init = folder / "__init__.py"
+        assert init.is_file() and init.read_text() == "", f"{folder.name}: no empty __init__.py"
+        assert (folder / f"{folder.name}.py").is_file(), f"{folder.name}: no page script named after its folder"
+        has_settings = (folder / "settings.py").is_file()
+        assert has_settings == (folder.name != OVERVIEW.folder), f"{folder.name}: settings.py"
+
+
+def test_the_page_scripts_live_in_lessons_not_pages():
+    """Streamlit would run a pages/ folder beside app.py as its older multipage mode."""
+    assert not (ROOT / "pages").exists()
+
+
+def test_figures_are_builders_returning_a_figure():
+    """ "figures/ plotly figure builders: CPU arrays in, go.Figure out": every `*_figure` returns a go.Figure."""
+    wrong = []
+    for path in sorted((ROOT / "figures").glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and node.name.endswith("_figure"):
+                if node.returns is None or ast.unparse(node.returns) != "go.Figure":
+                    wrong.append(f"{path.name}: {node.name}")
+    assert wrong == []
+
+
+def test_the_serving_settings_are_what_the_architecture_says():
+    """ "`.streamlit/config.toml` turns off the file watcher ... and Streamlit's `gc.collect()` after every run"."""
+    with open(ROOT / ".streamlit" / "config.toml", "rb") as f:
+        config = tomllib.load(f)
+    assert config["server"]["fileWatcherType"] == "none" and config["runner"]["postScriptGC"] is False
+
+
+def test_the_architecture_says_what_mypy_checks():
+    """The sentence about mypy names what pyproject.toml's `files` holds (tests/test_structure.py: every file)."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        files = tomllib.load(f)["tool"]["mypy"]["files"]
+    text = " ".join(ARCHITECTURE.read_text(encoding="utf-8").split())
+    assert "`mypy` checks every Python file of the repository" in text
+    assert {"app.py", "serve.py", "tests"} <= set(files)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,3 +232,36 @@ def test_the_longest_first_order_names_test_files_that_exist():
 
     assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
     assert [p for p in LONGEST_FIRST if not (ROOT / p).is_file()] == []
+
+
+# --- Types: mypy reads every Python file --------------------------------------------------------------------------
+
+
+def unchecked(root: Path = ROOT) -> list[str]:
+    """The Python files of the repository (outside hidden folders: .venv, .git) that pyproject.toml's [tool.mypy]
+    `files` leaves out: neither named nor under a folder named there."""
+    with open(root / "pyproject.toml", "rb") as f:
+        mypy = tomllib.load(f)["tool"]["mypy"]
+    assert "exclude" not in mypy, "mypy's files are every Python file: nothing excluded"
+    checked = [Path(name) for name in mypy["files"]]
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        if not any(relative == named or named in relative.parents for named in checked):
+            out.append(str(relative))
+    return out
+
+
+def test_the_unchecked_finder_sees_a_file_outside_mypys_files(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.mypy]\nfiles = ["app.py", "core"]\n')
+    for name in ("app.py", "core/a.py", "core/b/c.py", "tools/d.py", "e.py", ".venv/lib/f.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    assert unchecked(tmp_path) == ["e.py", "tools/d.py"]
+
+
+def test_mypy_checks_every_python_file_of_the_repository():
+    """scripts/test.sh runs mypy with pyproject.toml's `files`: a new folder of Python files must be named there."""
+    assert unchecked() == []

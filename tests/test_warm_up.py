@@ -186,7 +186,7 @@ def test_after_the_warm_up_a_fresh_process_compiles_nothing_for_umap(served):
 
 
 def test_warm_up_runs_on_small_inputs_and_reports_each_step():
-    steps = {}
+    steps: dict[str, float] = {}
     seconds = warm_up(umap_size=60, train_steps=1, report=steps.__setitem__)
     assert list(seconds) == ["import umap", "UMAP of 60 points", "Train (1 steps)"] == list(steps)
     assert all(np.isfinite(s) and s >= 0 for s in seconds.values())

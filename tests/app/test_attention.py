@@ -11,6 +11,7 @@ from core.attention import scores as attention_scores
 from core.attention.view import compare
 from core.exercises import EXERCISES
 from core.glove import load_glove
+from tests import found
 from tests.app import APP, train_and_wait, view
 from tests.app import live_charts as charts
 
@@ -26,7 +27,7 @@ def at(open_page):
 def checks(at) -> dict[str, str]:
     """Section 4's line per scheme: {label: text}."""
     lines = [m.value for m in at.markdown if m.value.startswith("- **")]
-    return {re.match(r"- \*\*(.+?)\*\*", line).group(1): line for line in lines}
+    return {found(r"^- \*\*(.+?)\*\*", line).group(1): line for line in lines}
 
 
 def chapter(at, name: str) -> None:
@@ -62,7 +63,7 @@ def test_every_chapter_shows_its_figure_with_formula_notice_and_code(at):
 def test_the_four_terms_sum_to_the_logits_and_the_page_says_by_how_much(at):
     chapter(at, "terms")
     (line,) = [m.value for m in at.markdown if "add up to the logits" in m.value]
-    assert float(re.search(r"\*\*(.+?)\*\*", line).group(1)) < 1e-5
+    assert float(found(r"\*\*(.+?)\*\*", line).group(1)) < 1e-5
     terms = charts(at)[0]["data"]
     assert len(terms) == 5 and all(t["type"] == "heatmap" for t in terms)
 

@@ -6,6 +6,8 @@ head_dim 2 with dynamic NTK and a llama3 low_freq_factor of 0 divided by zero, a
 10^9 took gigabytes of memory (this test's process was killed) where a shared server needs a message.
 """
 
+from collections.abc import Sequence
+
 import pytest
 
 from ui.pages import LESSONS
@@ -22,6 +24,7 @@ def number_edges(box) -> list[float]:
 
 def try_every_box(at) -> int:
     """Each box of the page as it stands, through its edge values and back; returns how many boxes there were."""
+    boxes: list[tuple[str, str, Sequence[float | str]]]
     boxes = [("number_input", box.key, number_edges(box)) for box in at.number_input]
     boxes += [(kind, box.key, TEXTS) for kind in ("text_input", "text_area") for box in at.get(kind)]
     for kind, key, values in boxes:

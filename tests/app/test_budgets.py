@@ -29,7 +29,7 @@ from ui.sessions import release_free_memory
 
 HANG_S = 120  # no link may make a page take longer (issue 40's bound: 2 minutes)
 HELD_MIB = 300  # nor hold more memory after it
-EXAMPLES = max(settings.default.max_examples // 12, 1)
+EXAMPLES = max(settings().max_examples // 12, 1)
 GENERATE = (Phase.explicit, Phase.generate)
 MINILM, ROTARY = "lessons/real_transformer/real_transformer.py", "lessons/rotary/rotary.py"
 
@@ -84,7 +84,7 @@ def warm():
 
 PIECES = st.sampled_from(["bank ", "bank\n", "I love you. ", "unbelievably ", "😀 ", "中文", "a,", "[SEP] ", "\n", "x"])
 REPEATED = st.builds(lambda piece, n: piece * n, PIECES, st.integers(0, 600))  # up to past MiniLM's 512 positions
-TEXT = st.one_of(REPEATED, st.text(st.characters(exclude_categories=("Cs",)), max_size=30))
+TEXT = st.one_of(REPEATED, st.text(st.characters(exclude_categories=["Cs"]), max_size=30))
 NUMBER = st.sampled_from(["0", "1", "3", "12", "-1", "1e300", "nan", "2147483648"])
 
 

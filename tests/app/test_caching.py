@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -142,7 +143,7 @@ def test_word_vectors_are_known_by_their_own_token_not_by_their_name():
     shared(one, "nearest")
     shared(two, "nearest")
     shared(one, "nearest")
-    assert [run[0] for run in RUNS] == [one, two]
+    assert RUNS == [(one, "nearest"), (two, "nearest")]
 
 
 def test_a_builder_closing_over_a_value_or_reading_a_page_variable_is_refused():
@@ -167,7 +168,7 @@ def test_a_function_a_page_defines_on_every_run_is_decorated_once_and_caches_by_
     code = compile("def shifted(x):\n    RUNS.append(x)\n    return x + 1\n", __file__ + ".page", "exec")
 
     def run_page():
-        page = {"RUNS": RUNS}
+        page: dict[str, Any] = {"RUNS": RUNS}  # the script's globals
         exec(code, page)  # noqa: S102 (a fixed text, as Streamlit runs a page script)
         return cached(max_entries=4)(page["shifted"])
 

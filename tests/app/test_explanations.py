@@ -16,6 +16,7 @@ import torch
 
 from core import cloud
 from core.attention.scores import t5_bucket
+from tests import found
 from tests.app import open_link, train_and_wait
 from tests.app.embedding_space_view import PAGE as ES_PAGE
 from tests.app.embedding_space_view import plots, run_until_done
@@ -142,7 +143,7 @@ def test_the_uses_notice_names_the_pair_that_ends_closest_and_farthest(word, use
     notice = caption(at, "The static row")
     assert "same meaning end up closest" not in notice
     last = {name: y[-1] for name, y in lines.items()}
-    closest, farthest = max(last, key=last.get), min(last, key=last.get)
+    closest, farthest = max(last, key=last.__getitem__), min(last, key=last.__getitem__)
     a, b = closest.split(" · ")
     c, d = farthest.split(" · ")
     assert f"the closest two are {a} and {b}, at {last[closest]:.2f}" in notice, notice
@@ -182,7 +183,7 @@ def test_the_formula_and_the_winners_are_the_tasks_and_the_plots(task):
     else:
         assert "x_{i-k}" in formula and "k places back" in notice
     final = {m.label: float(m.value.rstrip("%")) / 100 for m in at.metric}
-    best = re.search(r"At the trained length (.+?) scores best \((\d+)%\)", notice)
+    best = found(r"At the trained length (.+?) scores best \((\d+)%\)", notice)
     assert all(abs(final[n] - max(final.values())) < 0.01 for n in best.group(1).split(" and ")), (notice, final)
     past = next(m.value for m in at.markdown if m.value.startswith("The learned table has rows"))
     lines = accuracy_lines(at)
@@ -191,8 +192,7 @@ def test_the_formula_and_the_winners_are_the_tasks_and_the_plots(task):
         ("Past it (positions 8–15)", slice(8, 16)),
     ):
         means = {name: np.nanmean(y[part]) for name, y in lines.items()}
-        said = re.search(re.escape(region) + r" (.+?) scores best \((\d+)%\)", past)
-        assert said, past
+        said = found(re.escape(region) + r" (.+?) scores best \((\d+)%\)", past)
         top = max(means.values())
         assert all(abs(means[n] - top) < 0.01 for n in said.group(1).split(" and ")), (past, means)
         assert int(said.group(2)) == round(100 * top) or abs(int(said.group(2)) - 100 * top) <= 0.5 + 1e-9
@@ -208,14 +208,14 @@ def test_the_formula_and_the_winners_are_the_tasks_and_the_plots(task):
         z = array(sim["data"][0]["z"]).astype(float)
         near[name] = np.diag(z.reshape(8, 8), 1).mean()
     tables = caption(at, "The random table starts as noise")
-    said = (
+    change = (
         "raised"
         if near["trained"] > near["init"] + 0.05
         else "lowered"
         if near["trained"] < near["init"] - 0.05
         else "left"
     )
-    assert f"Training {said} the mean cosine" in tables and f"{near['init']:.2f}" in tables, (tables, near)
+    assert f"Training {change} the mean cosine" in tables and f"{near['init']:.2f}" in tables, (tables, near)
 
 
 # --- Word embeddings: which end of each axis is which word ----------------------------------------------------
@@ -263,9 +263,7 @@ def test_the_t5_line_says_what_its_buckets_do_at_this_length(trained_len):
     else:
         assert f"shared by every distance from {clips_from} on, is not reached at this length" in line
     notice = caption(at, "content-position terms")
-    checks = {
-        re.match(r"- \*\*(.+?)\*\*", m.value).group(1): m.value for m in at.markdown if m.value.startswith("- **")
-    }
+    checks = {found(r"^- \*\*(.+?)\*\*", m.value).group(1): m.value for m in at.markdown if m.value.startswith("- **")}
     zero = [name for name, text in checks.items() if "depends on m − n only" in text]
     assert f"Here {', '.join(zero)} give zero" in notice
 
@@ -316,9 +314,7 @@ def test_the_stages_notice_reads_the_layernorm_heatmap(mode):
     z = z.reshape(len(array(norm["data"][0]["y"])), -1)
     notice = caption(at, "After LayerNorm, here")
     means, variances = z.mean(axis=1), z.var(axis=1)
-    said = re.search(
-        r"within (\S+) of 0 and its variance (?:between (\S+) and (\S+)|(\S+) to the digits shown)\.", notice
-    )
+    said = found(r"within (\S+) of 0 and its variance (?:between (\S+) and (\S+)|(\S+) to the digits shown)\.", notice)
     assert float(said.group(1)) == pytest.approx(np.abs(means).max(), rel=0.05, abs=1e-6)
     lo, hi = (said.group(2), said.group(3)) if said.group(2) else (said.group(4), said.group(4))
     assert lo != hi or said.group(4), notice  # issue 51: never a range whose two ends are equal ("between 1 and 1")
@@ -400,7 +396,7 @@ def test_the_table_caption_gives_the_wavelength_of_the_first_and_last_column_sho
         "lessons/positional_encoding/positional_encoding.py", pe_layout=layout, pe_d_model=str(d_model), pe_base=base
     )
     text = caption(at, "turns once every")
-    d0, d1 = map(int, re.search(r"dimensions (\d+)–(\d+) of", text).groups())
+    d0, d1 = map(int, found(r"dimensions (\d+)–(\d+) of", text).groups())
     pairs = {"interleaved": lambda d: d // 2, "concatenated": lambda d: d if d < d_model // 2 else d - d_model // 2}
     waves = [2 * math.pi * float(base) ** (2 * pairs[layout](d) / d_model) for d in (d0, d1)]
     assert f"column {d0} turns once every {waves[0]:,.1f} positions, column {d1} once every {waves[1]:,.1f}" in text

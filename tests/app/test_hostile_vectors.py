@@ -10,6 +10,7 @@ while the rest of the page keeps working. No run may show a traceback.
 import io
 import json
 import zipfile
+from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
 import torch
@@ -22,12 +23,15 @@ SPACE_PAGE = "lessons/embedding_space/embedding_space.py"
 PAGES = [(WORD_PAGE, "we"), (SPACE_PAGE, "es")]
 
 
-def text(rows: dict[str, list[float]] | list[tuple[str, list[float]]]) -> bytes:
-    items = rows.items() if isinstance(rows, dict) else rows
+Vector = Sequence[object]  # each written with str(): a number, or a spelling a file may hold ("nan", "1e999")
+
+
+def text(rows: Mapping[str, Vector] | Iterable[tuple[str, Vector]]) -> bytes:
+    items = rows.items() if isinstance(rows, Mapping) else rows
     return "".join(f"{word} {' '.join(map(str, vector))}\n" for word, vector in items).encode()
 
 
-SIX = {
+SIX: dict[str, Vector] = {
     "cat": [1, 0, 0],
     "dog": [0.9, 0.1, 0],
     "king": [0, 1, 0],

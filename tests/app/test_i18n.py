@@ -123,7 +123,7 @@ TECHNICAL |= {"Language", "English"}
 # Chinese views of every page and chapter (?lang=zh and the chapter in the link), and states that show more text.
 # Every page at its defaults, and every other chapter of every page that has chapters (read from each page's declared
 # `<key>_chapter` setting, so that a new page or chapter is covered when it lands: issue 51).
-ZH_VIEWS = [(page, {}) for page in PAGES]
+ZH_VIEWS: list[tuple[str, dict[str, str]]] = [(page, {}) for page in PAGES]
 for _lesson in PATH:
     _settings = declared(_lesson.folder)
     if _settings is not None and f"{_lesson.key}_chapter" in _settings:
@@ -231,7 +231,9 @@ def test_a_choice_bound_to_the_link_is_shown_translated_and_the_link_keeps_its_c
     at.run()
     box = at.selectbox(key=key)
     assert box.value == asked and shown in box.options and asked not in box.options
-    options = declared(Path(page).parent.name)[key].options  # as the link writes them (their codes)
+    settings = declared(Path(page).parent.name)
+    assert settings is not None, page
+    options = settings[key].options  # as the link writes them (their codes)
     box.select_index(options.index(chosen)).run()  # (set_value would format the code in English, not as shown)
     written = None if options.index(chosen) == 0 else chosen  # the default, the first option: left out
     assert not at.exception and at.session_state[key] == chosen and at.query_params.get(key) == written

@@ -32,7 +32,7 @@ from ui.pages import OVERVIEW, PATH
 
 PAGES = {lesson.script: lesson.key for lesson in (OVERVIEW, *PATH)}
 EMBED = ("embed", "embed_options")  # Streamlit's own: never in st.query_params, so never the page's to name
-EXAMPLES = max(settings.default.max_examples // 20, 1)  # per page: each is a run of the app (a second or two)
+EXAMPLES = max(settings().max_examples // 20, 1)  # per page: each is a run of the app (a second or two)
 GENERATE = (Phase.explicit, Phase.reuse, Phase.generate)  # no shrinking: each step would be a run of the app too
 
 
@@ -44,7 +44,7 @@ NUMBERS = st.one_of(
 )
 TEXTS = st.one_of(
     st.just(""),
-    st.text(st.characters(exclude_categories=("Cs",)), max_size=20),  # a URL carries any character but a surrogate
+    st.text(st.characters(exclude_categories=["Cs"]), max_size=20),  # a URL carries any character but a surrogate
     st.builds(lambda piece, n: piece * n, st.text("ab ,;:=&%#\n中", min_size=1, max_size=4), st.integers(100, 3000)),
 )
 
@@ -79,7 +79,7 @@ def links(draw, page: str) -> dict[str, list[str]]:
     own = sorted(set(SHARED.get(page, {})) | script_names(page))
     others = sorted({name for other, shared in SHARED.items() if other != page for name in shared})
     names = [st.sampled_from(APP_PARAMS), st.sampled_from(others)]
-    names.append(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=12))
+    names.append(st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=12))
     if own:
         names += [st.sampled_from(own), st.sampled_from(own), st.sampled_from(own).map(lambda n: n.split("_", 1)[1])]
     chosen = draw(

@@ -34,7 +34,8 @@ def views(page: str) -> dict[str, tuple]:
         "lessons/text_to_tokens/text_to_tokens.py": ("tt_cut",),
     }.get(page, ())
     settings = declaration(page)
-    return {key: settings[key].options for key in controls}
+    assert settings is not None or not controls, page
+    return {key: settings[key].options for key in controls} if settings is not None else {}
 
 
 def refused(kind: str) -> str:
@@ -57,7 +58,9 @@ def test_a_value_for_a_widget_drawn_later_is_named_when_drawn_unless_taken(page)
         if kinds.get(key) not in (*TEXTS, PINNED) and key in kinds and key not in LATER
     }
     at = open_link(page, asked)
-    said, drawn, held = [], {}, {}
+    said: list[str] = []
+    drawn: dict[str, object] = {}
+    held: dict[str, bool] = {}
 
     def look() -> None:
         assert not at.exception, at.exception

@@ -204,8 +204,8 @@ SHARED = {page: examples(page) for page in PAGES}  # every page's, as the fuzz a
 
 def bound(at: AppTest) -> set[str]:
     """The keys of the widgets Streamlit binds to the link, on the page as drawn."""
-    protos = (getattr(w, "proto", None) for w in at.main)
-    return {p.query_param_key for p in protos if p is not None and getattr(p, "query_param_key", "")}
+    keys = (getattr(getattr(w, "proto", None), "query_param_key", "") for w in at.main)
+    return {key for key in keys if key}
 
 
 def in_link(value) -> str | list[str]:
@@ -238,7 +238,9 @@ def test_every_setting_of_a_page_comes_back_from_a_link(page):
     assert bound(at) <= set(shared), "a setting of the page has no example here"
     # ui.link.read_link knows a number box by the page's declaration (a box it did not know would let a link's inf
     # reach Streamlit)
-    assert {w.key: "number_input" for w in at.number_input} == {w.key: kinds.get(w.key) for w in at.number_input}
+    assert {w.key: "number_input" for w in at.number_input} == {
+        w.key: kinds.get(w.key) if w.key is not None else None for w in at.number_input
+    }
     assert not bound(open_link(page, {})) - set(shared)
 
 
@@ -307,7 +309,7 @@ NUMBERS = [  # (page, key) of every declared number box the link holds
 ]
 
 
-@settings(max_examples=max(settings.default.max_examples // 20, 1), phases=(Phase.explicit, Phase.generate))
+@settings(max_examples=max(settings().max_examples // 20, 1), phases=(Phase.explicit, Phase.generate))
 @given(
     setting=st.sampled_from(NUMBERS),
     number=st.one_of(st.integers(-(10**6), 10**6), st.floats(-1e6, 1e6).map(lambda x: round(x, 3))),

@@ -51,7 +51,7 @@ PIECES = (
     "\\",
 )
 HOSTILE = st.lists(
-    st.one_of(st.sampled_from(PIECES), st.text(st.characters(exclude_categories=("Cs",)), max_size=6)),
+    st.one_of(st.sampled_from(PIECES), st.text(st.characters(exclude_categories=["Cs"]), max_size=6)),
     min_size=1,
     max_size=5,
 ).map("".join)

@@ -24,7 +24,7 @@ PLURAL_AFTER_ONE = re.compile(
 
 
 def placeholders(text: str) -> dict[str, str]:
-    return {name: spec for _, name, spec, _ in string.Formatter().parse(text) if name is not None}
+    return {name: spec or "" for _, name, spec, _ in string.Formatter().parse(text) if name is not None}
 
 
 def values_for(forms: dict[str, str], n: int) -> dict:

@@ -122,7 +122,9 @@ def test_a_scaling_setting_reruns_the_rope_sections_alone_and_they_follow_it(at)
     assert at.selectbox(key="rp_method").value == "linear" and charts(at)[:4] == [rotation, wavelengths, scores, decay]
 
 
-_shown = {}  # one AppTest for every example: a figure's text is cached per server, so later examples read it back
+_shown: dict[
+    str, AppTest
+] = {}  # one AppTest for every example: a figure's text is cached per server, so later examples read it back
 
 
 @settings(max_examples=6, suppress_health_check=[HealthCheck.too_slow])

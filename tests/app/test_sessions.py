@@ -5,8 +5,11 @@ import ctypes.util
 import subprocess
 import sys
 import time
+from typing import cast
 
+from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.memory_session_storage import MemorySessionStorage
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 from streamlit.runtime.session_manager import SessionInfo
 from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
@@ -30,7 +33,7 @@ class FakeSession:
 
 def stored(storage: MemorySessionStorage, session_id: str) -> FakeSession:
     session = FakeSession(session_id)
-    storage.save(SessionInfo(client=None, session=session))
+    storage.save(SessionInfo(client=None, session=cast(AppSession, session)))  # what they read of one
     return session
 
 
@@ -65,10 +68,14 @@ def test_the_pinned_streamlit_keeps_sessions_where_the_reaper_looks():
 
     manager = WebsocketSessionManager(
         session_storage=MemorySessionStorage(ttl_seconds=TTL),
-        uploaded_file_manager=None,
+        uploaded_file_manager=MemoryUploadedFileManager("/_stcore/upload_file"),
         script_cache=ScriptCache(),
         message_enqueued_callback=None,
     )
+    from streamlit.runtime.caching.ttl_cache import TTLCache
+
+    assert isinstance(manager._session_storage, MemorySessionStorage)
+    assert isinstance(manager._session_storage._cache, TTLCache)
     assert callable(manager._session_storage._cache.expire)
     assert callable(Runtime._get_async_objs)
 

@@ -179,7 +179,12 @@ def test_the_same_evaluation_from_another_learner_comes_back_at_once(at, open_pa
 
 def test_a_refused_evaluation_says_why_until_the_queue_has_room(at):
     queue, gate, started = job_runner("evaluation"), threading.Event(), threading.Event()
-    running = queue.submit("someone's", lambda progress: (started.set(), gate.wait(60)), 1, owner="someone")
+
+    def held(progress: object) -> bool:
+        started.set()
+        return gate.wait(60)
+
+    running = queue.submit("someone's", held, 1, owner="someone")
     started.wait(60)
     full = QUEUES["evaluation"]["max_waiting"]
     others = [queue.submit(("other", i), lambda progress: gate.wait(60), 1, owner=i) for i in range(full)]

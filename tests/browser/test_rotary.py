@@ -2,7 +2,6 @@
 base, the share button; and, on the real server, what a move sends."""
 
 from playwright.sync_api import expect
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from labtools.browser import EXCEPTION, assert_layout, shared_link, wait_for_plot, wait_until_idle
 from labtools.moves import choose, click_button, drag_slider, pick, press_slider, type_into
@@ -177,19 +176,10 @@ SCALING = ("rp_method", "rp_factor", "rp_low_freq", "rp_high_freq", "rp_original
 
 
 def sent_paths(session: Session) -> list[tuple[int, ...]]:
-    """The delta paths the server sends from here on (a cached message, sent as its hash, included)."""
-    paths = []
-    receive = session.ws.recv_data
-
-    def recorded(*args, **kwargs):
-        opcode, data = receive(*args, **kwargs)
-        msg = ForwardMsg.FromString(data) if isinstance(data, bytes) and data else ForwardMsg()
-        if msg.WhichOneof("type") in ("delta", "ref_hash"):
-            paths.append(tuple(msg.metadata.delta_path))
-        return opcode, data
-
-    session.ws.recv_data = recorded
-    return paths
+    """The delta paths the server sent since `session.received` was set (a cached message, sent as its hash,
+    included)."""
+    assert session.received is not None
+    return [tuple(m.metadata.delta_path) for m in session.received if m.WhichOneof("type") in ("delta", "ref_hash")]
 
 
 def test_a_move_sends_the_sections_it_changes_and_nothing_else(server_url):
@@ -202,13 +192,15 @@ def test_a_move_sends_the_sections_it_changes_and_nothing_else(server_url):
         assert rope and all(not session.widget(key).fragment_id for key in SCALING)
         charts = [e.path for e in session.page_elements() if e.kind == "bidi_component" and e.fragment_id == rope]
         assert len(charts) == 4
-        sent = sent_paths(session)
+        session.received = []
         result = session.set(base, "500000")
         assert result.ok and result.fragment_run, result.errors
+        sent = sent_paths(session)
         assert base.path in sent and set(charts) <= set(sent)
         assert not set(sent) & {*scaling, heads.path}
-        sent.clear()
+        session.received = []
         result = session.set("rp_method", "linear (PI)")  # the option as shown (rp.scaling_linear)
         assert result.ok and result.fragment_run, result.errors
+        sent = sent_paths(session)
         assert base.path in sent and set(charts) <= set(sent)
         assert not set(sent) & {*scaling, heads.path}

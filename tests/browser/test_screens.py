@@ -11,9 +11,10 @@ One browser and the session's one server serve every test of the file; each page
 every move in each mode, at its narrower screen (tests/browser/__init__.py: walks)."""
 
 import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 import lessons
 from labtools.browser import (
@@ -57,7 +58,8 @@ def train(page) -> None:
 
 
 # page: (path, a link's extra settings, the moves after its last chapter, each followed by the layout check)
-PAGES = {
+# each page: its address, the link's settings it opens with, the moves made before its layout is checked
+PAGES: dict[str, tuple[str, dict[str, object], list[Callable[[Page], None]]]] = {
     "ov": ("", {}, []),
     "tt": ("text_to_tokens", {"tt_sentence": "我喜欢机器学习。Tokenizers cut unbelievable words 🙂"}, []),
     "il": ("input_layer", {"il_sentence": "the cat sat on the mat and the dog ran to the park"}, []),

@@ -47,7 +47,7 @@ def brute_force(counts, merges: int) -> list[tuple[bytes, bytes, int]]:
     ids = {bytes([b]): b for b in range(256)}
     out = []
     for _ in range(merges):
-        pairs = Counter()
+        pairs: Counter[tuple[bytes, bytes]] = Counter()
         for word, c in words.items():
             for pair in itertools.pairwise(word):
                 pairs[pair] += c

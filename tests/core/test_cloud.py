@@ -1,6 +1,7 @@
 """The cloud: rows and counts, neighbours against brute-force numpy, deterministic projections, bad settings."""
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -177,14 +178,19 @@ def test_groups_parse_resolve_and_report(glove):
 def test_the_figure_draws_every_point_once_and_isolate_only_the_neighbourhood():
     coords = np.random.default_rng(0).normal(size=(40, 2)).astype(np.float32)
     words = [f"w{i}" for i in range(40)]
-    roles = dict(chosen=[1, 2, 3], groups={"g": [3, 4, 5]}, found=2, neighbours=[5, 6])
-    fig = cloud_figure(coords, words, **roles)
+
+    def with_roles(isolate: bool = False) -> go.Figure:
+        return cloud_figure(
+            coords, words, chosen=[1, 2, 3], groups={"g": [3, 4, 5]}, found=2, neighbours=[5, 6], isolate=isolate
+        )
+
+    fig = with_roles()
     assert sum(len(t.hovertext) for t in fig.data) == 40
     assert sorted(w for t in fig.data for w in t.hovertext) == sorted(words)
     by_name = {t.meta: list(t.hovertext) for t in fig.data}
     assert by_name["found"] == ["w2"] and by_name["neighbours"] == ["w5", "w6"] and by_name["g"] == ["w4"]
     assert fig.data[0].type == "scattergl"
-    isolated = cloud_figure(coords, words, **roles, isolate=True)
+    isolated = with_roles(isolate=True)
     assert sorted(w for t in isolated.data for w in t.hovertext) == ["w2", "w5", "w6"]
     assert cloud_figure(np.zeros((40, 3), np.float32), words).data[0].type == "scatter3d"
 

@@ -77,7 +77,7 @@ def brute_force(itos, vectors, questions, restrict, case_insensitive):
     ok = itos[:restrict]
     unit = vectors[:restrict].astype(np.float64)
     unit /= np.linalg.norm(unit, axis=1, keepdims=True)
-    first = {}
+    first: dict[str, int] = {}
     for i, w in enumerate(ok):
         first.setdefault(key(w), i)
     predictions, gap = [], np.inf

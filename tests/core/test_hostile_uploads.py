@@ -37,7 +37,7 @@ HANG = 120.0  # seconds: a load this long is stuck, not slow
 PAGE = 4096
 # an eighth of the profile's examples: 12 in CI's, 250 in the long one (each example loads a file in a thread)
 FEW = settings(
-    max_examples=settings.default.max_examples // 8,
+    max_examples=settings().max_examples // 8,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 

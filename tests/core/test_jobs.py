@@ -6,13 +6,14 @@ they show while a class pushes them out of the queue (InUse)."""
 import os
 import threading
 import weakref
+from collections.abc import Hashable
 
 import pytest
 from hypothesis import currently_in_test_context, event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from core.jobs import JobRunner
+from core.jobs import Job, JobRunner
 from core.problems import Problem
 from ui.jobs import HELD, HOLD, QUEUES, held, press, refusal
 
@@ -48,7 +49,7 @@ def test_a_failed_job_reports_its_error_and_is_retried():
     runner = JobRunner()
     failed = runner.submit("k", lambda progress: 1 / 0, total=1)
     failed.finished.wait(5)
-    assert failed.error.startswith("ZeroDivisionError")
+    assert failed.error is not None and failed.error.startswith("ZeroDivisionError")
     retried = runner.submit("k", lambda progress: 2, total=1)
     retried.finished.wait(5)
     assert retried is not failed and retried.result == 2
@@ -62,7 +63,8 @@ def test_a_press_past_the_owners_bound_waits_for_their_own_job_then_runs():
     assert tsne.deferred and not bob.deferred and runner.ahead("bob") == 1 and runner.waiting() == 2
     with pytest.raises(Problem) as refused:  # a second press while one waits for alice's run
         runner.submit("umap", lambda progress: "umap", total=1, owner="alice")
-    assert refused.value.key == "queue_yours" and runner.refusal(["umap"], "alice").key == "queue_yours"
+    again = runner.refusal(["umap"], "alice")
+    assert refused.value.key == "queue_yours" and again is not None and again.key == "queue_yours"
     assert runner.refusal(["tsne"], "alice") is None  # asking again for what is on its way is never refused
     gate.set()
     assert tsne.finished.wait(5) and sweep.done and tsne.result == "tsne"
@@ -146,12 +148,14 @@ class Queues(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.runners = {name: JobRunner(**bounds) for name, bounds in QUEUE_BOUNDS.items()}
-        self.jobs = {name: [] for name in self.runners}  # every job created, per queue
-        self.gates = {}  # id(job) -> Gate
-        self.asked = {name: [] for name in self.runners}  # keys by when they were last asked for, oldest first
-        self.succeeded = {}  # key -> (queue, job) for each job that finished well
-        self.state = [{} for _ in range(LEARNERS)]  # each learner's session state, as ui.jobs keeps it
-        self.refused = [{} for _ in range(LEARNERS)]  # each learner's refused press per page, as the test saw it
+        self.jobs: dict[str, list[Job]] = {name: [] for name in self.runners}  # every job created, per queue
+        self.gates: dict[int, Gate] = {}  # id(job) -> Gate
+        # keys by when they were last asked for, oldest first
+        self.asked: dict[str, list[Hashable]] = {name: [] for name in self.runners}
+        self.succeeded: dict[Hashable, tuple[str, Job]] = {}  # key -> (queue, job) for each job that finished well
+        self.state: list[dict] = [{} for _ in range(LEARNERS)]  # each learner's session state, as ui.jobs keeps it
+        # each learner's refused press per page, as the test saw it
+        self.refused: list[dict[str, list[Hashable]]] = [{} for _ in range(LEARNERS)]
         self.on_page = [True] * LEARNERS
         self.changed = threading.Condition()
 
@@ -208,6 +212,7 @@ class Queues(RuleBasedStateMachine):
         jobs = press(runner, requests, learner, self.state[learner], refused_key)
         for key, (_, gate, _) in zip(keys, requests, strict=True):  # every job the press made, taken or not
             if (job := runner.get(key)) is not before[key]:
+                assert job is not None  # a key pressed has a job, new or old
                 self.succeeded.pop(key, None)  # a new job for a key whose result was dropped, or failed
                 self.jobs[queue].append(job)
                 self.gates[id(job)] = gate
@@ -307,7 +312,7 @@ def test_the_issues_press_runs_after_the_sweep_and_nothing_is_said_against_it():
     machine.press(0, "sweep", 0)
     machine.press(0, "projection", 0)
     tsne = machine.runners["projections"].get(("projection", 0, 0))
-    assert tsne.deferred and not machine.refused[0]  # waiting for the sweep, not refused
+    assert tsne is not None and tsne.deferred and not machine.refused[0]  # waiting for the sweep, not refused
     machine.finish(0, False)
     assert not tsne.deferred and tsne.started
     machine.teardown()
@@ -333,9 +338,7 @@ class InUse(RuleBasedStateMachine):
         self.made: list[weakref.ref] = []  # every job the sessions' asks returned, without holding it
 
     def ask(self, session: int, key: tuple) -> None:
-        jobs = press(
-            self.runner, [(key, lambda progress, key=key: ("result", key), 1)], session, self.state[session], "r"
-        )
+        jobs = press(self.runner, [(key, lambda progress: ("result", key), 1)], session, self.state[session], "r")
         assert jobs is not None and jobs[0].finished.wait(WAIT)
         self.made.append(weakref.ref(jobs[0]))
         self.shown[session] = key
@@ -349,7 +352,8 @@ class InUse(RuleBasedStateMachine):
         for _ in range(n):
             self.class_keys += 1
             key = ("class", self.class_keys)
-            assert press(self.runner, [(key, lambda progress: "other", 1)], "class", {}, "r")[0].finished.wait(WAIT)
+            jobs = press(self.runner, [(key, lambda progress: "other", 1)], "class", {}, "r")
+            assert jobs is not None and jobs[0].finished.wait(WAIT)
 
     @rule(session=st.integers(0, SESSIONS - 1))
     def a_fragment_reruns(self, session):
@@ -405,7 +409,7 @@ def test_work_in_a_child_process_reports_progress_and_its_result_or_error():
     assert job.finished.wait(120) and job.error is None, job.error
     assert job.result == bpe.train(counts, 8) and job.step == len(job.result)
     failed = runner.submit("bad", in_child(bpe.train, counts, -1), total=1)
-    assert failed.finished.wait(120) and "must be 0 or more" in failed.error
+    assert failed.finished.wait(120) and failed.error is not None and "must be 0 or more" in failed.error
     runner.shutdown()
 
 

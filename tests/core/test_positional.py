@@ -28,7 +28,8 @@ def reference(max_len: int, d: int, base: float, layout: str) -> np.ndarray:
     """The paper's formula column by column, with a direct power and float64 numpy."""
     pe = np.zeros((max_len, d))
     pos = np.arange(max_len, dtype=np.float64)
-    sines, cosines = [], []
+    sines: list[np.ndarray] = []
+    cosines: list[np.ndarray] = []
     for col in range(d):
         i = col // 2
         angle = pos / np.power(base, 2 * i / d)

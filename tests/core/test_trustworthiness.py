@@ -48,7 +48,7 @@ def brute_force(x: np.ndarray, y: np.ndarray, k: int) -> float:
         d2[i] = np.inf
         for j in np.lexsort((np.arange(n), d2))[:k]:  # nearest first, equal distances by index
             others = np.delete(distance[i], i)
-            rank = 1 + np.count_nonzero(others < distance[i, j])
+            rank = 1 + int(np.count_nonzero(others < distance[i, j]))
             penalty += max(0, rank - k)
     return 1.0 - penalty * (2.0 / (n * k * (2.0 * n - 3.0 * k - 1.0)))
 

@@ -31,13 +31,14 @@ import websocket
 
 from labtools.replicas import HAPROXY_CFG, start_proxy
 from labtools.server import ROOT, free_port
+from tests import found
 
 PER_REPLICA = 2
 REPLICAS = ("app1", "app2")
 FULL, FULL_ZH = "The lab is full", "实验室已满"
 BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"  # Chromium's, opening a page
 # deploy/haproxy.cfg's queue timeout: how long a session waits for a place before the "full" page.
-QUEUE_S = int(re.search(r"^\s*timeout queue (\d+)s", HAPROXY_CFG.read_text(), re.MULTILINE).group(1))
+QUEUE_S = int(found(r"^\s*timeout queue (\d+)s", HAPROXY_CFG.read_text(), re.MULTILINE).group(1))
 BOUND_S = QUEUE_S + 10  # a client that waited longer than this was left hanging
 
 
@@ -87,7 +88,7 @@ class Learner:
         )
         # the handshake's answer sets the replica cookie (a session's replica is chosen when it opens); a browser
         # keeps it, as for any answer
-        answer = SimpleCookie(self.ws.getheaders().get("set-cookie", ""))
+        answer = SimpleCookie((self.ws.getheaders() or {}).get("set-cookie", ""))
         for name, morsel in answer.items():
             self.http.cookies.set(name, morsel.value, domain=urlsplit(self.url).hostname, path=morsel["path"] or "/")
         return self.ws
@@ -96,7 +97,9 @@ class Learner:
         """The replica serving this learner's session (its echo names it)."""
         assert self.ws is not None
         self.ws.send("ping")
-        name, _, text = self.ws.recv().partition(":")
+        echo = self.ws.recv()
+        assert isinstance(echo, str), echo  # a text frame
+        name, _, text = echo.partition(":")
         assert text == "ping"
         return name
 
@@ -112,7 +115,7 @@ def full_page(status: int, headers, body: str) -> bool:
 
 @pytest.fixture(scope="module")
 def replicas() -> Iterator[list[str]]:
-    ports = []
+    ports: list[int] = []
     while len(ports) < len(REPLICAS):
         if (p := free_port()) not in ports:
             ports.append(p)

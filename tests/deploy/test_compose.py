@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from labtools.server import ROOT
+from tests import found
 
 DEPLOY = ROOT / "deploy"
 # What docker-compose 1.29 reads under `deploy:` without a warning (compose/config/config.py's
@@ -98,7 +99,7 @@ def test_both_files_run_the_same_images_with_the_same_health_check_and_replicas(
 
 
 def test_the_replicas_share_one_cache_volume_where_the_image_keeps_its_cache():
-    cache = re.search(r"\bEMBLAB_CACHE_DIR=(\S+)", (ROOT / "Dockerfile").read_text()).group(1)
+    cache = found(r"\bEMBLAB_CACHE_DIR=(\S+)", (ROOT / "Dockerfile").read_text()).group(1)
     for name in ("compose.yaml", "stack.yaml"):
         spec = read(name)
         assert spec["services"]["emblab"]["volumes"] == [f"emblab-cache:{cache}"], name

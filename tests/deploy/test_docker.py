@@ -9,6 +9,7 @@ from importlib.metadata import packages_distributions
 from labtools.server import ROOT
 from scripts.docker_healthcheck import START_PERIOD_S, WARM_UP_WORST_S, health_url, server_option, streamlit_process
 from scripts.smoke import imported_modules
+from tests import found
 from tests.test_requirements import normalised
 
 ENTRYPOINT_ARGV = [
@@ -50,15 +51,17 @@ def test_the_health_check_follows_the_port_the_server_was_given():
 
 
 def test_the_health_check_reads_the_streamlit_process(tmp_path):
-    for pid, argv, environ in [
+    for number, args, env in [
         ("7", ["/bin/sh", "/usr/local/bin/emblab"], "PATH=/bin"),
         ("12", [*ENTRYPOINT_ARGV, "--server.port=9100"], "STREAMLIT_SERVER_PORT=8501\0HOME=/home/emblab"),
     ]:
-        (tmp_path / pid).mkdir()
-        (tmp_path / pid / "cmdline").write_bytes("\0".join(argv).encode() + b"\0")
-        (tmp_path / pid / "environ").write_bytes(environ.encode() + b"\0")
+        (tmp_path / number).mkdir()
+        (tmp_path / number / "cmdline").write_bytes("\0".join(args).encode() + b"\0")
+        (tmp_path / number / "environ").write_bytes(env.encode() + b"\0")
     (tmp_path / "self").mkdir()
-    pid, argv, environ = streamlit_process(tmp_path)
+    process = streamlit_process(tmp_path)
+    assert process is not None
+    pid, argv, environ = process
     assert pid == 12 and argv[-1] == "--server.port=9100" and environ["HOME"] == "/home/emblab"
     assert health_url(argv, environ) == "http://127.0.0.1:9100/_stcore/health"
 
@@ -126,7 +129,7 @@ def test_the_build_context_leaves_out_what_the_images_never_need():
 
 def slim_uninstalled() -> set[str]:
     text = (ROOT / "scripts" / "docker_slim.sh").read_text().replace("\\\n", " ")
-    command = re.search(r"pip uninstall --yes --quiet ([^\n]+)", text).group(1)
+    command = found(r"pip uninstall --yes --quiet ([^\n]+)", text).group(1)
     return {normalised(name) for name in command.split()}
 
 

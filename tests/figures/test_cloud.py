@@ -1,5 +1,7 @@
 """figures.cloud through fig.to_dict(): every point drawn once, in the trace of its role, at its coordinates."""
 
+from typing import TypedDict
+
 import numpy as np
 import pytest
 
@@ -8,7 +10,18 @@ from tests.figures.plotly_json import array
 
 N = 40
 WORDS = [f"w{i}" for i in range(N)]
-ROLES = dict(chosen=[1, 2, 3], groups={"g": [3, 4, 5], "h": [7]}, found=2, neighbours=[5, 6])
+
+
+class Roles(TypedDict):
+    """cloud_figure's roles, as keyword arguments."""
+
+    chosen: list[int]
+    groups: dict[str, list[int]]
+    found: int
+    neighbours: list[int]
+
+
+ROLES = Roles(chosen=[1, 2, 3], groups={"g": [3, 4, 5], "h": [7]}, found=2, neighbours=[5, 6])
 
 
 def coords(dims: int) -> np.ndarray:

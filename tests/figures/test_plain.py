@@ -23,7 +23,9 @@ BUILT = {
     "heatmaps shared": lambda: heatmaps_figure(
         {"rope": A, "alibi": A.T}, TOKENS, "weights", shared=True, colorscale="Blues", zmid=None, axis_titles=("k", "q")
     ),
-    "distance": lambda: distance_figure([-2, 0, 3, 1], {"rope": [0.1, 0.5, -0.2, 0.3]}, "d", "x", "y", revision="at"),
+    "distance": lambda: distance_figure(
+        np.array([-2, 0, 3, 1]), {"rope": np.array([0.1, 0.5, -0.2, 0.3])}, "d", "x", "y", revision="at"
+    ),
     "stage": lambda: stage_figure(np.arange(12.0).reshape(3, 4) - 6, "+ position", TOKENS, "dimension"),
 }
 

@@ -1,5 +1,6 @@
 """figures.titles: a st.plotly_chart figure's title fits a phone's chart (issue 42)."""
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,5 +29,5 @@ def test_a_short_title_stays_as_it_was():
 
 def test_the_pe_pages_offset_chart_has_a_title_that_fits_a_phone():
     title = "Dot product against the offset k = m − n, one line per reference position n"
-    layout = offset_figure([[1.0, 0.5]], [0], (title, "offset k", "PE[n] · PE[n+k]")).to_dict()["layout"]
+    layout = offset_figure(np.array([[1.0, 0.5]]), [0], (title, "offset k", "PE[n] · PE[n+k]")).to_dict()["layout"]
     assert layout["title"]["text"].count("<br>") == 1 and layout["margin"]["t"] == 40 + LINE_PX

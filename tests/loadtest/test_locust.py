@@ -55,6 +55,7 @@ def test_five_learners_on_four_pages_rerun_without_failures(server_url, tmp_path
     # PCA) can take most of the run on 2 busy cores
     for page in ("attention", "embedding_space"):
         with Session.open(server_url, page) as session:
+            assert session.last_open is not None
             assert session.last_open.ok, session.last_open.errors
     rows = run_locust(server_url, tmp_path, CLASSES, 25)
     reruns = {name: int(r["Request Count"]) for (kind, name), r in rows.items() if kind == "rerun"}

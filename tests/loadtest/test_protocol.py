@@ -10,6 +10,7 @@ import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.Element_pb2 import Element as ElementProto
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Widget
 
 from loadtest.controls import CLASS_MIX, CONTROLS
 from loadtest.protocol import Session, main_value
@@ -45,9 +46,11 @@ def apptest_page(at: AppTest) -> list[tuple]:
                 walk(children[index])
             return
         proto = node.proto
+        kind: str
         if isinstance(proto, ElementProto):  # an element AppTest has no class for keeps the whole Element
-            kind = proto.WhichOneof("type")
-            proto = getattr(proto, kind)
+            which = proto.WhichOneof("type")
+            assert which is not None, "an element of no type"
+            kind, proto = which, getattr(proto, which)
         else:
             kind = KINDS[type(proto).DESCRIPTOR.name]
         value = node.value if kind in ("number_input", "slider", "text_input", "text_area", "checkbox") else None
@@ -77,11 +80,13 @@ def test_a_simulated_rerun_gets_the_page_an_apptest_gets(server_url, page, scrip
     at.run()
     at.switch_page(script).run()
     with Session.open(server_url, page) as session:
+        assert session.last_open is not None
+        assert session.last_open is not None
         assert session.last_open.ok, session.last_open.errors
         assert session_page(session) == apptest_page(at)
         for key, value in moves:
             result = session.set(key, value)
-            widget = next(w for w in at.get(session.widget(key).kind) if w.key == key)
+            widget = next(w for w in at.get(session.widget(key).kind) if isinstance(w, Widget) and w.key == key)
             widget.set_value(value).run()
             assert result.ok, result.errors
             assert not at.exception
@@ -95,12 +100,13 @@ def test_each_class_control_moves_as_the_browser_moves_it(server_url, name):
     # server runs that fragment alone (the browser's BackMsgs: benchmarks/cpu_per_move.py --compare-browser)
     control = CONTROLS[name]
     with Session.open(server_url, control.page) as session:
+        assert session.last_open is not None
+        assert session.last_open is not None
         assert session.last_open.ok, session.last_open.errors
         widget = session.widget(control.key)
-        sent = []
-        send = session.ws.send_binary
-        session.ws.send_binary = lambda data: (sent.append(BackMsg.FromString(data)), send(data))[1]
+        session.sent = []
         result = session.set(widget, control.bench_values(widget)[0])
+        sent = [BackMsg.FromString(frame) for frame in session.sent]
     assert result.ok, result.errors
     (rerun,) = [m.rerun_script for m in sent if m.WhichOneof("type") == "rerun_script"]
     assert rerun.fragment_id == widget.fragment_id == result.fragment_id

@@ -18,8 +18,8 @@ def numpy_pe(positions: np.ndarray, d_model: int, base: float = 10000.0) -> np.n
     return pe
 
 
-def numpy_added_logits(head, positions: np.ndarray, pe: np.ndarray) -> np.ndarray:
-    """(x + pe) W_q . (x + pe) W_k / sqrt(head_dim) for the head's content x."""
+def numpy_added_logits(head, pe: np.ndarray) -> np.ndarray:
+    """(x + pe) W_q . (x + pe) W_k / sqrt(head_dim) for the head's content x and the positions' table pe."""
     x, wq, wk = head.x.numpy(), head.w_q.numpy(), head.w_k.numpy()
     h = x + pe
     return (h @ wq) @ (h @ wk).T / math.sqrt(wq.shape[1])

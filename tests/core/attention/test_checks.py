@@ -22,8 +22,8 @@ def test_added_sinusoidal_is_not_shift_invariant_and_by_how_much():
     head = make_head(RANDOM)
     check = shift_check(head, RANDOM, "sinusoidal")
     positions = np.arange(len(head.x), dtype=float)
-    here = numpy_added_logits(head, positions, numpy_pe(positions, 32))
-    there = numpy_added_logits(head, positions, numpy_pe(positions + RANDOM.shift, 32))
+    here = numpy_added_logits(head, numpy_pe(positions, 32))
+    there = numpy_added_logits(head, numpy_pe(positions + RANDOM.shift, 32))
     assert check.max_diff == pytest.approx(np.abs(there - here).max(), abs=1e-9)
     print(f"added sinusoidal, shift {RANDOM.shift}: logits move by up to {check.max_diff:.3f}")
     assert check.max_diff > 0.1  # logits of order 1 move by a visible amount

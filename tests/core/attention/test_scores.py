@@ -21,7 +21,7 @@ def test_the_four_terms_sum_to_the_full_logits():
     assert terms is not None and result.bias is None and result.outside == 0
     assert list(terms) == list(TERMS)
     assert_close(sum(terms.values()), full, atol=1e-5, rtol=0)
-    expected = numpy_added_logits(head, positions.numpy(), numpy_pe(positions.numpy().astype(float), 32))
+    expected = numpy_added_logits(head, numpy_pe(positions.numpy().astype(float), 32))
     assert_close(full.numpy(), expected, atol=1e-5, rtol=0)
 
 
