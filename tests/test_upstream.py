@@ -33,6 +33,14 @@ DOCUMENTED = {
 }
 
 
+@functools.cache
+def own_routes() -> frozenset[str]:
+    """The private parts of the lab's own routes beside Streamlit's (serve.ROUTES: `/_class/<code>/view`)."""
+    from serve import ROUTES
+
+    return frozenset(part for route in ROUTES for part in route.path.split("/") if PRIVATE.fullmatch(part))
+
+
 def private(name: str) -> bool:
     return bool(PRIVATE.fullmatch(name)) and name not in DOCUMENTED
 
@@ -161,7 +169,7 @@ def python_reaches(path: Path, root: Path = ROOT) -> set[str]:
             elif private(text) and text not in own and any(has_private(m, text) for m in modules):
                 found.add(text)
             if "/" in text:
-                found |= {m[1] for m in URL_PART.finditer(text) if private(m[1])}
+                found |= {m[1] for m in URL_PART.finditer(text) if private(m[1]) and m[1] not in own_routes()}
     return found
 
 

@@ -24,12 +24,14 @@ expect.set_options(timeout=WAIT)
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    with (
-        redis_server(tmp_path_factory.mktemp("redis")) as redis,
-        start_replicas(2, env={"EMBLAB_CLASS_STORE": redis.url}) as replicas,
-    ):
-        replicas.redis = redis
+def redis(tmp_path_factory):
+    with redis_server(tmp_path_factory.mktemp("redis")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def lab(redis):
+    with start_replicas(2, env={"EMBLAB_CLASS_STORE": redis.url}) as replicas:
         yield replicas
 
 
@@ -120,9 +122,9 @@ def test_a_killed_replicas_learner_is_still_in_the_class_with_the_answer_counted
     expect(leader.get_by_text("The room: 1 of 1 answered, 1 right.").first).to_be_visible()
 
 
-def test_redis_stopped_the_class_is_unavailable_and_the_lab_works_then_it_resumes(lab, room):
+def test_redis_stopped_the_class_is_unavailable_and_the_lab_works_then_it_resumes(lab, redis, room):
     leader, learner = room["leader"], room["learner"]
-    lab.redis.stop()
+    redis.stop()
     for page in (leader, learner):
         expect(page.get_by_text("The class is unavailable just now").first).to_be_visible()
     box = learner.get_by_label("Your answer").nth(1)  # the page works on: an exercise checked
@@ -131,7 +133,7 @@ def test_redis_stopped_the_class_is_unavailable_and_the_lab_works_then_it_resume
     learner.get_by_role("button", name="Check").nth(1).click()
     expect(learner.get_by_text("Not yet").first).to_be_visible()
     assert learner.locator(EXCEPTION).count() == 0
-    lab.redis.start()
+    redis.start()
     for page in (leader, learner):
         expect(page.get_by_text("The class is unavailable just now")).to_have_count(0)
     sidebar(leader).get_by_role("link", name="Positional encoding").click()

@@ -4,6 +4,7 @@ the same Hypothesis state machine against a plain model: classes started, learne
 guessed codes, bounds reached, and time passing until classes end."""
 
 import secrets
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +23,7 @@ from core.classroom import (
     ALPHABET,
     CODE_LENGTH,
     ClassGone,
+    ClassStore,
     Limits,
     MemoryStore,
     NotJoined,
@@ -58,7 +60,7 @@ def redis(tmp_path_factory):
 class ClassMachine(RuleBasedStateMachine):
     """A store against the model: {code: {"secret", "deadline", "learners", "answers", "revealed", "version"}}."""
 
-    make_store = None  # (limits, clock) -> store
+    make_store: Callable[[Limits, Clock], ClassStore]  # set by run_machine
 
     def __init__(self) -> None:
         super().__init__()
@@ -125,6 +127,7 @@ class ClassMachine(RuleBasedStateMachine):
     @rule(code=codes, learner=st.sampled_from(LEARNERS), question=st.sampled_from(QUESTIONS), text=st.text(max_size=8))
     def answer(self, code, learner, question, text):
         kept = self.expect(code)
+        error: type[Exception]
         if len(text) > LIMITS.answer_chars:  # refused before the store is asked
             error = TooMany
         elif kept is None:
@@ -147,6 +150,7 @@ class ClassMachine(RuleBasedStateMachine):
     @rule(code=codes, right=st.booleans(), page=st.sampled_from(["pe", "at"]), link=st.text(max_size=50))
     def publish(self, code, right, page, link):
         kept, secret = self.expect(code), self.secret_of(code, right)
+        error: type[Exception]
         if len(link) > LIMITS.link_chars:  # refused before the store is asked
             error = TooMany
         elif kept is None:
@@ -165,6 +169,7 @@ class ClassMachine(RuleBasedStateMachine):
     @rule(code=codes, right=st.booleans(), question=st.sampled_from(QUESTIONS))
     def reveal(self, code, right, question):
         kept, secret = self.expect(code), self.secret_of(code, right)
+        error: type[Exception]
         if kept is None:
             error = ClassGone
         elif not right:

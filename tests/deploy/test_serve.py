@@ -162,7 +162,7 @@ def test_the_class_poll_answers_a_version_and_no_secret_nor_answer(url, monkeypa
 
     def ask(code):
         answer = serve.class_view(Request({"type": "http", "method": "GET", "path_params": {"code": code}}))
-        return answer.status_code, json.loads(answer.body), answer.headers["cache-control"]
+        return answer.status_code, json.loads(bytes(answer.body)), answer.headers["cache-control"]
 
     assert ask(code) == (200, {"version": 1, "revealed": 1, "joined": 1}, "no-store")
     assert ask("ZZZZZZ" if code != "ZZZZZZ" else "ZZZZZ2")[:2] == (404, {"gone": True})
