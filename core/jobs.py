@@ -30,6 +30,17 @@ CHILD_PRELOAD = ("core.bpe", "core.cloud", "core.neighbours", "openTSNE")  # wha
 CHILD_REPORTS = 200  # at most this many progress reports from a child process per job (and its last step)
 
 
+def in_process(func: Callable[..., Any], *args: Any, snapshot: Snapshot | None = None, **kwargs: Any) -> Work:
+    """`in_child`'s work run in the job's own thread instead: for tests that replace what the work calls
+    (a child process would run the real one)."""
+
+    def work(progress: Progress) -> Any:
+        extra = {"snapshot": snapshot} if snapshot is not None else {}
+        return func(*args, on_step=lambda step, _total: progress(step, 0.0), **extra, **kwargs)
+
+    return work
+
+
 def in_child(func: Callable[..., Any], *args: Any, snapshot: Snapshot | None = None, **kwargs: Any) -> Work:
     """Work that runs func(*args, on_step=..., **kwargs) in a child process and forwards its progress (on_step(step,
     total) -> progress(step, 0.0)): for work that holds the GIL (a BPE training in pure Python, UMAP's epochs, t-SNE's

@@ -214,14 +214,16 @@
   // chart text (ticks, titles, legends, colour bars, notes), no hover label (the size plotly will draw it in, from
   // the chart's layout and each trace's) and no table cell is smaller than the body text. A table drawn on a canvas
   // (st.dataframe, glide-data-grid) keeps Streamlit's size whatever the zoom: in presenter mode there is none
-  // (ui.tables.table). On a laptop, none under 3/4 of the body text (plotly's 12 px beside 16 px). On a touch screen
-  // none is checked: a phone's small multiples fit their panel titles down to 9 px (ui/live_chart.js: the attention
+  // (ui.tables.table). On a laptop, none under 3/4 of the body text (plotly's 12 px beside 16 px). On a touch screen,
+  // or a window narrowed to a phone's width (under PHONE_WIDE px), none is checked: a phone's small multiples fit their panel titles down to 9 px (ui/live_chart.js: the attention
   // page's four terms, five panels of about 60 px). Sizes as drawn: CSS px times the zoom.
+  const PHONE_WIDE = 640; // px: a window narrower lays its small multiples out as a phone's
   const block = main.querySelector('[data-testid="stMainBlockContainer"]');
   const drawnPx = (e) => parseFloat(getComputedStyle(e).fontSize) * (e.currentCSSZoom || 1);
   const body = main.querySelector('[data-testid="stMarkdownContainer"] p');
   const presenting = block && (block.currentCSSZoom || 1) > 1;
-  if (block && body && (presenting || !matchMedia("(pointer: coarse)").matches)) {
+  const phoneLike = matchMedia("(pointer: coarse)").matches || window.innerWidth < PHONE_WIDE;
+  if (block && body && (presenting || !phoneLike)) {
     const least = (presenting ? 1 : 0.75) * drawnPx(body) - 0.5;
     const beside = `beside body text of ${drawnPx(body).toFixed(1)} px: under ${least.toFixed(1)} px${presenting ? " on a projector" : ""}`;
     for (const gd of charts) {

@@ -16,6 +16,8 @@ import torch
 
 from core import cloud
 from core.attention.scores import t5_bucket
+from core.jobs import in_process
+from lessons.embedding_space import projections
 from tests import found
 from tests.app import open_link, train_and_wait
 from tests.app.embedding_space_view import PAGE as ES_PAGE
@@ -102,6 +104,7 @@ def test_the_curves_notice_says_what_each_drawn_methods_lines_do(open_page, monk
         return np.random.default_rng(41).normal(size=(len(x), cfg.dims)).astype(np.float32)
 
     monkeypatch.setattr(cloud, "project", scattered)
+    monkeypatch.setattr(projections, "in_child", in_process)  # the replaced projection runs here, not in a child
     at = open_page(ES_PAGE)
     at.select_slider(key="es_size").set_value(500).run()
     at.text_input(key="es_words").set_value("").run()
@@ -375,6 +378,7 @@ def test_the_sweep_notice_gives_the_ratio_each_panel_draws(open_page, monkeypatc
         return out
 
     monkeypatch.setattr(neighbours, "perplexity_sweep", sweep)
+    monkeypatch.setattr(projections, "in_child", in_process)  # the replaced sweep runs here, not in a child
     at = open_page(ES_PAGE)
     at.radio(key="es_sweep_data").set_value("sizes").run()
     at.text_input(key="es_sweep").set_value("5, 41").run()

@@ -197,7 +197,8 @@ def english_words(text: str, data: set[str]) -> set[str]:
     text = re.sub(r"`[^`]*`|“[^”]*”|\*\*[^*]*\*\*|\*[^*]*\*|\$[^$]*\$|<[^>]*>|\[[A-Z]+\]|\S*/\S*", " ", text)
     words = {w.strip(".-'") for w in re.findall(r"[A-Za-z][\w.\-']*", text)}
     names = (w for w in words if len(w) > 1 and w not in TECHNICAL and w not in data)
-    return {w for w in names if not re.fullmatch(r"e-?\d+|[A-Za-z]_\w+", w)}  # 1e-06; M_k, x_i: maths' symbols
+    # 1e-06; M_k, x_i: maths' symbols; K7M2QX: a code (a live class's, core.classroom.ALPHABET), in no language
+    return {w for w in names if not re.fullmatch(r"e-?\d+|[A-Za-z]_\w+|(?=[A-Z]*\d)[A-Z0-9]{4,}", w)}
 
 
 @pytest.mark.parametrize(("page", "params"), ZH_VIEWS, ids=[f"{Path(p).stem}-{v}" for p, v in ZH_VIEWS])
