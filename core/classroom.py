@@ -319,6 +319,13 @@ REGISTRY = "emblab:classes"
 _ALIVE = """
 local d = redis.call('HGET', KEYS[1], 'deadline')
 if not d or tonumber(d) <= tonumber(ARGV[1]) then return {'gone'} end
+local function add(set, member, most)  -- into a set of at most `most` members, expiring with the class; false if full
+  if redis.call('SISMEMBER', set, member) == 1 then return true end
+  if redis.call('SCARD', set) >= tonumber(most) then return false end
+  redis.call('SADD', set, member)
+  redis.call('PEXPIREAT', set, d)
+  return true
+end
 """
 _SCRIPTS = {
     "start": """
@@ -332,12 +339,7 @@ return {'ok'}
 """,
     "join": _ALIVE
     + """
-local L = KEYS[1] .. ':learners'
-if redis.call('SISMEMBER', L, ARGV[2]) == 0 then
-  if redis.call('SCARD', L) >= tonumber(ARGV[3]) then return {'most'} end
-  redis.call('SADD', L, ARGV[2])
-  redis.call('PEXPIREAT', L, d)
-end
+if not add(KEYS[1] .. ':learners', ARGV[2], ARGV[3]) then return {'most'} end
 return {'ok'}
 """,
     "joined": _ALIVE + "return {'ok', redis.call('SISMEMBER', KEYS[1] .. ':learners', ARGV[2])}",
@@ -361,12 +363,7 @@ return {'ok', v}
     "answer": _ALIVE
     + """
 if redis.call('SISMEMBER', KEYS[1] .. ':learners', ARGV[2]) == 0 then return {'not_joined'} end
-local Q = KEYS[1] .. ':questions'
-if redis.call('SISMEMBER', Q, ARGV[3]) == 0 then
-  if redis.call('SCARD', Q) >= tonumber(ARGV[5]) then return {'most'} end
-  redis.call('SADD', Q, ARGV[3])
-  redis.call('PEXPIREAT', Q, d)
-end
+if not add(KEYS[1] .. ':questions', ARGV[3], ARGV[5]) then return {'most'} end
 local A = KEYS[1] .. ':a:' .. ARGV[3]
 redis.call('HSET', A, ARGV[2], ARGV[4])
 redis.call('PEXPIREAT', A, d)
@@ -379,12 +376,7 @@ return {'ok', redis.call('SCARD', KEYS[1] .. ':learners'), r, unpack(redis.call(
 """,
     "reveal": _ALIVE
     + """
-local R = KEYS[1] .. ':revealed'
-if redis.call('SISMEMBER', R, ARGV[2]) == 0 then
-  if redis.call('SCARD', R) >= tonumber(ARGV[3]) then return {'most'} end
-  redis.call('SADD', R, ARGV[2])
-  redis.call('PEXPIREAT', R, d)
-end
+if not add(KEYS[1] .. ':revealed', ARGV[2], ARGV[3]) then return {'most'} end
 return {'ok'}
 """,
     "revealed": _ALIVE + "return {'ok', unpack(redis.call('SMEMBERS', KEYS[1] .. ':revealed'))}",
