@@ -65,6 +65,14 @@ BELOW_A_PAGE = re.compile(r"^/[^/]+(?:/[^/]+)*?(?P<own>/static/.*|/favicon\.png|
 STREAMLITS = frozenset({"_stcore", "media", "component", "static", "app", "auth", "oauth2callback", "_class"})
 
 
+def below_base(path: str) -> str | None:
+    """`path` after server.baseUrlPath ("/positional_encoding"; "/" for the base itself), None for a path outside it."""
+    base = base_path()
+    if path == base:
+        return "/"
+    return path[len(base) :] if path.startswith(base + "/") else None
+
+
 def base_path() -> str:
     """server.baseUrlPath as a path prefix: "" or "/lab"."""
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
@@ -82,7 +90,7 @@ class BelowAPage:
         if scope["type"] in ("http", "websocket"):
             base = base_path()
             path: str = scope.get("path", "")
-            rest = path[len(base) :] if path.startswith(base + "/") else None
+            rest = below_base(path)
             if rest and not rest.startswith(("/static/", "/_stcore/")) and (m := BELOW_A_PAGE.match(rest)):
                 scope = {**scope, "path": base + m["own"], "raw_path": (base + m["own"]).encode()}
             elif rest and scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
@@ -159,17 +167,16 @@ class FirstInPage:
     gzipped here (once: it is the same page each time). Its ETag gains a suffix: it is not Streamlit's page (which
     Streamlit sends whole each time, with no 304)."""
 
-    SUFFIX = b"-h" + hashlib.sha256(history_script().encode()).hexdigest()[:12].encode()
+    SCRIPT = history_script().encode()
+    SUFFIX = b"-h" + hashlib.sha256(SCRIPT).hexdigest()[:12].encode()
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.script = history_script().encode()
         self.packed: tuple[bytes, bytes] = (b"", b"")  # the last page and its gzip
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        base = base_path()
-        path: str = scope.get("path", "")
-        first = path[len(base) :].strip("/").split("/")[0] if path.startswith(base + "/") or path == base else ""
+        rest = below_base(scope.get("path", ""))
+        first = rest.strip("/").split("/")[0] if rest is not None else ""
         if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD") or first in STREAMLITS:
             await self.app(scope, receive, send)
             return
@@ -191,7 +198,7 @@ class FirstInPage:
             body.append(message.get("body", b""))
             if message.get("more_body"):
                 return
-            page = b"".join(body).replace(b'<script type="module"', self.script + b'<script type="module"', 1)
+            page = b"".join(body).replace(b'<script type="module"', self.SCRIPT + b'<script type="module"', 1)
             kept = [(k, v) for k, v in self.tagged(start["headers"]) if k not in (b"content-length", b"vary")]
             kept.append((b"vary", b"Accept-Encoding"))
             if gzips:
