@@ -1,10 +1,14 @@
 """Memory a request takes, measured in this process: Linux's peak resident set (VmHWM) reset before the request
-(/proc/self/clear_refs), and the resident set kept once it is done and collected. Shared by the typed-input
+(/proc/self/clear_refs), and the resident set kept once it is done, collected and the freed memory given back to the
+system (malloc_trim, as the server's session reaper does: what malloc keeps for reuse depends on everything the
+process ran before, and is no request's). Shared by the typed-input
 benchmark (benchmarks/typed_memory.py) and its test (tests/app/test_typed_memory.py); memory, not time, so it
 holds on a loaded machine."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
 from collections.abc import Callable
 from pathlib import Path
@@ -46,16 +50,26 @@ def _status_kib(field: str) -> int:
     raise LookupError(field)
 
 
+def _trimmed() -> None:
+    """Collect the garbage and return what malloc holds after frees to the system (glibc; elsewhere only collect)."""
+    gc.collect()
+    if name := ctypes.util.find_library("c"):
+        try:
+            ctypes.CDLL(name).malloc_trim(0)
+        except AttributeError:  # not glibc: no malloc_trim
+            pass
+
+
 def measured(request: Callable[[], Any]) -> tuple[float, float]:
     """(peak, held) MiB above the resident set before `request()`: its peak while it ran, and what stays once its
-    result is dropped and the collector has run."""
-    gc.collect()
+    result is dropped, the collector has run and malloc has given its free memory back."""
+    _trimmed()
     Path("/proc/self/clear_refs").write_text("5")  # the peak resident set starts again from here
     before = _status_kib("VmRSS")
     result = request()
     peak = _status_kib("VmHWM") - before
     del result
-    gc.collect()
+    _trimmed()
     return peak / 1024, (_status_kib("VmRSS") - before) / 1024
 
 
