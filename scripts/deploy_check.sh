@@ -9,8 +9,10 @@
 #   run       `docker run --server.port=N` until Docker says healthy (the HEALTHCHECK follows the port), timed from
 #             `docker run`; the same with a read-only root filesystem (--read-only, tmpfs on /tmp and the home
 #             directory, as deploy/k8s/ runs it), two pages in Chromium;
-#   compose   docker-compose up (deploy/compose.yaml): 2 replicas and the proxy, timed, with docker-compose's
-#             warnings (none expected) and the replicas' restart policy; two browsers land on two replicas;
+#   compose   docker-compose up (deploy/compose.yaml): 2 replicas, the proxy and Redis, timed, with docker-compose's
+#             warnings (none expected) and the replicas' restart policy; two browsers land on two replicas; a live
+#             class started on one replica is seen by the other (serve.py's /_class/<code>/view in each), Redis
+#             stopped: each says the store is down (503) and stays healthy; Redis started again: the class is back;
 #   failover  a load run through the proxy (scripts/deploy_failover.py); one replica's process killed partway
 #             through (kill -9: a crash, which Docker restarts), timed to healthy again, then three more kill -9
 #             without load, each timed, with the replica's memory; then `docker kill` of a
@@ -142,6 +144,33 @@ if has run; then
 fi
 
 compose() { docker-compose -p "$PROJECT" -f deploy/compose.yaml "$@"; }
+view() {  # container, class code: the HTTP status and body of its /_class/<code>/view, asked inside the container
+    docker exec "$1" python -c 'import sys, urllib.request, urllib.error
+try:
+    answer = urllib.request.urlopen(f"http://127.0.0.1:8501/_class/{sys.argv[1]}/view", timeout=10)
+    print(answer.status, answer.read().decode())
+except urllib.error.HTTPError as err:
+    print(err.code, err.read().decode())' "$2"
+}
+live_class() {  # a class started on the first replica, through Redis, seen by both; Redis stopped, then back
+    local replicas redis code r
+    replicas=$(compose ps -q emblab)
+    redis=$(compose ps -q redis)
+    echo "    redis: $(docker inspect -f '{{.State.Health.Status}}' "$redis") ($EMBLAB_REDIS_IMAGE)"
+    code=$(docker exec "$(echo "$replicas" | head -1)" python -c \
+        'from core.classroom import process_store; print(process_store().start()[0])')
+    for r in $replicas; do echo "    class $code on $(docker inspect -f '{{.Name}}' "$r"): $(view "$r" "$code")"; done
+    compose stop -t 5 redis >/dev/null 2>&1
+    for r in $replicas; do
+        echo "    Redis stopped, $(docker inspect -f '{{.Name}}' "$r"): $(view "$r" "$code"); health:" \
+            "$(docker exec "$r" emblab-health 2>&1 | head -1)"
+    done
+    start=$(date +%s)
+    compose start redis >/dev/null 2>&1
+    for _ in $(seq 60); do view "$(echo "$replicas" | tail -1)" "$code" | grep -q '^200' && break; sleep 1; done
+    echo "    Redis started again: the class back after $(since "$start") s;" \
+        "$(for r in $replicas; do printf '%s ' "$(view "$r" "$code")"; done)"
+}
 if has compose || has failover; then
     p=$(port)
     export EMBLAB_PORT=127.0.0.1:$p
@@ -159,6 +188,7 @@ if has compose || has failover; then
     memory $(compose ps -q)
     for _ in $(seq 60); do curl -fs "http://127.0.0.1:$p/_stcore/health" >/dev/null && break; sleep 1; done
     browse "http://127.0.0.1:$p"
+    live_class
 fi
 
 if has failover; then

@@ -7,7 +7,11 @@
 #      this machine's pip (its CPU torch wheel included), and ./wheels/debs: binutils' .deb files for $BASE,
 #      fetched in a container of it (the build strips the libraries' debug symbols with them, then removes them);
 #   4. serves ./wheels on http://127.0.0.1:8765/ (python3 -m http.server, pid in /tmp/emblab-wheels.pid), where
-#      an OFFLINE=1 build reads them (`docker build --network host`): they never enter a build context.
+#      an OFFLINE=1 build reads them (`docker build --network host`): they never enter a build context;
+#   5. sets EMBLAB_REDIS_IMAGE, the live class's store for deploy/compose.yaml and deploy/stack.yaml: $EMBLAB_REDIS_IMAGE
+#      if given, else redis:7.4-alpine if it can be pulled, else emblab-redis:bookworm, $BASE with Debian's
+#      redis-server (redis-cli beside it, for the health check) and /data as its working folder, as the official
+#      image has.
 # The wheels must match the image: CPython 3.11 on Linux x86_64 (bookworm's python3 is 3.11).
 
 if ! docker info >/dev/null 2>&1; then
@@ -71,3 +75,21 @@ if ! python3 -c 'import urllib.request; urllib.request.urlopen("http://127.0.0.1
     done
 fi
 echo "Wheels: ./wheels served on http://127.0.0.1:8765/"
+
+if [ -z "${EMBLAB_REDIS_IMAGE:-}" ]; then
+    if docker pull redis:7.4-alpine >/dev/null 2>&1; then
+        EMBLAB_REDIS_IMAGE=redis:7.4-alpine
+    else
+        EMBLAB_REDIS_IMAGE=emblab-redis:bookworm
+        if ! docker image inspect "$EMBLAB_REDIS_IMAGE" >/dev/null 2>&1; then
+            echo "No registry: making $EMBLAB_REDIS_IMAGE from $BASE with Debian's redis-server"
+            printf '%s\n' "FROM $BASE" \
+                "RUN apt-get update -qq && apt-get install -qq -y --no-install-recommends redis-server \\" \
+                "    && rm -rf /var/lib/apt/lists/* /usr/share/doc/* /usr/share/man/* && mkdir /data" \
+                "WORKDIR /data" "EXPOSE 6379" 'CMD ["redis-server"]' \
+                | docker build --network host -q -t "$EMBLAB_REDIS_IMAGE" - >/dev/null
+        fi
+    fi
+fi
+export EMBLAB_REDIS_IMAGE
+echo "Redis image: $EMBLAB_REDIS_IMAGE"

@@ -140,5 +140,9 @@ def test_the_replicas_share_a_redis_for_the_live_class_health_checked_with_redis
     redis = services["redis"]
     assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     assert "--appendonly" in redis["command"] and any(v.endswith(":/data") for v in redis["volumes"])
+    # the replicas are other hosts: with protected mode on, a Redis without a password refuses them (Debian's
+    # redis-server, the offline image's, found so in Docker: scripts/deploy_check.sh's compose step)
+    assert redis["command"][redis["command"].index("--protected-mode") + 1] == "no"
+    assert "ports" not in redis  # reached on the stack's own network only
     if name == "compose.yaml":
         assert "redis" in services["emblab"]["depends_on"]

@@ -104,3 +104,5 @@ def test_the_pods_share_a_redis_for_the_live_class_health_checked_with_redis_cli
     for probe in ("readinessProbe", "livenessProbe"):
         assert container[probe]["exec"]["command"] == ["redis-cli", "ping"]
     assert "--appendonly" in container["args"]
+    assert container["args"][container["args"].index("--protected-mode") + 1] == "no"  # the lab's pods are other hosts
+    assert service["spec"].get("type", "ClusterIP") == "ClusterIP"  # inside the cluster only
