@@ -14,30 +14,25 @@ from core.projection import pca
 from core.sentences import MAX_PIECES
 from core.vectors import WordVectors
 from figures.minilm import attention_figure, head_grid_figure, lines_figure, moved_figure, trajectory_figure
+from lessons.real_transformer.charts import draw, heads_claim, kept_figure, moved_claim, paths_claim, uses_claims
 from lessons.real_transformer.settings import SETTINGS
+from lessons.real_transformer.views import (
+    context_view,
+    head_view,
+    learned_run,
+    neighbour_view,
+    positions_view,
+    profile_view,
+    variant_heads,
+)
 from ui import live_chart
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import figure_text, problem, shown, shown_all, t
-from ui.minilm import (
-    context_view,
-    draw,
-    head_view,
-    heads_claim,
-    kept_figure,
-    learned_run,
-    minilm_model,
-    moved_claim,
-    neighbour_view,
-    paths_claim,
-    positions_view,
-    profile_view,
-    unknown_notice,
-    uses_claims,
-    variant_heads,
-)
 from ui.presenter import presented
+from ui.resources import minilm_model
 from ui.tables import table
+from ui.tokens import unknown_notice
 from ui.vectors import bundled_vectors
 
 SAME = 1e-6  # the no-position run of shuffled tokens equals the shuffled no-position run to rounding (float64: 1e-15)

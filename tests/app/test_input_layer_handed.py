@@ -1,4 +1,4 @@
-"""The input layer opened from "Use these tokens" (ui.tokens.handoff's link): for each cut its table's rows, ids and
+"""The input layer opened from "Use these tokens" (lessons.input_layer.handoff.link): for each cut its table's rows, ids and
 heatmaps are the cut's, computed here another way (str.encode, code points, bpe.encode, `tokenizers`, GloVe's word
 list); the way back, a reload, 中文, a BPE not trained yet on the server, and malformed links."""
 
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from core import bpe, pretrained
 from core import tokens as core_tokens
 from figures.tokens import visible
+from lessons.input_layer import handoff
 from lessons.text_to_tokens.settings import SETTINGS as TT_SETTINGS
 from tests.app import open_link, wait_for_job
 from ui import tokens as shared
@@ -41,7 +42,7 @@ def heatmap_rows(at) -> list[str]:
 
 def handed(text: str, name: str, lang: str = "en", words: int = 1000, merges: int = 40, step: int = 30, **more):
     """The input layer opened on the link the text-to-tokens page writes for this cut."""
-    return open_link(PAGE, {**shared.handoff(text, name, lang, words, merges, step), **more})
+    return open_link(PAGE, {**handoff.link(text, name, lang, words, merges, step), **more})
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +118,7 @@ def test_a_pair_is_cut_the_same_way_in_segment_b():
 
 
 def test_the_way_back_empties_the_cut_in_the_link_and_a_reload_brings_the_hand_off_back():
-    link = shared.handoff("lower newest", "bytes", "en", 1000, 40, 30)
+    link = handoff.link("lower newest", "bytes", "en", 1000, 40, 30)
     at = open_link(PAGE, link)
     at.select_slider(key="il_d_model").set_value(16).run()  # a move keeps the hand-off
     assert rows(at)[1] == list(b"lower newest") and at.query_params["il_from"] == "bytes"
@@ -136,7 +137,7 @@ def test_typing_a_cut_into_its_box_hands_it_on():
 
 
 def test_the_hand_off_in_chinese():
-    at = open_link(PAGE, {**shared.handoff("我喜欢", "characters", "zh", 1000, 40, 30), "lang": "zh"})
+    at = open_link(PAGE, {**handoff.link("我喜欢", "characters", "zh", 1000, 40, 30), "lang": "zh"})
     assert rows(at)[1] == [ord(c) for c in "我喜欢"]
     assert any("来自“从文本到词元”" in m.value for m in at.markdown)
     assert any("1,114,112" in c.value and "随机表" in c.value for c in at.caption) and not at.exception
