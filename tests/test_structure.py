@@ -406,3 +406,110 @@ def test_the_unchecked_finder_sees_a_file_outside_mypys_files(tmp_path):
 def test_mypy_checks_every_python_file_of_the_repository():
     """scripts/test.sh runs mypy with pyproject.toml's `files`: a new folder of Python files must be named there."""
     assert unchecked() == []
+
+
+# --- One fact in one place: the token hand-off (issue 54) ---------------------------------------------------------
+# The hand-off from the text-to-tokens page to the input layer is declared once, in lessons/input_layer/handoff.py:
+# its keys are the input layer's declared settings, the cut names core.tokens' (grouped once there), the cut-to-table
+# map the schema's, the limits the text-to-tokens declaration's bounds. Elsewhere the code reads them.
+APP_LAYERS = ("core", "figures", "ui", "lessons")
+HANDOFF = "lessons/input_layer/handoff.py"
+
+
+@functools.cache
+def app_files(root: Path = ROOT) -> dict[str, ast.Module]:
+    """Every Python file of the lab's layers and app.py, parsed, by its path from the root."""
+    paths = [root / "app.py", *(p for layer in APP_LAYERS for p in sorted((root / layer).rglob("*.py")))]
+    return {str(p.relative_to(root)): ast.parse(p.read_text(), str(p)) for p in paths if p.is_file()}
+
+
+def spelled_keys(files: dict[str, ast.Module], keys: set[str], declared_in: str) -> list[str]:
+    """Where a key is written as a string but in its declaration or a lookup into a declaration (`SETTINGS["il_from"]`,
+    `INPUT_LAYER["il_from"]`) in its lesson's folder."""
+    folder = str(Path(declared_in).parent)
+    wrong = []
+    for path, tree in files.items():
+        lookups = {
+            id(n.slice)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id.isupper()
+        }
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Constant) and n.value in keys and path != declared_in:
+                if not (id(n) in lookups and str(Path(path).parent) == folder):
+                    wrong.append(f"{path}:{n.lineno} {n.value!r}")
+    return wrong
+
+
+def listed_cuts(files: dict[str, ast.Module], cuts: set[str]) -> list[str]:
+    """Where the cut names are listed (a tuple, list or set of two or more of them) or mapped (a dict keyed by one)
+    outside core/tokens.py's list and the hand-off's map."""
+    wrong = []
+    for path, tree in files.items():
+        for n in ast.walk(tree):
+            names = []
+            if isinstance(n, (ast.Tuple, ast.List, ast.Set)) and path != "core/tokens.py":
+                names = [e.value for e in n.elts if isinstance(e, ast.Constant) and e.value in cuts]
+                names = names if len(names) > 1 else []
+            elif isinstance(n, ast.Dict) and path != HANDOFF:
+                names = [k.value for k in n.keys if isinstance(k, ast.Constant) and k.value in cuts]
+            if names:
+                wrong.append(f"{path}:{n.lineno} {names}")
+    return wrong
+
+
+def test_the_hand_off_finders_see_what_the_old_tree_wrote(tmp_path):
+    old = {
+        "ui/tokens.py": 'MODE_FOR = {"wordpiece": "minilm"}\ndef f(s):\n    return {"il_sentence": s}, s in ("bytes", "words")\n',
+        "lessons/input_layer/handed.py": 'import streamlit as st\nst.session_state["il_mode"] = 1\n',
+        "lessons/input_layer/input_layer.py": 'SETTINGS["il_mode"].draw()\n',
+        "lessons/text_to_tokens/views.py": 'FOUR = ("characters", "bytes")\nSETTINGS["il_mode"]\n',
+    }
+    files = {path: ast.parse(text) for path, text in old.items()}
+    keys = {"il_sentence", "il_mode"}
+    assert spelled_keys(files, keys, "lessons/input_layer/settings.py") == [
+        "ui/tokens.py:3 'il_sentence'",
+        "lessons/input_layer/handed.py:2 'il_mode'",
+        "lessons/text_to_tokens/views.py:2 'il_mode'",  # a lookup, but from another lesson: through the schema
+    ]
+    assert listed_cuts(files, {"bytes", "words", "wordpiece", "characters"}) == [
+        "ui/tokens.py:1 ['wordpiece']",
+        "ui/tokens.py:3 ['bytes', 'words']",
+        "lessons/text_to_tokens/views.py:1 ['characters', 'bytes']",
+    ]
+
+
+def test_the_hand_offs_keys_are_read_from_the_input_layers_declaration():
+    from lessons.input_layer import handoff
+
+    keys = {handoff.SENTENCE.key, handoff.TABLE.key, handoff.CUT.key}
+    assert spelled_keys(app_files(), keys, "lessons/input_layer/settings.py") == []
+
+
+def test_the_cut_names_are_listed_once_and_mapped_to_tables_once():
+    from core.tokens import CUTS
+
+    assert listed_cuts(app_files(), set(CUTS)) == []
+
+
+def test_the_hand_offs_limits_are_the_text_to_tokens_declarations():
+    """50,000 words and 60,000 merges are written in the text-to-tokens declaration alone among the modules of the
+    two pages and ui/ (the fertility curve's 50,000 words are its own fact: views.CURVE_WORDS)."""
+    from lessons.input_layer import handoff
+
+    limits = {handoff.MOST_WORDS, handoff.MOST_MERGES}
+    files = app_files()
+    scanned = [p for p in files if p.startswith(("ui/", "lessons/input_layer/", "lessons/text_to_tokens/"))]
+    wrong = []
+    for path in scanned:
+        curve = {  # the curve's own sizes
+            id(c)
+            for n in ast.walk(files[path])
+            if isinstance(n, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id.startswith("CURVE_") for t in n.targets)
+            for c in ast.walk(n.value)
+        }
+        for n in ast.walk(files[path]):
+            if isinstance(n, ast.Constant) and type(n.value) is int and n.value in limits and id(n) not in curve:
+                wrong.append(f"{path}:{n.lineno} {n.value}")
+    assert [w for w in wrong if not w.startswith("lessons/text_to_tokens/settings.py:")] == []

@@ -222,3 +222,43 @@ def test_a_link_starts_only_a_training_the_text_to_tokens_page_offers(words, mer
     assert any("is not one Text to tokens offers" in w and f"{words:,} words" in w for w in said), said
     assert job_runner("tokens").get(shared.training_key(lang, words, merges)) is None
     assert rows(at)[0] == ["lower", "newest"] and not at.exception
+
+
+# --- The hand-off's schema (lessons.input_layer.handoff), without a page ------------------------------------------
+
+
+def test_the_schema_is_the_declarations():
+    """Its keys are the input layer's declared settings (the same objects), its cuts core's, each table one the input
+    layer offers, its limits the text-to-tokens page's bounds."""
+    from lessons.input_layer.settings import SETTINGS as IL_SETTINGS
+
+    declared = [IL_SETTINGS[key] for key in ("il_sentence", "il_mode", "il_from")]
+    assert all(a is b for a, b in zip((handoff.SENTENCE, handoff.TABLE, handoff.CUT), declared, strict=True))
+    assert sorted(TT_SETTINGS["tt_cut"].options) == sorted(core_tokens.CUTS)
+    assert set(handoff.TABLE_FOR) <= set(core_tokens.CUTS)
+    assert {*handoff.TABLE_FOR.values(), handoff.OTHER_TABLE} == set(IL_SETTINGS["il_mode"].options)
+    assert (handoff.MOST_WORDS, handoff.MOST_MERGES) == (50_000, 60_000)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cut=st.sampled_from(core_tokens.CUTS),
+    lang=st.sampled_from(bpe.LANGS),
+    words=st.integers(1, 50_000),
+    merges=st.integers(0, 60_000),
+    data=st.data(),
+)
+def test_every_hand_off_the_page_can_write_reads_back_and_none_past_its_bounds(cut, lang, words, merges, data):
+    step = data.draw(st.integers(0, merges))
+    link = handoff.link("a sentence", cut, lang, words, merges, step)
+    read = handoff.read(link["il_from"])
+    assert read is not None and read.name == cut and link["il_sentence"] == "a sentence"
+    assert link["il_mode"] == {"wordpiece": "minilm", "words": "glove"}.get(cut, "random")
+    if cut == "bpe":
+        assert read == handoff.Handed("bpe", lang, words, merges, step)
+        assert handoff.read(f"bpe-{lang}-{words}-{merges}-{merges + 1}") is None  # a step past the merges
+        assert handoff.read(f"bpe-{lang}-50001-{merges}-{step}") is None
+        assert handoff.read(f"bpe-{lang}-{words}-60001-{step}") is None
+        assert handoff.read(f"bpe-{lang}-0-{merges}-{step}") is None
+    elif cut == "words":
+        assert read.lang == lang
