@@ -87,7 +87,12 @@ def bpe_cut(text: str, merges: bpe.Merges, upto: int) -> Cut:
     return Cut(tuple(shown_bytes(table[i]) for i in ids), tuple(ids), bpe.BYTES + upto)
 
 
-CUTS = ("characters", "bytes", "words", "wordpiece", "bpe")  # what cut_text cuts by
+# What cut_text cuts by, each cut named here once (the pages order them from these groups): an alphabet fixed in
+# advance, a list of words, a vocabulary learned from text (WordPiece's, MiniLM's; BPE's, trained by the learner).
+FIXED = ("characters", "bytes")
+LISTED = ("words",)
+LEARNED = ("wordpiece", "bpe")
+CUTS = FIXED + LISTED + LEARNED
 
 
 def cut_text(

@@ -1,7 +1,7 @@
-"""The tokens the text-to-tokens page hands on ("Use these tokens", ui.tokens.handoff), on the input layer.
+"""The tokens the text-to-tokens page hands on ("Use these tokens"), on the input layer.
 
-The link holds the hand-off: `il_sentence`, `il_mode` and `il_from` (the cut: ui.tokens.Handed), a declared setting
-of the page, so that a reload opens the same view. Here: the hand-off applied once (its sentence and table), the box
+The link holds the hand-off (lessons.input_layer.handoff: the sentence, the table and the cut, declared settings of
+the page), so that a reload opens the same view. Here: the hand-off applied once (its sentence and table), the box
 that says which cut the tokens come from (with the way back to the page's own words, which empties `il_from`), the
 cut's tokens and ids, and those ids through the input layer over a table as large as the cut's vocabulary (256
 bytes, a BPE's tokens at its step, 1,114,112 code points, MiniLM's 30,522 pieces): a random one, GloVe's for words,
@@ -18,6 +18,7 @@ import streamlit as st
 from core import embeddings as emb
 from core import pretrained, tokens
 from figures.tokens import tokens_html
+from lessons.input_layer.handoff import CUT, OTHER_TABLE, SENTENCE, TABLE, TABLE_FOR, Handed, read, table_for
 from lessons.text_to_tokens.settings import SETTINGS as TT_SETTINGS
 from ui import tokens as shared
 from ui.cache import cached
@@ -25,42 +26,41 @@ from ui.device import device
 from ui.i18n import t
 from ui.jobs import job_progress, refusal_notice
 
-FROM = shared.FROM  # "il_from": the page's declared setting that holds the cut handed on
 HANDED = "_il_handed"  # session state: the hand-off applied (so that it is applied once)
 DROPPED = "_il_dropped"  # the hand-off the learner went back from, while the address may still name it
-TABLES = {"words": "glove", "wordpiece": "minilm"}  # the one cut each trained table reads
+REFUSED = "il_refused"  # this session's last training the queue refused (ui.jobs.refusal_notice)
 
 
 def apply_handoff() -> None:
     """Before the page's widgets: a hand-off's sentence, cut and table (the link's table, else the cut's:
-    ui.tokens.MODE_FOR), set once per hand-off (a learner changes them afterwards as usual)."""
-    asked = (st.query_params.get(FROM), st.query_params.get("il_sentence"))
+    handoff.table_for), set once per hand-off (a learner changes them afterwards as usual)."""
+    asked = (st.query_params.get(CUT.key), st.query_params.get(SENTENCE.key))
     if st.session_state.get(DROPPED) not in (None, asked):  # the address has let go of the hand-off dropped
         del st.session_state[DROPPED]
     if not asked[0] or asked in (st.session_state.get(HANDED), st.session_state.get(DROPPED)):
         return
-    if (handed := shared.read_from(asked[0])) is None:
+    if (handed := read(asked[0])) is None:
         return
     st.session_state[HANDED] = asked
-    st.session_state[FROM] = asked[0]
+    st.session_state[CUT.key] = asked[0]
     if asked[1] is not None:
-        st.session_state["il_sentence"] = asked[1]
-    st.session_state["il_mode"] = st.query_params.get("il_mode") or shared.MODE_FOR.get(handed.name, "random")
+        st.session_state[SENTENCE.key] = asked[1]
+    st.session_state[TABLE.key] = st.query_params.get(TABLE.key) or table_for(handed.name)
 
 
 def drop() -> None:
     """The way back to the page's own words (a button's on_click): the cut's box emptied, which takes it out of the
     link (the box is bound to it)."""
-    st.session_state[FROM] = ""
+    st.session_state[CUT.key] = ""
     st.session_state[DROPPED] = st.session_state.pop(HANDED, None)
 
 
-def table_for(mode: str, handed: shared.Handed | None) -> str:
+def table_in_use(mode: str, handed: Handed | None) -> str:
     """The table the tokens are looked up in: the one chosen, but GloVe's reads words only and MiniLM's its own
     WordPiece pieces; any other cut reads a random table as large as its vocabulary."""
-    if handed is None or TABLES.get(handed.name) == mode:
+    if handed is None or TABLE_FOR.get(handed.name) == mode:
         return mode
-    return "random"
+    return OTHER_TABLE
 
 
 @dataclass(frozen=True)
@@ -68,14 +68,14 @@ class HandedTokens:
     """A cut handed on, applied to the sentences: one Cut per sentence, the row an unknown token reads (WordPiece's
     [UNK], or a word list's <unk> after its words) and the random table's rows (the cut's vocabulary)."""
 
-    handed: shared.Handed
+    handed: Handed
     cuts: tuple[tokens.Cut, ...]
     unknown: int
     vocabulary: int
 
 
 @cached(max_entries=64, copy=True)
-def handed_cuts(sentences: tuple[str, ...], handed: shared.Handed) -> tuple[tokens.Cut, ...]:
+def handed_cuts(sentences: tuple[str, ...], handed: Handed) -> tuple[tokens.Cut, ...]:
     """Each sentence cut as the text-to-tokens page cut it (BPE: the training's merges, done, at handed.step)."""
     merges = (
         shared.merges(shared.training_key(handed.lang, handed.words, handed.merges)) if handed.name == "bpe" else ()
@@ -106,7 +106,7 @@ def handed_tokens(text: str, sentences: tuple[str, ...]) -> HandedTokens | None:
                 + (where if done.name == "bpe" else "")
             )
             box.html(tokens_html(first.tokens, first.ids))
-            box.caption(t(f"tt.handoff_{shared.MODE_FOR.get(done.name, 'random')}"))
+            box.caption(t(f"tt.handoff_{table_for(done.name)}"))
     if box.button(t("tt.handoff_drop"), key="il_from_drop", on_click=drop):
         st.rerun()  # the whole page: the cut's box and the table's controls are outside this section's fragment
     if done is None:
@@ -115,10 +115,10 @@ def handed_tokens(text: str, sentences: tuple[str, ...]) -> HandedTokens | None:
     return HandedTokens(done, cuts, unknown, first.vocabulary + (done.name == "words"))
 
 
-def _ready(box, text: str) -> shared.Handed | None:
+def _ready(box, text: str) -> Handed | None:
     """The cut the link names, ready to cut with (BPE: its training done, its step within its merges); else None,
     and the box says why: a cut it does not know, a training in progress (started now if the server has none)."""
-    handed = shared.read_from(text)
+    handed = read(text)
     if handed is None:
         box.warning(t("tt.handoff_bad", text=text))
         return None
@@ -131,11 +131,11 @@ def _ready(box, text: str) -> shared.Handed | None:
         offered = ", ".join(f"{w:,}" for w in words.options)
         box.warning(t("il.handed_not_offered", offered=offered, most=f"{merges.high:,.0f}", **named))
         return None
-    job = shared.training(handed.lang, handed.words, handed.merges)
+    job = shared.training(handed.lang, handed.words, handed.merges, REFUSED)
     if job is None:  # the queue refused it: ui.jobs says why, and when it is free again
         box.warning(t("il.handed_refused", **named))
         with box:
-            refusal_notice(shared.runner(), "tt_refused")
+            refusal_notice(shared.runner(), REFUSED)
         return None
     if job.error:
         box.error(t("tt.failed", error=job.error))

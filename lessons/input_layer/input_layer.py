@@ -1,6 +1,7 @@
 """The input layer, stage by stage: token x sqrt(d_model) + position + segment -> LayerNorm -> dropout."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -18,7 +19,8 @@ from core.positional import sinusoidal_encoding
 from figures.input_layer import stage_figure
 from figures.tokens import visible
 from figures.training import lines_figure
-from lessons.input_layer import handed as handoff
+from lessons.input_layer import handed
+from lessons.input_layer.handoff import read
 from lessons.input_layer.settings import MOST_CHARS, SETTINGS
 from ui import live_chart
 from ui.cache import cached
@@ -26,11 +28,10 @@ from ui.device import device
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import problem, t
-from ui.minilm import unknown_notice
 from ui.presenter import presented
 from ui.resources import minilm_input
 from ui.tables import downloads, table
-from ui.tokens import read_from
+from ui.tokens import unknown_notice
 from ui.vectors import bundled_vectors
 
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024]  # the d_models of section 2
@@ -93,7 +94,7 @@ def run_layer(sentences, wv, glove: bool, cfg: emb.LayerConfig, training: bool):
 
 st.title(t("il.title"))
 st.markdown(t("il.intro"))
-handoff.apply_handoff()  # "Use these tokens" on the text-to-tokens page: its sentence, cut and table, once
+handed.apply_handoff()  # "Use these tokens" on the text-to-tokens page: its sentence, cut and table, once
 
 # --- Settings ---------------------------------------------------------------------------------------
 # A bound radio would put its option's label, in the reader's language, into the link, so the choices shown
@@ -102,14 +103,14 @@ handoff.apply_handoff()  # "Use these tokens" on the text-to-tokens page: its se
 # 1's fragment below, so that a sentence reruns that section alone (the browser writes the URL); the table and the
 # layer's settings, moved far less, rerun the page, which hands them to the fragment. Sections 2 and 5 have their own
 # controls and are fragments too; sections 3 and 4 have none. The cut handed on (`il_from`, empty for the page's own
-# words) is a box of its own, in the link: it decides which table reads the tokens (handed.table_for).
+# words) is a box of its own, in the link: it decides which table reads the tokens (handed.table_in_use).
 captions = [t(f"il.mode_{m}") for m in SETTINGS["il_mode"].options]
 mode = SETTINGS["il_mode"].draw(st, captions=captions, horizontal=True)
 typed = st.container()
 c1, c2, c3, c4 = st.columns([1.25, 1, 1, 1.25])  # toggles cut their labels rather than wrap them
 training_slot = c4.container()  # the toggle above the cut's box; drawn once the table is known
 handed_from = SETTINGS["il_from"].draw(c4).strip()
-table_in_use = handoff.table_for(mode, read_from(handed_from)) if handed_from else mode
+table_in_use = handed.table_in_use(mode, read(handed_from)) if handed_from else mode
 own = table_in_use == "minilm"  # the real model has its own scale, positions and dropout
 scale = SETTINGS["il_scale"].draw(c1, disabled=own)
 position = SETTINGS["il_position"].draw(c1, disabled=own)
@@ -132,92 +133,129 @@ def glove_or_none(d_model: int):
     return wv
 
 
-@st.fragment
-def stages_section(mode: str, layer: emb.LayerConfig, training: bool, cut: str) -> None:
+@dataclass(frozen=True)
+class Rows:
+    """What section 1 shows of the tokens the layer reads (the first max_len): each token, its id and segment, every
+    stage's values {name: (tokens, d)}, and the code that computed them."""
+
+    tokens: list[str]
+    ids: list[int]
+    segments: list[int]
+    stages: dict[str, np.ndarray]
+    code: tuple[Callable[..., Any], ...]
+
+
+def typed_sentences() -> tuple[str, str]:
+    """The sentence and its pair, in the boxes above the layer's settings (`typed`), each read up to MOST_CHARS."""
     c1, c2 = typed.columns(2)
     sentence = SETTINGS["il_sentence"].draw(c1)
     pair = SETTINGS["il_pair"].draw(c2)
     if (longest := max(len(sentence), len(pair))) > MOST_CHARS:  # memory per run bounded: the box keeps it all
         st.warning(t("il.typed_cut", n=f"{longest:,}", most=f"{MOST_CHARS:,}"))
-    sentence, pair = sentence[:MOST_CHARS], pair[:MOST_CHARS]
-    d_model, max_len = layer.d_model, layer.max_len
-    sentences = (sentence, pair) if pair.strip() else (sentence,)
+    return sentence[:MOST_CHARS], pair[:MOST_CHARS]
 
-    # --- 1. Tokens and stages -----------------------------------------------------------------------------
+
+@st.fragment
+def stages_section(mode: str, layer: emb.LayerConfig, training: bool, cut: str) -> None:
+    """Section 1, tokens and stages: the sentences' tokens (the page's own words, MiniLM's pieces, or a cut handed
+    on) through the input layer, stage by stage."""
+    sentence, pair = typed_sentences()
+    sentences = (sentence, pair) if pair.strip() else (sentence,)
     st.header(t("il.h_stages"))
     if not sentence.strip():
         st.error(t("il.no_sentence"))
         return
-    handed = handoff.handed_tokens(cut, sentences)  # the box: which cut the tokens come from, and the way back
-    table_in_use = handoff.table_for(mode, handed.handed if handed else None)
-    if handed is not None and not any(handed.cuts):  # nothing but what the cut drops (zero-width characters)
-        st.warning(t("il.handed_empty", cut=t(f"tt.cut_{handed.handed.name}")))
+    given = handed.handed_tokens(cut, sentences)  # the box: which cut the tokens come from, and the way back
+    table_in_use = handed.table_in_use(mode, given.handed if given else None)
+    if given is not None and not any(given.cuts):  # nothing but what the cut drops (zero-width characters)
+        st.warning(t("il.handed_empty", cut=t(f"tt.cut_{given.handed.name}")))
         return
-    if handed is not None and table_in_use != "minilm":  # MiniLM reads the WordPiece pieces handed on as below
-        if table_in_use != mode:
-            st.info(t("il.handed_other_table", table=t(f"il.mode_{mode}"), cut=t(f"tt.cut_{handed.handed.name}")))
-        wv = glove_or_none(d_model) if table_in_use == "glove" else None
-        if training:  # dropout draws: not cached
-            every, ids, segments, stages, missing = handoff.run_handed(handed, wv, layer, training=True)
-        else:
-            every, ids, segments, stages, missing = handoff.handed_stages(handed, wv, layer)
-        every = [visible(tok) for tok in every]  # a space as ␣, as the chips show it: in the list cut, the rows
-        if missing and wv is not None:
-            st.warning(t("il.handed_unknown", words=", ".join(missing), row=f"{len(wv):,}"))
-        if len(every) > max_len:
-            warn_cut("il.cut", every, max_len)
-        tokens = every[:max_len]
-        if wv is None:
-            rows = handed.vocabulary
-            st.caption(t("il.handed_random", rows=f"{rows:,}", d=d_model, values=f"{rows * d_model:,}",
-                         k=len(set(ids))))  # fmt: skip
-        else:
-            st.caption(t("il.handed_glove", rows=f"{len(wv):,}"))
-        code: tuple[Callable[..., Any], ...] = (emb.table_stages, emb.random_rows)
+    if given is not None and table_in_use != "minilm":  # MiniLM reads the WordPiece pieces handed on as below
+        rows = handed_rows(given, mode, table_in_use, layer, training)
     elif mode == "minilm":
-        try:
-            real = minilm_input()
-        except pretrained.PretrainedMissing as err:
-            st.info(t("il.minilm_missing", problem=problem(err)))
+        if (found := minilm_rows(sentence, pair, layer.max_len)) is None:
             return
-        st.info(t("il.minilm_dim", dim=real.word.size(1)))
-        tokens, id_tensor, types = real.encode(sentence, pair or None)
-        unknown_notice(real.tokenizer, sentence, pair)
-        if len(id_tensor) > max_len:
-            warn_cut("il.cut_wordpiece", tokens, max_len)
-            tokens, id_tensor, types = tokens[:max_len], id_tensor[:max_len], types[:max_len]
-        stages = {name: values.detach().cpu().numpy() for name, values in real.stages(id_tensor, types).items()}
-        ids, segments = id_tensor.tolist(), types.tolist()
-        code = (pretrained.MiniLMInput.stages,)
+        rows = found
     else:
-        wv = glove_or_none(d_model) if mode == "glove" else None
-        glove = wv is not None
-        if training:  # dropout draws: not cached
-            toks, stages = run_layer(sentences, wv, glove, layer, training=True)
-        else:
-            toks, stages = layer_stages(sentences, wv, glove, layer)
-        tokens = [w for tok in toks for w in tok.tokens]
-        unknown = [w for tok in toks for w in tok.unknown]
-        if unknown and len(unknown) == len(tokens):
-            st.warning(t("il.all_unknown"))
-        elif unknown:
-            st.warning(t("il.some_unknown", words=", ".join(unknown)))
-        if len(tokens) > max_len:
-            warn_cut("il.cut", tokens, max_len)
-        tokens = tokens[:max_len]
-        ids, segments = emb.ids_and_segments(toks, max_len)
-        code = (emb.TokenEmbedding, emb.InputLayer.forward)
-    table(pd.DataFrame({"token": tokens, "id": ids, "segment": segments}), "tokens", hide_index=True)
+        rows = own_rows(sentences, mode, layer, training)
+    stages_shown(rows, table_in_use, training)
+
+
+def handed_rows(
+    given: handed.HandedTokens, mode: str, table_in_use: str, layer: emb.LayerConfig, training: bool
+) -> Rows:
+    """A cut handed on, through the layer over a random table as large as its vocabulary (GloVe's for words)."""
+    if table_in_use != mode:
+        st.info(t("il.handed_other_table", table=t(f"il.mode_{mode}"), cut=t(f"tt.cut_{given.handed.name}")))
+    wv = glove_or_none(layer.d_model) if table_in_use == "glove" else None
+    if training:  # dropout draws: not cached
+        every, ids, segments, stages, missing = handed.run_handed(given, wv, layer, training=True)
+    else:
+        every, ids, segments, stages, missing = handed.handed_stages(given, wv, layer)
+    every = [visible(tok) for tok in every]  # a space as ␣, as the chips show it: in the list cut, the rows
+    if missing and wv is not None:
+        st.warning(t("il.handed_unknown", words=", ".join(missing), row=f"{len(wv):,}"))
+    if len(every) > layer.max_len:
+        warn_cut("il.cut", every, layer.max_len)
+    if wv is None:
+        rows, d_model = given.vocabulary, layer.d_model
+        st.caption(t("il.handed_random", rows=f"{rows:,}", d=d_model, values=f"{rows * d_model:,}",
+                     k=len(set(ids))))  # fmt: skip
+    else:
+        st.caption(t("il.handed_glove", rows=f"{len(wv):,}"))
+    return Rows(every[: layer.max_len], ids, segments, stages, (emb.table_stages, emb.random_rows))
+
+
+def minilm_rows(sentence: str, pair: str, max_len: int) -> Rows | None:
+    """The sentences through MiniLM's own input layer, its WordPiece pieces; None (and why) without its package."""
+    try:
+        real = minilm_input()
+    except pretrained.PretrainedMissing as err:
+        st.info(t("il.minilm_missing", problem=problem(err)))
+        return None
+    st.info(t("il.minilm_dim", dim=real.word.size(1)))
+    tokens, id_tensor, types = real.encode(sentence, pair or None)
+    unknown_notice(real.tokenizer, sentence, pair)
+    if len(id_tensor) > max_len:
+        warn_cut("il.cut_wordpiece", tokens, max_len)
+        tokens, id_tensor, types = tokens[:max_len], id_tensor[:max_len], types[:max_len]
+    stages = {name: values.detach().cpu().numpy() for name, values in real.stages(id_tensor, types).items()}
+    return Rows(tokens, id_tensor.tolist(), types.tolist(), stages, (pretrained.MiniLMInput.stages,))
+
+
+def own_rows(sentences: tuple[str, ...], mode: str, layer: emb.LayerConfig, training: bool) -> Rows:
+    """The sentences' words through the layer over GloVe's rows (without them: a random table) or a random table."""
+    wv = glove_or_none(layer.d_model) if mode == "glove" else None
+    glove = wv is not None
+    if training:  # dropout draws: not cached
+        toks, stages = run_layer(sentences, wv, glove, layer, training=True)
+    else:
+        toks, stages = layer_stages(sentences, wv, glove, layer)
+    tokens = [w for tok in toks for w in tok.tokens]
+    unknown = [w for tok in toks for w in tok.unknown]
+    if unknown and len(unknown) == len(tokens):
+        st.warning(t("il.all_unknown"))
+    elif unknown:
+        st.warning(t("il.some_unknown", words=", ".join(unknown)))
+    if len(tokens) > layer.max_len:
+        warn_cut("il.cut", tokens, layer.max_len)
+    ids, segments = emb.ids_and_segments(toks, layer.max_len)
+    return Rows(tokens[: layer.max_len], ids, segments, stages, (emb.TokenEmbedding, emb.InputLayer.forward))
+
+
+def stages_shown(rows: Rows, table_in_use: str, training: bool) -> None:
+    """The tokens' table, a heatmap per stage, their download, the code and what the LayerNorm's rows hold."""
+    table(pd.DataFrame({"token": rows.tokens, "id": rows.ids, "segment": rows.segments}), "tokens", hide_index=True)
     if table_in_use == "minilm":
         st.caption(t("il.wordpiece_caption"))
 
     if training and table_in_use != "minilm":  # dropout draws anew on every run: not kept
-        live_chart.charts(stage_figures(stages, tokens), "il_stages")
+        live_chart.charts(stage_figures(rows.stages, rows.tokens), "il_stages")
     else:
-        live_chart.cached_charts("il_stages", partial(stage_figures, stages, tokens))
-    downloads("stages", array=np.stack(list(stages.values())))  # (stage, token, d)
-    show_code(*code)
-    moments = claims.row_moments(stages["LayerNorm"].tolist())  # what the LayerNorm heatmap holds, token by token
+        live_chart.cached_charts("il_stages", partial(stage_figures, rows.stages, rows.tokens))
+    downloads("stages", array=np.stack(list(rows.stages.values())))  # (stage, token, d)
+    show_code(*rows.code)
+    moments = claims.row_moments(rows.stages["LayerNorm"].tolist())  # what the LayerNorm heatmap holds, token by token
     explain(
         r"x = \mathrm{Dropout}\big(\mathrm{LayerNorm}(E[\text{id}] \cdot \sqrt{d_{model}} + P_{pos} + S_{seg})\big)",
         moments_said(moments) + t("il.stages_notice"),
@@ -250,26 +288,35 @@ def sqrt_section() -> None:
 
 sqrt_section()
 
-# --- 3. Padding ----------------------------------------------------------------------------------------
-st.header(t("il.h_padding"))
-batch, vectors, grad = padding_demo()
-c1, c2, c3 = st.columns(3)
-batch_rows = pd.Index(["I love you", "He eats"], name="sentence")
-table(pd.DataFrame(batch.numpy(), index=batch_rows), "padded_batch", where=c1, array=batch)
-table(four_decimals(vectors[1], ["He", "eats", "<pad>"]), "padded_vectors", where=c2, array=vectors)
-table(four_decimals(grad[:6], [t("il.row", i=i) for i in range(6)], "id"), "padding_gradient", where=c3, array=grad)
-st.caption(t("il.padding_caption"))
-show_code(emb.padding_gradients)
 
-# --- 4. Are you OK ? -----------------------------------------------------------------------------------
-st.header(t("il.h_ok"))
-pe = sinusoidal_encoding(5, 4, device=device())
-c1, c2, c3 = st.columns(3)
-table(four_decimals(emb.ARE_YOU_OK, emb.ARE_YOU_OK_WORDS), "are_you_ok", where=c1, array=emb.ARE_YOU_OK)
-table(four_decimals(pe, [f"pos {i}" for i in range(5)], "position"), "are_you_ok_pe", where=c2, array=pe)
-ok_sum = emb.ARE_YOU_OK.to(pe) + pe[:4]
-table(four_decimals(ok_sum, emb.ARE_YOU_OK_WORDS), "are_you_ok_sum", where=c3, array=ok_sum)
-st.caption(t("il.ok_caption"))
+def padding_section() -> None:
+    """Section 3, padding: a padded batch, its vectors, and the gradient that never reaches the padding's row."""
+    st.header(t("il.h_padding"))
+    batch, vectors, grad = padding_demo()
+    c1, c2, c3 = st.columns(3)
+    batch_rows = pd.Index(["I love you", "He eats"], name="sentence")
+    table(pd.DataFrame(batch.numpy(), index=batch_rows), "padded_batch", where=c1, array=batch)
+    table(four_decimals(vectors[1], ["He", "eats", "<pad>"]), "padded_vectors", where=c2, array=vectors)
+    rows = [t("il.row", i=i) for i in range(6)]
+    table(four_decimals(grad[:6], rows, "id"), "padding_gradient", where=c3, array=grad)
+    st.caption(t("il.padding_caption"))
+    show_code(emb.padding_gradients)
+
+
+def are_you_ok_section() -> None:
+    """Section 4, "Are you OK ?": the words' vectors, the positions' rows, and their sum."""
+    st.header(t("il.h_ok"))
+    pe = sinusoidal_encoding(5, 4, device=device())
+    c1, c2, c3 = st.columns(3)
+    table(four_decimals(emb.ARE_YOU_OK, emb.ARE_YOU_OK_WORDS), "are_you_ok", where=c1, array=emb.ARE_YOU_OK)
+    table(four_decimals(pe, [f"pos {i}" for i in range(5)], "position"), "are_you_ok_pe", where=c2, array=pe)
+    ok_sum = emb.ARE_YOU_OK.to(pe) + pe[:4]
+    table(four_decimals(ok_sum, emb.ARE_YOU_OK_WORDS), "are_you_ok_sum", where=c3, array=ok_sum)
+    st.caption(t("il.ok_caption"))
+
+
+padding_section()
+are_you_ok_section()
 
 # --- 5. Weight tying -----------------------------------------------------------------------------------
 st.header(t("il.h_tying"))

@@ -14,30 +14,25 @@ from core.projection import pca
 from core.sentences import MAX_PIECES
 from core.vectors import WordVectors
 from figures.minilm import attention_figure, head_grid_figure, lines_figure, moved_figure, trajectory_figure
+from lessons.real_transformer.charts import draw, heads_claim, kept_figure, moved_claim, paths_claim, uses_claims
 from lessons.real_transformer.settings import SETTINGS
+from lessons.real_transformer.views import (
+    context_view,
+    head_view,
+    learned_run,
+    neighbour_view,
+    positions_view,
+    profile_view,
+    variant_heads,
+)
 from ui import live_chart
 from ui.exercises import try_this
 from ui.explain import explain, show_code
 from ui.i18n import figure_text, problem, shown, shown_all, t
-from ui.minilm import (
-    context_view,
-    draw,
-    head_view,
-    heads_claim,
-    kept_figure,
-    learned_run,
-    minilm_model,
-    moved_claim,
-    neighbour_view,
-    paths_claim,
-    positions_view,
-    profile_view,
-    unknown_notice,
-    uses_claims,
-    variant_heads,
-)
 from ui.presenter import presented
+from ui.resources import minilm_model
 from ui.tables import table
+from ui.tokens import unknown_notice
 from ui.vectors import bundled_vectors
 
 SAME = 1e-6  # the no-position run of shuffled tokens equals the shuffled no-position run to rounding (float64: 1e-15)
@@ -90,12 +85,13 @@ def head_pickers() -> tuple[int, int]:
     return int(SETTINGS["tf_layer"].draw(c1)), int(SETTINGS["tf_head"].draw(c2))
 
 
-if chapter == "heads":
-    # --- 1. Positional heads -------------------------------------------------------------------------------
+def heads_chapter(sentence: str, pair: str, encoded: minilm.Encoded | None) -> None:
+    """Chapter 1, positional heads: every head's attention by offset, the heads that look at a neighbour, one head's
+    map (a fragment: a head picked reruns it alone)."""
     st.header(t("tf.h_heads"))
     yours = SETTINGS["tf_yours"].draw()
     if yours and encoded is None:
-        st.stop()
+        return
     profile, named, listed = profile_view(sentence if yours else "", pair if yours else "")
     source = t("tf.source_yours") if yours else t("tf.source_shipped", n=len(probes.read_sentences()))
 
@@ -128,8 +124,10 @@ if chapter == "heads":
     )
     show_code(probes.offset_profile, probes.positional_heads, minilm.encoder_layer, figure=t("tf.code_grid"))
 
-elif chapter == "positions" and encoded is not None:
-    # --- 2. Take the positions away --------------------------------------------------------------------------
+
+def positions_chapter(sentence: str, pair: str) -> None:
+    """Chapter 2, the positions taken away: how far each head's attention moves, the sentence vector's cosine, the
+    shuffle check, one head under each variant."""
     st.header(t("tf.h_positions"))
     seed = int(SETTINGS["tf_seed"].draw())
     view = positions_view(sentence, pair, seed)
@@ -172,8 +170,10 @@ elif chapter == "positions" and encoded is not None:
 
     variants_section()
 
-elif chapter == "context":
-    # --- 3. From static to contextual ------------------------------------------------------------------------
+
+def context_chapter() -> None:
+    """Chapter 3, from static to contextual: a word's uses, their cosines layer by layer and their paths, then its
+    nearest tokens in MiniLM's table beside GloVe's."""
     st.header(t("tf.h_context"))
     c1, c2, c3 = st.columns([2, 5, 1])
     word = SETTINGS["tf_word"].draw(c1)
@@ -184,7 +184,7 @@ elif chapter == "context":
         view = context_view(word, tuple(lines))
     except Problem as err:
         st.error(problem(err))
-        st.stop()
+        return
     pieces = " ".join(f"`{p}`" for p in view["pieces"])
     st.markdown(t("tf.pieces", word=shown(word.strip()), pieces=pieces, n=len(view["pieces"])))
     if len(lines) > probes.MAX_USES:
@@ -210,24 +210,34 @@ elif chapter == "context":
     if len(view["uses"]) < 2:
         st.warning(t("tf.need_two", n=len(view["uses"])))
     else:
-        curves = {f"{names[a]} · {names[b]}": c for (a, b), c in view["cosines"].items()}
-        stages = [stage_name(s) for s in STAGES]
-        live_chart.chart(
-            lines_figure(stages, curves, figure_text("tf.uses_title", word=word.strip()), t("tf.ax_cosine")),
-            "tf_uses_chart",
-        )
-        explain(
-            r"\cos\big(v^{(l)}_a, v^{(l)}_b\big),\quad v^{(0)} = E[\text{id}],\ v^{(1)} = \mathrm{LN}(E + P + S),\ \dots",
-            t("tf.uses_notice") + uses_claims(view["cosines"], names, stage_name(STAGES[-1])),
-        )
-        show_code(probes.word_uses, probes.use_cosines, figure=t("tf.code_uses"))
-        figure = trajectory_figure(view["coords"], names, [stage_name(s) for s in STAGES[1:]], t("tf.pca_title"))
-        live_chart.chart(figure, "tf_pca_chart")
-        explain(
-            r"z = (v - \bar v)\, W_{\text{PCA}}^\top \in \mathbb{R}^2",
-            paths_claim(view["cosines"], stage_name(STAGES[-1])) + t("tf.pca_notice"),
-        )
-        show_code(pca, figure=t("tf.code_pca"))
+        uses_charts(word, view, names)
+    neighbours(word, k)
+
+
+def uses_charts(word: str, view: dict, names: list[str]) -> None:
+    """The uses' cosines, pair by pair, from the static table to the last layer, and their paths in a PCA plane."""
+    curves = {f"{names[a]} · {names[b]}": c for (a, b), c in view["cosines"].items()}
+    stages = [stage_name(s) for s in STAGES]
+    live_chart.chart(
+        lines_figure(stages, curves, figure_text("tf.uses_title", word=word.strip()), t("tf.ax_cosine")),
+        "tf_uses_chart",
+    )
+    explain(
+        r"\cos\big(v^{(l)}_a, v^{(l)}_b\big),\quad v^{(0)} = E[\text{id}],\ v^{(1)} = \mathrm{LN}(E + P + S),\ \dots",
+        t("tf.uses_notice") + uses_claims(view["cosines"], names, stage_name(STAGES[-1])),
+    )
+    show_code(probes.word_uses, probes.use_cosines, figure=t("tf.code_uses"))
+    figure = trajectory_figure(view["coords"], names, [stage_name(s) for s in STAGES[1:]], t("tf.pca_title"))
+    live_chart.chart(figure, "tf_pca_chart")
+    explain(
+        r"z = (v - \bar v)\, W_{\text{PCA}}^\top \in \mathbb{R}^2",
+        paths_claim(view["cosines"], stage_name(STAGES[-1])) + t("tf.pca_notice"),
+    )
+    show_code(pca, figure=t("tf.code_pca"))
+
+
+def neighbours(word: str, k: int) -> None:
+    """The word's nearest tokens in MiniLM's static table beside GloVe's nearest words."""
     st.subheader(t("tf.neighbours_title", word=shown(word.strip())))
     wv: WordVectors | None = None
     try:
@@ -243,6 +253,14 @@ elif chapter == "context":
     )
     show_code(probes.token_neighbours, figure=t("tf.code_neighbours"))
 
+
+# --- The chapter chosen -----------------------------------------------------------------------------------------
+if chapter == "heads":
+    heads_chapter(sentence, pair, encoded)
+elif chapter == "positions" and encoded is not None:
+    positions_chapter(sentence, pair)
+elif chapter == "context":
+    context_chapter()
 if chapter == "exercises":
     # --- Try this ---------------------------------------------------------------------------------------
     try_this("tf")

@@ -114,50 +114,57 @@ def one_vector_per_sentence() -> None:
     if len(kept) < 2:
         st.warning(t("sv.need_two", n=len(kept)))
     else:
-        numbered = [f"{n}. {s}" for n, s in enumerate(kept, start=1)]
-        mats = {method_name("learned"): view["minilm"], method_name("glove"): view["glove"]}
-        title = t("sv.matrix_title", n=len(kept))
-        live_chart.cached_chart("sv_matrix_chart", partial(similarity_figure, mats, numbered, title))
-        if len(kept) < len(lines.sentences):
-            st.caption(t("sv.matrix_left_out", n=len(lines.sentences) - len(kept)))
-        pairs = range(len(kept))
-        both = {name: {(a, b): float(m[a, b]) for a in pairs for b in pairs if a < b} for name, m in mats.items()}
-        said = [
-            t(
-                "sv.closest",
-                method=name,
-                a=e.closest[0] + 1,
-                b=e.closest[1] + 1,
-                value=f"{e.closest_value:.3f}",
-                low=f"{e.farthest_value:.3f}",
-            )
-            for name, e in ((name, claims.extremes(values)) for name, values in both.items())
-        ]
-        explain(
-            r"\text{MiniLM}(s) = \frac{\bar h}{\lVert \bar h \rVert},\ \bar h = \frac1n \sum_i h^{(6)}_i \qquad "
-            r"\text{GloVe}(s) = \frac{1}{|W|} \sum_{w \in W} G[w] \qquad \cos(u, v) = \frac{u \cdot v}{\lVert u \rVert \lVert v \rVert}",
-            " ".join([*said, t("sv.matrix_notice"), matrix_said(kept, both)]),
+        similarity_matrix(kept, view, len(lines.sentences))
+        pair_ranks(view)
+
+
+def similarity_matrix(kept: list[str], view: dict, typed: int) -> None:
+    """The kept sentences' cosine matrix under MiniLM and GloVe's mean, and which pairs each finds closest."""
+    numbered = [f"{n}. {s}" for n, s in enumerate(kept, start=1)]
+    mats = {method_name("learned"): view["minilm"], method_name("glove"): view["glove"]}
+    title = t("sv.matrix_title", n=len(kept))
+    live_chart.cached_chart("sv_matrix_chart", partial(similarity_figure, mats, numbered, title))
+    if len(kept) < typed:
+        st.caption(t("sv.matrix_left_out", n=typed - len(kept)))
+    pairs = range(len(kept))
+    both = {name: {(a, b): float(m[a, b]) for a in pairs for b in pairs if a < b} for name, m in mats.items()}
+    said = [
+        t(
+            "sv.closest",
+            method=name,
+            a=e.closest[0] + 1,
+            b=e.closest[1] + 1,
+            value=f"{e.closest_value:.3f}",
+            low=f"{e.farthest_value:.3f}",
         )
-        show_code(sentences.minilm_vector, minilm.mean_pooling, sentences.glove_mean, figure=t("sv.code_matrix"))
-        st.subheader(t("sv.h_ranks"))
-        ranks = view["ranks"]
-        frame = pd.DataFrame(
-            [
-                (f"{r.pair[0] + 1} · {r.pair[1] + 1}", r.cosine_a, r.rank_a, r.cosine_b, r.rank_b, r.moved)
-                for r in ranks
-            ],
-            columns=cols("pair", "glove_cosine", "glove_rank", "minilm_cosine", "minilm_rank", "moved"),
-        ).set_index(t("sv.col_pair"))
-        table(frame.head(10), "sentence_pair_ranks", whole=frame)
-        top = ranks[0]
-        moved = t("sv.moved_most", a=top.pair[0] + 1, b=top.pair[1] + 1, glove=top.rank_a, minilm=top.rank_b)
-        explain(
-            r"\rho = \operatorname{corr}\big(\operatorname{rank} \cos_{\text{GloVe}},\ \operatorname{rank} \cos_{\text{MiniLM}}\big)",
-            t("sv.ranks_notice", rho=f"{view['rho']:.2f}", pairs=len(ranks))
-            + " "
-            + (moved if top.moved else t("sv.same_order")),
-        )
-        show_code(sentences.pair_ranks, sentences.rank_correlation, figure=t("sv.code_ranks"))
+        for name, e in ((name, claims.extremes(values)) for name, values in both.items())
+    ]
+    explain(
+        r"\text{MiniLM}(s) = \frac{\bar h}{\lVert \bar h \rVert},\ \bar h = \frac1n \sum_i h^{(6)}_i \qquad "
+        r"\text{GloVe}(s) = \frac{1}{|W|} \sum_{w \in W} G[w] \qquad \cos(u, v) = \frac{u \cdot v}{\lVert u \rVert \lVert v \rVert}",
+        " ".join([*said, t("sv.matrix_notice"), matrix_said(kept, both)]),
+    )
+    show_code(sentences.minilm_vector, minilm.mean_pooling, sentences.glove_mean, figure=t("sv.code_matrix"))
+
+
+def pair_ranks(view: dict) -> None:
+    """The pairs ranked by each method, and how far their orders agree."""
+    st.subheader(t("sv.h_ranks"))
+    ranks = view["ranks"]
+    frame = pd.DataFrame(
+        [(f"{r.pair[0] + 1} · {r.pair[1] + 1}", r.cosine_a, r.rank_a, r.cosine_b, r.rank_b, r.moved) for r in ranks],
+        columns=cols("pair", "glove_cosine", "glove_rank", "minilm_cosine", "minilm_rank", "moved"),
+    ).set_index(t("sv.col_pair"))
+    table(frame.head(10), "sentence_pair_ranks", whole=frame)
+    top = ranks[0]
+    moved = t("sv.moved_most", a=top.pair[0] + 1, b=top.pair[1] + 1, glove=top.rank_a, minilm=top.rank_b)
+    explain(
+        r"\rho = \operatorname{corr}\big(\operatorname{rank} \cos_{\text{GloVe}},\ \operatorname{rank} \cos_{\text{MiniLM}}\big)",
+        t("sv.ranks_notice", rho=f"{view['rho']:.2f}", pairs=len(ranks))
+        + " "
+        + (moved if top.moved else t("sv.same_order")),
+    )
+    show_code(sentences.pair_ranks, sentences.rank_correlation, figure=t("sv.code_ranks"))
 
 
 # --- 2. Word order ------------------------------------------------------------------------------------------
@@ -189,6 +196,13 @@ def word_order() -> None:
     )
     number = st.column_config.NumberColumn(format="%.7f")
     table(frame, "word_order_pairs", column_config={c: number for c in cols(*(f"cos_{m}" for m in METHODS))})
+    order_check(rows, view)
+    order_separation(rows, labels)
+
+
+def order_check(rows: list, view: dict) -> None:
+    """The check that GloVe's mean and MiniLM without positions give a reordering the same vector (cosine 1, within
+    SAME), and how far from 1 they are."""
     checked = [cos for kind, _, _, cos in rows if kind != "yours" or view["same_words"]]
     worst = {m: max(abs(1 - cos[m]) for cos in checked) for m in ("glove", "none")}
     ok = all(v < SAME for v in worst.values())
@@ -214,6 +228,10 @@ def word_order() -> None:
         ),  # fmt: skip
     )
     show_code(sentences.order_cosines, sentences.cosine, figure=t("sv.code_check"))
+
+
+def order_separation(rows: list, labels: list[str]) -> None:
+    """How far each method moves a sentence from its reordering (1 - cosine), pair by pair."""
     separation = {method_name(m): [1 - cos[m] for *_, cos in rows] for m in METHODS}
     hover = [f"{a} / {b}" for _, a, b, _ in rows]
     texts = (figure_text("sv.separation_title"), (t("sv.ax_pair"), t("sv.ax_separation")))

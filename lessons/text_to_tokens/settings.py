@@ -2,10 +2,12 @@
 holds them all."""
 
 from core.bpe import LANGS
+from core.tokens import FIXED, LEARNED, LISTED
 from ui.settings import Setting, Settings
 
 SENTENCE = "Unbelievable! Tokenizers cut 2,718 words into pieces: 东京 too."
-CUTS = ("wordpiece", "bpe", "words", "characters", "bytes")  # what "Use these tokens" hands on; the first by default
+# what "Use these tokens" hands on (core.tokens.CUTS): the learned vocabularies first, MiniLM's WordPiece by default
+CUTS = LEARNED + LISTED + FIXED
 WORDS = (1_000, 5_000, 10_000, 50_000)  # the most frequent words BPE trains on
 MOST_MERGES = 60_000  # more than 50,000 English words allow (58,647): the page says how many they do
 

@@ -2,6 +2,7 @@
 costs, and the tokens handed on to the input layer."""
 
 import dataclasses
+from dataclasses import dataclass
 from functools import partial
 
 import pandas as pd
@@ -10,6 +11,7 @@ import streamlit as st
 from core import bpe, claims, pretrained, tokens
 from core.bpe import LANGS
 from figures.tokens import fertility_figure, merges_figure, price_figure, tokens_html
+from lessons.input_layer import handoff
 from lessons.text_to_tokens import views
 from lessons.text_to_tokens.settings import SETTINGS
 from ui import live_chart
@@ -37,15 +39,9 @@ def merges_said(step: int, counts: list[int]) -> str:
     return t("tt.bpe_said", k=f"{step:,}", count=f"{now:,}", first=first, times=times, last=last, learned=learned)
 
 
-st.title(t("tt.title"))
-st.markdown(t("tt.intro"))
-
-
-# Sections 1 and 2 are one fragment: the text, its language and BPE's settings change nothing else, so a move among
-# them reruns these two sections alone (and a merge step its own part of section 2).
-@st.fragment
-def text_and_bpe() -> None:
-    # --- 1. Four ways to cut a text ------------------------------------------------------------------------------
+def cuts_section() -> tuple[str, str]:
+    """Section 1, four ways to cut a text: the text and its language, the four cuts, their counts. Returns the text
+    read (at most ui.tokens.MAX_CHARS characters) and the language."""
     st.header(t("tt.h_cuts"))
     c1, c2 = st.columns([3, 1])
     sentence = SETTINGS["tt_sentence"].draw(c1)
@@ -68,100 +64,70 @@ def text_and_bpe() -> None:
     if text.strip() and "wordpiece" not in cuts:
         st.info(t("tt.no_minilm"))
     if cuts:
-        names = [t(f"tt.cut_{name}") for name in cuts]
-        frame = pd.DataFrame(
-            {
-                t("tt.col_tokens"): [len(c) for c in cuts.values()],
-                t("tt.col_vocabulary"): [c.vocabulary for c in cuts.values()],
-                t("tt.col_unknown"): [c.unknown for c in cuts.values()],
-            },
-            index=pd.Index(names, name=t("tt.col_cut")),
-        )
-        table(frame, "cuts")
-        fewest = claims.leaders({t(f"tt.cut_{n}"): -len(c) for n, c in cuts.items()})
-        most = claims.leaders({t(f"tt.cut_{n}"): len(c) for n, c in cuts.items()})
-        unknown = {t(f"tt.cut_{n}"): c.unknown for n, c in cuts.items() if c.unknown}
-        said = t(
-            "tt.cuts_said", fewest=" = ".join(fewest), n_fewest=f"{min(len(c) for c in cuts.values()):,}",
-            most=" = ".join(most), n_most=f"{max(len(c) for c in cuts.values()):,}",
-            per_char=views.ratio(len(cuts["bytes"]), len(cuts["characters"])),
-        )  # fmt: skip
-        said += (
-            t("tt.unknown_said", which=", ".join(f"{k} ({n})" for k, n in unknown.items()))
-            if unknown
-            else t("tt.none_unknown")
-        )
-        explain(
-            r"\text{id}(c) = \operatorname{ord}(c) < 1{,}114{,}112 \quad \text{id}(b) = b < 256 \quad"
-            r"p^{*} = \arg\max_{p \in V,\ w = p\,s} \lvert p \rvert",
-            said + t("tt.cuts_rule"),
-        )
-        show_code(tokens.utf8_bytes, tokens.words, tokens.normalize, tokens.WordPiece.word)
+        cuts_compared(cuts)
+    return text, lang
 
-    # --- 2. BPE, trained live -------------------------------------------------------------------------------------
+
+def cuts_compared(cuts: dict[str, tokens.Cut]) -> None:
+    """The cuts side by side: their tokens, vocabularies and unknown tokens, in a table and in words."""
+    names = [t(f"tt.cut_{name}") for name in cuts]
+    frame = pd.DataFrame(
+        {
+            t("tt.col_tokens"): [len(c) for c in cuts.values()],
+            t("tt.col_vocabulary"): [c.vocabulary for c in cuts.values()],
+            t("tt.col_unknown"): [c.unknown for c in cuts.values()],
+        },
+        index=pd.Index(names, name=t("tt.col_cut")),
+    )
+    table(frame, "cuts")
+    fewest = claims.leaders({t(f"tt.cut_{n}"): -len(c) for n, c in cuts.items()})
+    most = claims.leaders({t(f"tt.cut_{n}"): len(c) for n, c in cuts.items()})
+    unknown = {t(f"tt.cut_{n}"): c.unknown for n, c in cuts.items() if c.unknown}
+    said = t(
+        "tt.cuts_said", fewest=" = ".join(fewest), n_fewest=f"{min(len(c) for c in cuts.values()):,}",
+        most=" = ".join(most), n_most=f"{max(len(c) for c in cuts.values()):,}",
+        per_char=views.ratio(len(cuts["bytes"]), len(cuts["characters"])),
+    )  # fmt: skip
+    said += (
+        t("tt.unknown_said", which=", ".join(f"{k} ({n})" for k, n in unknown.items()))
+        if unknown
+        else t("tt.none_unknown")
+    )
+    explain(
+        r"\text{id}(c) = \operatorname{ord}(c) < 1{,}114{,}112 \quad \text{id}(b) = b < 256 \quad"
+        r"p^{*} = \arg\max_{p \in V,\ w = p\,s} \lvert p \rvert",
+        said + t("tt.cuts_rule"),
+    )
+    show_code(tokens.utf8_bytes, tokens.words, tokens.normalize, tokens.WordPiece.word)
+
+
+@dataclass(frozen=True)
+class Trained:
+    """What section 2 trains on and cuts: the text, its language, the words and the merges asked for."""
+
+    text: str
+    lang: str
+    words: int
+    merges: int
+
+    @property
+    def key(self) -> tuple:
+        """The training's key (ui.tokens.training_key)."""
+        return shared.training_key(self.lang, self.words, self.merges)
+
+
+def bpe_section(text: str, lang: str) -> None:
+    """Section 2, BPE trained live: its words and merges, the training (its progress, or why it is refused or
+    failed), then the merge steps over its merges and the hand-off."""
     st.header(t("tt.h_bpe"))
     st.markdown(t("tt.bpe_intro"))
     c1, c2 = st.columns(2)
     words = SETTINGS["tt_words"].draw(c1)
     asked = int(SETTINGS["tt_merges"].draw(c2))
-    training = shared.training_key(lang, words, asked)
-    job = shared.training(lang, words, asked)
-
-    def use_these_tokens(step: int) -> None:
-        """The cut to hand on, and the link that opens the input layer on it."""
-        st.subheader(t("tt.h_use"))
-        chosen = SETTINGS["tt_cut"].draw(horizontal=True)  # a radio: its options wrap on a narrow screen
-        params = shared.handoff(text, chosen, lang, words, asked, step)
-        st.page_link(LESSONS["il"].script, label=t("tt.use"), icon=":material/arrow_forward:", query_params=params)
-        st.caption(t(f"tt.handoff_{shared.MODE_FOR.get(chosen, 'random')}"))
-
-    @st.fragment
-    def merge_steps(merges: bpe.Merges) -> None:
-        """The merge-step slider and what it shows: merge k, the text re-cut at it, the last merges, each merge's count
-        (a fragment: a step reruns this part alone), then the hand-off."""
-        learned = len(merges)
-        declared = SETTINGS["tt_step"]
-        if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
-            st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=learned))
-            st.session_state["tt_step"] = learned
-        step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
-        step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
-        new_tokens, counts, drawn = views.merge_table(training)
-        if step:
-            m = merges[step - 1]
-            left, right = (tokens.shown_bytes(b) for b in views.pair_bytes(training, step))
-            said = t("tt.merge_k", k=step, left=shown(left), right=shown(right), count=f"{m.count:,}",
-                     token=shown(new_tokens[step - 1]), id=m.id)  # fmt: skip
-            st.markdown(said)
-        if text.strip():
-            cut = views.bpe_at(text, training, step)
-            recut = t("tt.recut", n=len(cut), bytes=f"{len(text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
-            st.markdown(recut)
-            st.html(tokens_html(cut.tokens, cut.ids))
-        c1, c2 = st.columns([1, 2])
-        recent = range(max(step - 8, 0), step)
-        frame = pd.DataFrame(
-            {t("tt.col_new"): [new_tokens[k] for k in recent], t("tt.col_count"): [counts[k] for k in recent]},
-            index=pd.Index([k + 1 for k in recent], name=t("tt.col_merge")),
-        )
-        with c1:
-            st.markdown(t("tt.vocabulary_now", n=f"{bpe.BYTES + step:,}"))
-            table(frame.iloc[::-1], "merges")
-        texts = (t("tt.merges_title", words=f"{words:,}", lang=t(f"tt.lang_{lang}")), t("tt.col_merge"),
-                 t("tt.col_count"), t("tt.this_merge"))  # fmt: skip
-        with c2:
-            now = counts[step - 1] if step else None
-            chart = partial(merges_figure, drawn, [counts[k - 1] for k in drawn], step, now, *texts)
-            live_chart.cached_chart("tt_merges_chart", chart)
-        explain(
-            r"(a, b)_k = \arg\max_{(a, b)} \sum_{w} c(w)\, n_{ab}(w) \qquad |V_k| = 256 + k",
-            merges_said(step, counts) + t("tt.bpe_rule"),
-        )
-        show_code(bpe.train, bpe.encode_word)
-        use_these_tokens(step)
-
+    trained = Trained(text, lang, words, asked)
+    job = shared.training(lang, words, asked, views.REFUSED)
     if job is None:
-        refusal_notice(shared.runner(), "tt_refused")
+        refusal_notice(shared.runner(), views.REFUSED)
     elif job.error:
         st.error(t("tt.failed", error=job.error))
     elif not job.done:
@@ -169,28 +135,98 @@ def text_and_bpe() -> None:
     elif len(job.result) < asked:
         st.warning(t("tt.fewer", words=f"{words:,}", learned=f"{len(job.result):,}", asked=f"{asked:,}"))
     if job is not None and job.done and not job.error and job.result:
-        merge_steps(job.result)
+        merge_steps(trained, job.result)
     else:
         if job is not None and job.done and not job.error:
             st.info(t("tt.no_merges"))
-        use_these_tokens(0)
+        use_these_tokens(trained, 0)
 
 
-text_and_bpe()
+@st.fragment
+def merge_steps(trained: Trained, merges: bpe.Merges) -> None:
+    """The merge-step slider and what it shows: merge k, the text re-cut at it, the last merges, each merge's count
+    (a fragment: a step reruns this part alone), then the hand-off."""
+    learned = len(merges)
+    declared = SETTINGS["tt_step"]
+    if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
+        st.info(t("tt.step_past", step=f"{st.session_state['tt_step']:,}", learned=learned))
+        st.session_state["tt_step"] = learned
+    step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
+    step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
+    new_tokens, counts, drawn = views.merge_table(trained.key)
+    if step:
+        m = merges[step - 1]
+        left, right = (tokens.shown_bytes(b) for b in views.pair_bytes(trained.key, step))
+        said = t("tt.merge_k", k=step, left=shown(left), right=shown(right), count=f"{m.count:,}",
+                 token=shown(new_tokens[step - 1]), id=m.id)  # fmt: skip
+        st.markdown(said)
+    if trained.text.strip():
+        cut = views.bpe_at(trained.text, trained.key, step)
+        recut = t("tt.recut", n=len(cut), bytes=f"{len(trained.text.encode()):,}", vocabulary=f"{cut.vocabulary:,}")
+        st.markdown(recut)
+        st.html(tokens_html(cut.tokens, cut.ids))
+    c1, c2 = st.columns([1, 2])
+    recent = range(max(step - 8, 0), step)
+    frame = pd.DataFrame(
+        {t("tt.col_new"): [new_tokens[k] for k in recent], t("tt.col_count"): [counts[k] for k in recent]},
+        index=pd.Index([k + 1 for k in recent], name=t("tt.col_merge")),
+    )
+    with c1:
+        st.markdown(t("tt.vocabulary_now", n=f"{bpe.BYTES + step:,}"))
+        table(frame.iloc[::-1], "merges")
+    texts = (t("tt.merges_title", words=f"{trained.words:,}", lang=t(f"tt.lang_{trained.lang}")), t("tt.col_merge"),
+             t("tt.col_count"), t("tt.this_merge"))  # fmt: skip
+    with c2:
+        now = counts[step - 1] if step else None
+        chart = partial(merges_figure, drawn, [counts[k - 1] for k in drawn], step, now, *texts)
+        live_chart.cached_chart("tt_merges_chart", chart)
+    explain(
+        r"(a, b)_k = \arg\max_{(a, b)} \sum_{w} c(w)\, n_{ab}(w) \qquad |V_k| = 256 + k",
+        merges_said(step, counts) + t("tt.bpe_rule"),
+    )
+    show_code(bpe.train, bpe.encode_word)
+    use_these_tokens(trained, step)
 
-# --- 3. What the vocabulary's size buys, and costs ----------------------------------------------------------
-st.header(t("tt.h_size"))
-curves_jobs = {lg: shared.training(lg, views.CURVE_WORDS, views.CURVE_MERGES, wait=0) for lg in LANGS}
-waiting = [j for j in curves_jobs.values() if j is not None and not j.done]
-if any(j is None for j in curves_jobs.values()):
-    refusal_notice(shared.runner(), "tt_refused")
-elif waiting:
-    st.caption(t("tt.curves_training", words=f"{views.CURVE_WORDS:,}", vocabulary=f"{views.CURVE_VOCABULARY:,}"))
-    job_progress(shared.runner(), waiting[0].key, shared.describe)
-elif failed := [j for j in curves_jobs.values() if j is not None and j.error]:
-    st.error(t("tt.failed", error=failed[0].error))
-else:
-    curves = {lg: views.fertility_curve(lg) for lg in curves_jobs}
+
+def use_these_tokens(trained: Trained, step: int) -> None:
+    """The cut to hand on, and the link that opens the input layer on it (lessons.input_layer.handoff)."""
+    st.subheader(t("tt.h_use"))
+    chosen = SETTINGS["tt_cut"].draw(horizontal=True)  # a radio: its options wrap on a narrow screen
+    params = handoff.link(trained.text, chosen, trained.lang, trained.words, trained.merges, step)
+    st.page_link(LESSONS["il"].script, label=t("tt.use"), icon=":material/arrow_forward:", query_params=params)
+    st.caption(t(f"tt.handoff_{handoff.table_for(chosen)}"))
+
+
+# Sections 1 and 2 are one fragment: the text, its language and BPE's settings change nothing else, so a move among
+# them reruns these two sections alone (and a merge step its own part of section 2).
+@st.fragment
+def text_and_bpe() -> None:
+    text, lang = cuts_section()
+    bpe_section(text, lang)
+
+
+def vocabulary_size_section() -> None:
+    """Section 3, what the vocabulary's size buys: BPE's fertility as its vocabulary grows, in English and Chinese,
+    beside WordPiece's (its trainings of CURVE_MERGES merges run in the shared queue)."""
+    st.header(t("tt.h_size"))
+    curves_jobs = {
+        lg: shared.training(lg, views.CURVE_WORDS, views.CURVE_MERGES, views.REFUSED, wait=0) for lg in LANGS
+    }
+    waiting = [j for j in curves_jobs.values() if j is not None and not j.done]
+    if any(j is None for j in curves_jobs.values()):
+        refusal_notice(shared.runner(), views.REFUSED)
+    elif waiting:
+        st.caption(t("tt.curves_training", words=f"{views.CURVE_WORDS:,}", vocabulary=f"{views.CURVE_VOCABULARY:,}"))
+        job_progress(shared.runner(), waiting[0].key, shared.describe)
+    elif failed := [j for j in curves_jobs.values() if j is not None and j.error]:
+        st.error(t("tt.failed", error=failed[0].error))
+    else:
+        fertility_curves()
+
+
+def fertility_curves() -> None:
+    """The fertility chart, once both trainings are done, and what it says."""
+    curves = {lg: views.fertility_curve(lg) for lg in LANGS}
     lines = {
         t("tt.bpe_in", lang=t(f"tt.lang_{lg}")): (views.SIZES, [c[s - bpe.BYTES] for s in views.SIZES])
         for lg, c in curves.items()
@@ -213,13 +249,16 @@ else:
     explain(r"\text{fertility}(V) = \frac{\sum_w c(w)\, \lvert \mathrm{tokens}_V(w) \rvert}{\sum_w c(w)}", said)
     show_code(bpe.fertility, tokens.wordpiece_fertility)
 
-st.subheader(t("tt.h_price"))
-try:
-    with st.spinner(t("tt.working_price")):  # MiniLM's weights read on the first visit
-        price = views.minilm_price()
-except pretrained.PretrainedMissing:
-    st.info(t("tt.no_minilm"))
-else:
+
+def price_section() -> None:
+    """What the vocabulary costs: MiniLM's embedding table among its parameters, with an output layer tied or not."""
+    st.subheader(t("tt.h_price"))
+    try:
+        with st.spinner(t("tt.working_price")):  # MiniLM's weights read on the first visit
+            price = views.minilm_price()
+    except pretrained.PretrainedMissing:
+        st.info(t("tt.no_minilm"))
+        return
     table_part, rest, output = t("tt.part_table"), t("tt.part_rest"), t("tt.part_output")
     bars = {
         t("tt.bar_minilm"): {table_part: price.table, rest: price.total - price.table},
@@ -236,5 +275,10 @@ else:
     )  # fmt: skip
     show_code(tokens.parameter_counts, tokens.price_from_file)
 
-# --- Try this -----------------------------------------------------------------------------------------------
+
+st.title(t("tt.title"))
+st.markdown(t("tt.intro"))
+text_and_bpe()
+vocabulary_size_section()
+price_section()
 try_this("tt")

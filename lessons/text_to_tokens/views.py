@@ -12,7 +12,8 @@ from core.bpe import BYTES
 from ui import tokens as shared
 from ui.cache import cached
 
-FOUR = ("characters", "bytes", "words", "wordpiece")  # the four cuts of section 1, in their order
+FOUR = tuple(c for c in tokens.CUTS if c != "bpe")  # section 1's cuts, in core's order: BPE is section 2's
+REFUSED = "tt_refused"  # this session's last training the queue refused (ui.jobs.refusal_notice)
 CURVE_VOCABULARY = 50_000  # fertility is drawn up to this vocabulary: 49,744 merges on 50,000 words
 CURVE_WORDS = 50_000
 CURVE_MERGES = CURVE_VOCABULARY - BYTES

@@ -5,7 +5,7 @@ ends, shows no traceback and no partial chart, and leaves the process holding li
 thread for more than 8 minutes). "Little more memory" is the process's resident size after a garbage collection and
 malloc_trim (ui.sessions.release_free_memory, as the server's session reaper does), measured around one link's run:
 at most HELD_MIB more (four 510-token sentences once held 1.98 GB for 15 minutes). The pages' caches keep at most
-one long sentence's runs (ui/minilm.py), so each link adds at most that, whatever came before it.
+one long sentence's runs (lessons/real_transformer/views.py), so each link adds at most that, whatever came before it.
 
 Examples: a twelfth of the Hypothesis profile's max_examples (tests/conftest.py), 8 per page in CI (derandomized),
 each a run of the app; no shrinking, where each step would be another run.
@@ -122,7 +122,7 @@ def test_any_link_to_the_minilm_page_ends_and_holds_little_memory(link):
 
 def test_a_510_token_sentence_on_the_positions_chapter_holds_under_the_bound():
     # issue 40: four such sentences held 1.98 GB for 15 minutes (five runs of 81 MB kept per sentence, 386 MiB
-    # measured here); a second one replaces the first (ui/minilm.py keeps one long sentence's runs)
+    # measured here); a second one replaces the first (lessons/real_transformer/views.py keeps one long sentence's runs)
     held = held_by(MINILM, dict(tf_chapter="positions", tf_sentence="bank " * 510), minilm_shown)
     assert held < HELD_MIB, held
 

@@ -1,4 +1,4 @@
-"""The input layer opened from "Use these tokens" (ui.tokens.handoff's link): for each cut its table's rows, ids and
+"""The input layer opened from "Use these tokens" (lessons.input_layer.handoff.link): for each cut its table's rows, ids and
 heatmaps are the cut's, computed here another way (str.encode, code points, bpe.encode, `tokenizers`, GloVe's word
 list); the way back, a reload, 中文, a BPE not trained yet on the server, and malformed links."""
 
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from core import bpe, pretrained
 from core import tokens as core_tokens
 from figures.tokens import visible
+from lessons.input_layer import handoff
 from lessons.text_to_tokens.settings import SETTINGS as TT_SETTINGS
 from tests.app import open_link, wait_for_job
 from ui import tokens as shared
@@ -41,7 +42,7 @@ def heatmap_rows(at) -> list[str]:
 
 def handed(text: str, name: str, lang: str = "en", words: int = 1000, merges: int = 40, step: int = 30, **more):
     """The input layer opened on the link the text-to-tokens page writes for this cut."""
-    return open_link(PAGE, {**shared.handoff(text, name, lang, words, merges, step), **more})
+    return open_link(PAGE, {**handoff.link(text, name, lang, words, merges, step), **more})
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +118,7 @@ def test_a_pair_is_cut_the_same_way_in_segment_b():
 
 
 def test_the_way_back_empties_the_cut_in_the_link_and_a_reload_brings_the_hand_off_back():
-    link = shared.handoff("lower newest", "bytes", "en", 1000, 40, 30)
+    link = handoff.link("lower newest", "bytes", "en", 1000, 40, 30)
     at = open_link(PAGE, link)
     at.select_slider(key="il_d_model").set_value(16).run()  # a move keeps the hand-off
     assert rows(at)[1] == list(b"lower newest") and at.query_params["il_from"] == "bytes"
@@ -136,7 +137,7 @@ def test_typing_a_cut_into_its_box_hands_it_on():
 
 
 def test_the_hand_off_in_chinese():
-    at = open_link(PAGE, {**shared.handoff("我喜欢", "characters", "zh", 1000, 40, 30), "lang": "zh"})
+    at = open_link(PAGE, {**handoff.link("我喜欢", "characters", "zh", 1000, 40, 30), "lang": "zh"})
     assert rows(at)[1] == [ord(c) for c in "我喜欢"]
     assert any("来自“从文本到词元”" in m.value for m in at.markdown)
     assert any("1,114,112" in c.value and "随机表" in c.value for c in at.caption) and not at.exception
@@ -221,3 +222,43 @@ def test_a_link_starts_only_a_training_the_text_to_tokens_page_offers(words, mer
     assert any("is not one Text to tokens offers" in w and f"{words:,} words" in w for w in said), said
     assert job_runner("tokens").get(shared.training_key(lang, words, merges)) is None
     assert rows(at)[0] == ["lower", "newest"] and not at.exception
+
+
+# --- The hand-off's schema (lessons.input_layer.handoff), without a page ------------------------------------------
+
+
+def test_the_schema_is_the_declarations():
+    """Its keys are the input layer's declared settings (the same objects), its cuts core's, each table one the input
+    layer offers, its limits the text-to-tokens page's bounds."""
+    from lessons.input_layer.settings import SETTINGS as IL_SETTINGS
+
+    declared = [IL_SETTINGS[key] for key in ("il_sentence", "il_mode", "il_from")]
+    assert all(a is b for a, b in zip((handoff.SENTENCE, handoff.TABLE, handoff.CUT), declared, strict=True))
+    assert sorted(TT_SETTINGS["tt_cut"].options) == sorted(core_tokens.CUTS)
+    assert set(handoff.TABLE_FOR) <= set(core_tokens.CUTS)
+    assert {*handoff.TABLE_FOR.values(), handoff.OTHER_TABLE} == set(IL_SETTINGS["il_mode"].options)
+    assert (handoff.MOST_WORDS, handoff.MOST_MERGES) == (50_000, 60_000)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cut=st.sampled_from(core_tokens.CUTS),
+    lang=st.sampled_from(bpe.LANGS),
+    words=st.integers(1, 50_000),
+    merges=st.integers(0, 60_000),
+    data=st.data(),
+)
+def test_every_hand_off_the_page_can_write_reads_back_and_none_past_its_bounds(cut, lang, words, merges, data):
+    step = data.draw(st.integers(0, merges))
+    link = handoff.link("a sentence", cut, lang, words, merges, step)
+    read = handoff.read(link["il_from"])
+    assert read is not None and read.name == cut and link["il_sentence"] == "a sentence"
+    assert link["il_mode"] == {"wordpiece": "minilm", "words": "glove"}.get(cut, "random")
+    if cut == "bpe":
+        assert read == handoff.Handed("bpe", lang, words, merges, step)
+        assert handoff.read(f"bpe-{lang}-{words}-{merges}-{merges + 1}") is None  # a step past the merges
+        assert handoff.read(f"bpe-{lang}-50001-{merges}-{step}") is None
+        assert handoff.read(f"bpe-{lang}-{words}-60001-{step}") is None
+        assert handoff.read(f"bpe-{lang}-0-{merges}-{step}") is None
+    elif cut == "words":
+        assert read.lang == lang

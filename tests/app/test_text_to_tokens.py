@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from core import bpe, pretrained, tokens
+from lessons.input_layer import handoff
 from lessons.text_to_tokens import views
 from tests.app import open_link, wait_for_job
 from tests.app.test_i18n import english_words, shown_texts
@@ -132,7 +133,7 @@ def test_every_control_moves_without_a_traceback():
         link = at.get("page_link")[-1]
         params = parse_qs(link.proto.query_string)
         assert params["il_sentence"] == ["我喜欢机器学习。"]
-        assert params["il_mode"] == [shared.MODE_FOR.get(cut, "random")]
+        assert params["il_mode"] == [handoff.table_for(cut)]
         expected = {"bpe": "bpe-zh-1000-500-20", "words": "words-zh"}.get(cut, cut)  # the words of the language
         assert params["il_from"] == [expected]
     assert not at.exception

@@ -1,33 +1,26 @@
-"""The "Inside a real Transformer" page's caches: MiniLM's encoder and its runs, the views the page draws, its figures.
+"""The "Inside a real Transformer" page's caches: MiniLM's runs of a sentence and the views each chapter draws.
 
-The weights are loaded once per server process (the input layer's tables shared with ui.resources.minilm_input);
-a sentence's runs are kept by reference, so a move that reads one head copies nothing large; the views (copied to
-each learner) are the small results each chapter shows, and the notices under them are read from those results
-(core.claims). All are ui.cache.cached, keyed by the sentence and the settings they are computed from. The figures a
-head move draws are kept too (`draw`, `kept_figure`): building a plotly figure (its validation) was most of a move's
-server CPU (benchmarks/minilm.py), and a class moves through the same few heads.
+The weights are loaded once per server process (ui.resources.minilm_model, the input layer's tables shared with
+ui.resources.minilm_input); a sentence's runs are kept by reference, so a move that reads one head copies nothing
+large; the views (copied to each learner) are the small results each chapter shows (their notices and figures:
+lessons.real_transformer.charts). All are ui.cache.cached, keyed by the sentence and the settings they are computed
+from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
-import streamlit as st
 import torch
 
-from core import claims, cloud, minilm, probes
-from core.minilm import HEADS, LAYERS
+from core import cloud, minilm, probes
 from core.probes import STAGES, VARIANTS
 from core.projection import pca
 from core.vectors import WordVectors
-from ui import live_chart
 from ui.cache import cached
-from ui.i18n import Message, language, t
 from ui.resources import minilm_model, shipped_profile
 
 # A run holds every head's attention, 6 x 12 x n x n: 81 MB at MiniLM's 512 tokens, and taking the positions away
@@ -42,27 +35,6 @@ def token_count(sentence: str, pair: str) -> int:
     """The WordPiece tokens MiniLM would read, [CLS] and [SEP] included (before any refusal)."""
     tokenizer = minilm_model().tokenizer
     return len((tokenizer.encode(sentence, pair) if pair else tokenizer.encode(sentence)).ids)
-
-
-def unknown_notice(tokenizer, sentence: str, pair: str = "", *, where=st, line: int | None = None) -> None:
-    """A warning when MiniLM's tokenizer reads part of the text as [UNK]: that its vocabulary is English, how many of
-    the text's pieces were unknown, and which characters they were (the tokenizer's offsets into the text typed).
-
-    Args:
-        tokenizer: the model's tokenizers.Tokenizer; line: the text's number in a list of sentences, if any.
-    """
-    enc = tokenizer.encode(sentence, pair) if pair else tokenizer.encode(sentence)
-    texts = (sentence, pair)
-    inner = [
-        (tok, at, seq)
-        for tok, at, seq in zip(enc.tokens, enc.offsets, enc.sequence_ids, strict=True)
-        if seq is not None
-    ]
-    unknown = [texts[seq][a:b] for tok, (a, b), seq in inner if tok == minilm.UNKNOWN]
-    if unknown:
-        text = ", ".join(f"“{piece}”" for piece in unknown)
-        where_ = t("tf.unknown_use", n=line) if line is not None else ""
-        where.warning(t("tf.unknown_pieces", where=where_, n=len(unknown), total=len(inner), text=text))
 
 
 def learned_run(sentence: str, pair: str) -> tuple[minilm.Encoded, minilm.Forward]:
@@ -197,86 +169,3 @@ def neighbour_view(word: str, k: int, wv: WordVectors | None) -> tuple[pd.DataFr
         index=pd.RangeIndex(1, len(ours) + 1),  # the nearest first, as a learner counts: 1, 2, ...
     )
     return frame, theirs[0][1] is not None
-
-
-# --- Their notices: what the figures show, in words (core.claims) --------------------------------------------------
-
-
-def heads_claim(listed: list[tuple[int, int, int, float]], source: str) -> str:
-    """The grid's named heads in words: how many, in which layers, and the strongest (listed strongest first)."""
-    if not listed:
-        return t("tf.heads_none", source=source)
-    layer, head, offset, weight = listed[0]
-    numbers = sorted({la + 1 for la, *_ in listed})
-    layers = t("tf.heads_layers", n=len(numbers), layers=t("tf.sep").join(map(str, numbers)))
-    side = t("tf.heads_prev" if offset < 0 else "tf.heads_next")
-    return t(
-        "tf.heads_named", n=len(listed), source=source, layers=layers, layer=layer + 1, head=head + 1,
-        weight=f"{weight:.0%}", side=side,
-    )  # fmt: skip
-
-
-def moved_claim(moved: dict[str, np.ndarray], labels: dict[str, str]) -> str:
-    """The divergence grid in words: per variant, the head that moved most and the mean over every head."""
-    said = []
-    for variant, grid in moved.items():
-        (layer, head), bits = claims.highest(
-            {(la, h): float(grid[la, h]) for la in range(LAYERS) for h in range(HEADS)}
-        )
-        name = t("tf.head_name", layer=layer + 1, head=head + 1)
-        said.append(
-            t("tf.moved_most", variant=labels[variant], head=name, bits=f"{bits:.2f}", mean=f"{grid.mean():.2f}")
-        )
-    return t("tf.moved_claim", each=Message(t("tf.moved_sep").join(said)))
-
-
-def uses_claims(cosines: dict[tuple[int, int], np.ndarray], names: list[str], last: str) -> str:
-    """The uses' plot in words (core.claims): their cosines' range at the input and after the last layer, and which
-    two uses end closest and which farthest apart."""
-    at = {
-        stage: {pair: float(c[STAGES.index(stage)]) for pair, c in cosines.items()} for stage in ("input", STAGES[-1])
-    }
-    ranges = {stage: (min(v.values()), max(v.values())) for stage, v in at.items()}
-    (lo, hi), (lo_last, hi_last) = (tuple(f"{x:.2f}" for x in r) for r in ranges.values())
-    text = t("tf.uses_ranges", lo=lo, hi=hi, lo_last=lo_last, hi_last=hi_last, last=last)
-    if len(cosines) == 1:
-        return text
-    ends = claims.extremes(at[STAGES[-1]])
-    (a, b), (c, d) = ends.closest, ends.farthest
-    return text + t(
-        "tf.uses_ends", a=names[a], b=names[b], closest=f"{ends.closest_value:.2f}", c=names[c], d=names[d],
-        farthest=f"{ends.farthest_value:.2f}", last=last,
-    )  # fmt: skip
-
-
-def paths_claim(cosines: dict[tuple[int, int], np.ndarray], last: str) -> str:
-    """Whether the uses' paths move apart or together from the input to the last layer: their mean cosine's trend."""
-    mean = claims.mean_by_stage(cosines)[STAGES.index("input") :]
-    seen = claims.trend(dict(enumerate(mean)))
-    return t(f"tf.paths_{seen.direction}", first=f"{seen.first:.2f}", last=f"{seen.last:.2f}", stage=last)
-
-
-# --- Its figures ----------------------------------------------------------------------------------------------------
-
-
-KEPT_CELLS = 4 * 64 * 64  # a figure with more values than this (a long sentence's heatmaps) is not kept
-
-
-def draw(key: str, build: Callable[[], go.Figure], *, cells: int = 0) -> None:
-    """ui.live_chart.cached_chart(key, build): the figure `build()` makes (a functools.partial of its builder and
-    every input), built once per server; a figure of more than KEPT_CELLS values is built and sent each time."""
-    if cells > KEPT_CELLS:
-        live_chart.chart(build(), key)
-    else:
-        live_chart.cached_chart(key, build)
-
-
-def kept_figure(build: Callable[[], go.Figure]) -> go.Figure:
-    """The figure `build()` makes (a functools.partial of its builder and every input), made once per server and the
-    language, and shared: never changed after. For a figure drawn by st.plotly_chart (the grid, which is clicked)."""
-    return _kept(language(), build)
-
-
-@cached(max_entries=256, ttl=3600)
-def _kept(lang: str, build: Callable[[], go.Figure]) -> go.Figure:
-    return build()
