@@ -23,7 +23,8 @@ from typing import Any, TypeVar, cast
 
 import streamlit as st
 
-from ui.cache_keys import code_key, identity, session_reads
+from ui.cache_keys import code_key, identity
+from ui.cache_reads import session_reads
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -6,10 +6,9 @@
 - an object too large to read on every call carries its own identity: `WordVectors` are known by a token given to
   each loaded set of vectors (they are never changed: core.vectors); a type registers one in `IDENTITIES`;
 - a function (a figure builder, a `functools.partial` of one with its inputs): its code, its defaults and its
-  partial's arguments, and what it reads of the learner's session: the functions it calls (its own, the
-  repository's functions they call in turn, through modules and imports) are followed, and one marked
-  `@reads_session` (ui.i18n.language: the reader's language) adds the value it returns now to the key, so a function
-  that reads a translated text is keyed by the language without taking it as an argument. A function that closes
+  partial's arguments, and what it reads of the learner's session (ui.cache_reads: the functions it calls are
+  followed, and one marked `@reads_session`, ui.i18n.language, adds the value it returns now to the key, so a function
+  that reads a translated text is keyed by the language without taking it as an argument). A function that closes
   over a run's values, reads a page's variable as a global, holds a callable object other than a function, class or
   module as a global, or reads `st.session_state` or `st.query_params` itself (unmarked) is refused with a
   TypeError naming it: what it depends on must be an argument. Anything else is refused too, rather than keyed by a
@@ -19,7 +18,6 @@
 from __future__ import annotations
 
 import array
-import builtins
 import dataclasses
 import dis
 import enum
@@ -30,10 +28,11 @@ import types
 import uuid
 import weakref
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from ui.cache_reads import constant, session_reads
 
 if TYPE_CHECKING:  # torch and core.vectors are not imported here: a page without them need not load torch
     import torch
@@ -209,18 +208,6 @@ def _tensor_digest(tensor: torch.Tensor) -> bytes:
 # code is kept, so that its id is not another's.
 _code_keys: dict[int, tuple[types.CodeType, bytes, tuple[str, ...]]] = {}
 
-F = TypeVar("F", bound=Callable[..., Any])
-SESSION_READS = frozenset({"session_state", "query_params"})  # st.<name>: what one learner's session holds
-_REPOSITORY = str(Path(__file__).resolve().parents[1])
-
-
-def reads_session(func: F) -> F:
-    """Mark `func`, a function of no arguments that reads the learner's session (ui.i18n.language), as a value a cached
-    result may depend on: a cached function that calls it, itself or through the functions it calls, is keyed by what
-    `func()` returns when it is called."""
-    func.__reads_session__ = True  # type: ignore[attr-defined]
-    return func
-
 
 def _feed_function(h: Any, func: types.FunctionType) -> None:
     if (inner := getattr(func, "__wrapped__", None)) is not None:  # a cached() function: known by the one it wraps
@@ -234,7 +221,7 @@ def _feed_function(h: Any, func: types.FunctionType) -> None:
         )
     digest, names = code_key(func.__code__)
     for name in names:  # a global it reads must not be a page's variable: a learner's value left out of the key
-        if name in func.__globals__ and not _constant(name, func.__globals__[name]):
+        if name in func.__globals__ and not constant(name, func.__globals__[name]):
             raise TypeError(
                 f"{func.__qualname__} reads the variable {name} of {func.__module__}: pass it as an argument"
             )
@@ -244,98 +231,6 @@ def _feed_function(h: Any, func: types.FunctionType) -> None:
     _feed(h, func.__kwdefaults__)
     for read in session_reads(func):  # the language, where it reads a translated text
         _feed(h, (f"{read.__module__}.{read.__qualname__}", read()))
-
-
-def _constant(name: str, value: Any) -> bool:
-    """Whether a global a cached function reads is code, not an input: a module, class, function (followed by
-    session_reads), or a CONSTANT. A callable object of another kind (a bound method, an object with __call__) may
-    hold a learner's values: it is not code."""
-    if name.isupper() or isinstance(value, (types.ModuleType, type, types.BuiltinFunctionType, types.FunctionType)):
-        return True
-    return callable(value) and isinstance(getattr(value, "__wrapped__", None), types.FunctionType)  # st.cache_*
-
-
-# id(code) -> (the code, the functions marked @reads_session that it reaches): worked out once per code object.
-_session_reads: dict[int, tuple[types.CodeType, tuple[Callable[[], Any], ...]]] = {}
-
-
-def session_reads(func: types.FunctionType) -> tuple[Callable[[], Any], ...]:
-    """The functions marked `@reads_session` that `func` calls, itself or through the repository's functions it calls.
-
-    Raises:
-        TypeError: where one of them reads st.session_state or st.query_params without being marked.
-    """
-    func = _unwrapped(func)
-    if (known := _session_reads.get(id(func.__code__))) is None or known[0] is not func.__code__:
-        reads: dict[Callable[[], Any], None] = {}
-        _walk(func, reads, set())
-        known = _session_reads[id(func.__code__)] = (func.__code__, tuple(reads))
-    return known[1]
-
-
-def _unwrapped(func: Any) -> Any:
-    while True:
-        if isinstance(func, functools.partial):
-            func = func.func
-        elif getattr(func, "__reads_session__", False):
-            return func
-        elif (inner := getattr(func, "__wrapped__", None)) is not None:
-            func = inner
-        else:
-            return func
-
-
-def _walk(func: types.FunctionType, reads: dict, seen: set[int]) -> None:
-    if id(func.__code__) in seen:
-        return
-    seen.add(id(func.__code__))
-    for value in _called(func):
-        value = _unwrapped(value)
-        if getattr(value, "__reads_session__", False):
-            reads[value] = None
-        elif isinstance(value, types.FunctionType) and _ours(value):
-            _walk(value, reads, seen)
-
-
-def _ours(func: types.FunctionType) -> bool:
-    """A function of the repository (not a library's): its calls are followed."""
-    where = func.__code__.co_filename
-    return where.startswith(_REPOSITORY) and "site-packages" not in where
-
-
-def _called(func: types.FunctionType) -> list[Any]:
-    """What `func`'s code may call: the globals it loads, their attributes (a module's functions: `pe.wavelengths`)
-    and what it imports, nested functions' included; a read of the session refused."""
-    found: list[Any] = []
-    codes = [func.__code__]
-    while codes:
-        code = codes.pop()
-        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-        held: Any = None  # the value the last instruction loaded, whose attribute may follow
-        module: Any = None  # the module the last IMPORT_NAME imported
-        for ins in dis.get_instructions(code):
-            op = ins.opname
-            if op in ("LOAD_ATTR", "LOAD_METHOD") and ins.argval in SESSION_READS:
-                raise TypeError(
-                    f"{func.__qualname__} reads st.{ins.argval}: a cached function's inputs must be its arguments "
-                    "(or a value read by a function marked ui.cache_keys.reads_session)"
-                )
-            if op in ("LOAD_GLOBAL", "LOAD_NAME"):
-                held = func.__globals__.get(ins.argval, getattr(builtins, ins.argval, None))
-            elif op in ("LOAD_ATTR", "LOAD_METHOD") and isinstance(held, types.ModuleType):
-                held = getattr(held, ins.argval, None)
-            elif op == "IMPORT_NAME":
-                held = module = sys.modules.get(ins.argval)
-                continue
-            elif op == "IMPORT_FROM" and module is not None:
-                held = getattr(module, ins.argval, None)
-                found.append(held)
-                continue
-            else:
-                held = None
-                continue
-            found.append(held)
-    return found
 
 
 def code_key(code: types.CodeType) -> tuple[bytes, tuple[str, ...]]:

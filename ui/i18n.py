@@ -25,7 +25,7 @@ from babel import Locale
 
 from core.problems import Problem
 from figures.markup import escaped as html_escaped
-from ui.cache_keys import reads_session
+from ui.cache_reads import reads_session
 
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 LANGUAGES = {"en": "English", "zh": "中文"}
@@ -76,7 +76,7 @@ def _text(key: str, values: dict) -> str:
 def language() -> str:
     """The reader's language: the sidebar's choice; on a link's first run, before the sidebar has read the link
     (the pages' titles in the navigation are made first), the link's `lang`; English otherwise. A cached function
-    that reads a text (t, figure_text, catalog(language()), ...) is keyed by it (ui.cache_keys.reads_session)."""
+    that reads a text (t, figure_text, catalog(language()), ...) is keyed by it (ui.cache_reads.reads_session)."""
     lang = st.session_state.get(LANG_KEY)
     if lang is None:
         lang = st.query_params.get(LANG_KEY, "en")
