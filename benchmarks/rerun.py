@@ -5,14 +5,14 @@ things. "shown": until the page shows the move (the chart's data or the text cha
 script run after the move has finished, and for the PE table until it has written the caption that names the
 window, and for the PE curves and similarity until the link is written. For a page that must rerun to show a
 move, the two are one time. The PE page's windows (table, curves, similarity) move in the browser
-(ui.window.window_chart, drawn by ui.live_chart): the chart is redrawn from the block of the table the browser
-holds, and the move is sent once it is drawn; the rerun that follows updates the caption, the download, the link,
-and the similarity's offset chart.
+(lessons.positional_encoding.tables.place, drawn by ui.live_chart.draw): the chart is redrawn from the block of the
+table the browser holds, and the move is sent once it is drawn; the rerun that follows updates the caption, the
+download, the link, and the similarity's offset chart.
 
 The trivial page (one slider, one line of text, benchmarks/trivial_page.py) is the floor: the round trip through
 Streamlit that no page can avoid. A page with one slider and the PE page's default heatmap alone
 (benchmarks/heatmap_page.py) shows what one chart costs: sent by the server on each move of a Streamlit slider and
-drawn by st.plotly_chart, or moved in the browser by ui.window.window_chart (a table of 500 positions).
+drawn by st.plotly_chart, or moved in the browser by ui.live_chart.draw (a table of 500 positions).
 
 Every page is open in its own Chromium and the moves take turns, one per page, so that the floor and the pages are
 measured under the same load: on a 2-core machine the speed drifts from one minute to the next, and measured one
@@ -48,7 +48,7 @@ from labtools.browser import launch_chromium, rerun, wait_until_idle  # noqa: E4
 from labtools.server import free_port, start_server  # noqa: E402
 
 # The heatmap's first row and column and its shape: z is plotly's base64 form when the server sent the cells, rows
-# of a Float32Array when the browser cut the window from its block (window_chart)
+# of a Float32Array when the browser cut the window from its block (ui.live_chart.draw)
 HEATMAP = (
     "(() => { try { const d = document.querySelector('.js-plotly-plot').data[0];"
     " return [d.y0, d.x0, d.z.shape || d.z.length + ', ' + d.z[0].length].join('|'); }"

@@ -517,6 +517,8 @@ def store_from_env(environ: dict[str, str] | None = None) -> ClassStore:
     raise ValueError(f"{STORE_ENV}={url!r}: expected redis://host:port/db, or `memory` (the default)")
 
 
+# Not a cached result (ui.cache caches those): the process's one store, which serve.py's poll endpoint reads outside
+# any Streamlit run, so it cannot live in Streamlit's cache.
 @functools.cache
 def process_store() -> ClassStore:
     """This process's store (store_from_env), one for every session and for serve.py's poll endpoint."""

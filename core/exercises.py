@@ -186,6 +186,8 @@ def attention_beyond(scheme: str, value: str) -> float | int:
     return attention_checks.beyond(cfg, scheme, attention_checks.BEYOND * cfg.trained_len).values[value]
 
 
+# Not a cached result of a learner's input (ui.cache caches those): constants of the shipped weights, with no
+# arguments, computed once per process for the "Try this" checks of every page, the tests and the scripts alike.
 @functools.cache
 def minilm_answers() -> dict[str, float | int]:
     """The "Inside a real Transformer" page's numbers at its defaults (probes.ProbeConfig), from MiniLM's weights:
@@ -204,7 +206,7 @@ def minilm_answers() -> dict[str, float | int]:
     }
 
 
-@functools.cache
+@functools.cache  # constants of the shipped weights and GloVe, as minilm_answers'
 def sentence_answers() -> dict[str, float | int]:
     """The "Sentence vectors" page's numbers, from MiniLM's weights and GloVe: loaded here once for the three answers
     and let go (the page keeps its own copies)."""

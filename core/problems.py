@@ -15,6 +15,7 @@ from babel import Locale
 ENGLISH = Path(__file__).resolve().parents[1] / "locales" / "en.toml"
 
 
+# Not a cached result (ui.cache caches those): a constant of the process, the English locale file read once.
 @functools.cache
 def english() -> dict[str, str | dict[str, str]]:
     """The [problems] texts in English; a text with a count as its plural forms (ui.i18n: {by, one, other})."""

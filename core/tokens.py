@@ -196,6 +196,8 @@ class UnicodeTable:
         return {"keep": chr(c), "drop": "", "space": " "}[rule]
 
 
+# Not a cached result (ui.cache caches those): a constant of the process, the shipped data file read once, for the
+# pages, the tests and the scripts alike, which need no Streamlit.
 @functools.cache
 def unicode_table() -> UnicodeTable:
     """The table, read once."""

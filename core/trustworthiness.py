@@ -178,6 +178,7 @@ def _count_greater_torch(sims: torch.Tensor, thresholds: torch.Tensor, weights: 
     return torch.stack([((sims > t[:, None]) * weights).sum(dim=1) for t in thresholds.T], dim=1)  # (b, k)
 
 
+# Not a cached result (ui.cache caches those): code, compiled once per process (numba keeps it on disk too).
 @functools.cache
 def _count_kernel():
     """The compiled counting loop, compiled (or read from numba's on-disk cache) on first use.

@@ -20,6 +20,7 @@ def plain_figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figur
     return go.Figure(dict(data=data, layout=layout), _validate=False)
 
 
+# Not a cached result (ui.cache caches those): plotly's constant colour scales, looked up once each.
 @functools.cache
 def colorscale(name: str) -> tuple:
     """A named colour scale as plotly writes it: its colours, since plotly.js knows no reversed ("_r") names."""

@@ -37,7 +37,7 @@ def chapters(folder: str) -> tuple[str, ...]:
     return next((s.options for s in settings if s.key == f"{settings.prefix}_chapter"), ())
 
 
-@functools.cache
+@functools.cache  # not ui.cache: the lessons' declarations are constants of the process
 def every_declared() -> dict[str, Settings]:
     """Every lesson's declared settings, by folder (a live class's bar names the leader's view with them)."""
     from ui.pages import PATH

@@ -138,7 +138,7 @@ class PEWindow(Learner):
 
     def next_value(self, widget: Element) -> Any:
         # as live_chart.js: spans among the choices, and a first row and column up to the last ones the server
-        # worked out for those spans (ui.window.extents)
+        # worked out for those spans (lessons.positional_encoding.tables.extents)
         window = json.loads(widget.proto.json)["window"]
         i, j = (self.rng.randrange(len(spans)) for spans in window["spans"])
         *_, last_row, last_col = window["extents"][i][j]

@@ -258,9 +258,6 @@ def one_pages_part(names: dict[str, set[str]]) -> tuple[str, list[str]] | None:
 
 
 UI_MODULES = sorted(name for name in modules() if name.startswith("ui."))
-# ui/window.py's PE-only parts move to lessons/positional_encoding on branch s3-54b (issue 54, item 3); drop the mark
-# when it is merged (strict: the test then passes and the mark fails it)
-LEFT_TO = {"ui.window": "ui/window.py's PE-only parts move to the PE lesson on branch s3-54b (issue 54)"}
 
 
 def test_the_name_counter_sees_a_module_one_page_uses_by_most_of_its_names(tmp_path):
@@ -289,13 +286,7 @@ def test_the_name_counter_sees_a_module_one_page_uses_by_most_of_its_names(tmp_p
     assert one_pages_part(found["ui.two"]) is None  # each page reads one of its two names
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        pytest.param(m, marks=pytest.mark.xfail(reason=LEFT_TO[m], strict=True)) if m in LEFT_TO else m
-        for m in UI_MODULES
-    ],
-)
+@pytest.mark.parametrize("module", UI_MODULES)
 def test_every_ui_module_serves_two_pages_or_the_app_by_most_of_its_names(module):
     """ui/ holds what two or more pages use (or app.py and the pages): a part of one lesson lives in its folder."""
     names = name_users().get(module, {})
@@ -518,8 +509,6 @@ def test_the_hand_offs_limits_are_the_text_to_tokens_declarations():
 # --- A page reads top to bottom: one function per chapter, settings that only declare (issue 54) -----------------
 MOST_FUNCTION_LINES = 60
 LESSON_FOLDERS = sorted(p.name for p in (ROOT / "lessons").iterdir() if p.is_dir() and any(p.glob("*.py")))
-# their pages are split on branch s3-54b (issue 54, item 3); drop the marks when it is merged (strict: they then pass)
-SPLIT_ON_54B = {"positional_encoding", "attention", "rotary"}
 
 
 def long_functions(folder: Path, most: int = MOST_FUNCTION_LINES) -> dict[str, int]:
@@ -569,19 +558,13 @@ def test_the_finders_see_a_long_function_and_a_settings_module_that_draws(tmp_pa
     ]
 
 
-def split_later(folder: str):
-    return pytest.param(folder, marks=pytest.mark.xfail(reason="split on branch s3-54b (issue 54)", strict=True))
-
-
-@pytest.mark.parametrize("folder", [split_later(f) if f in SPLIT_ON_54B else f for f in LESSON_FOLDERS])
+@pytest.mark.parametrize("folder", LESSON_FOLDERS)
 def test_no_function_of_a_lesson_is_over_60_lines(folder):
     """A page reads top to bottom, one function per chapter: a longer one is split by what it shows."""
     assert long_functions(ROOT / "lessons" / folder) == {}
 
 
-@pytest.mark.parametrize(
-    "folder", [split_later(f) if f == "positional_encoding" else f for f in LESSON_FOLDERS if f != "overview"]
-)
+@pytest.mark.parametrize("folder", [f for f in LESSON_FOLDERS if f != "overview"])
 def test_a_lessons_settings_only_declare(folder):
     """Widgets are drawn, presets applied and the session's state changed by the page (or a ui helper several pages
     use), never by the declaration every other module reads."""

@@ -24,12 +24,14 @@ from typing import Any, TypeVar, cast
 import streamlit as st
 
 from ui.cache_keys import code_key, identity
+from ui.cache_reads import session_reads
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # --- The decorator ----------------------------------------------------------------------------------------------------
 
 _stores: dict[tuple, Any] = {}  # (where a function is, its options) -> its Streamlit cache
+CACHED: dict[tuple, Callable[..., Any]] = {}  # the same -> the function, as last decorated (its key checked by tests)
 
 
 def cached(*, max_entries: int | None = None, ttl: float | None = None, copy: bool = False) -> Callable[[F], F]:
@@ -55,6 +57,8 @@ def cached(*, max_entries: int | None = None, ttl: float | None = None, copy: bo
         where = (code.co_filename, code.co_firstlineno, func.__qualname__, code_key(code)[0], options)
         if (store := _stores.get(where)) is None:
             store = _stores[where] = _store(func, max_entries, ttl, copy)
+        CACHED[where] = func
+        session_reads(cast(types.FunctionType, func))  # raises for a read of the session that no key would hold
 
         fast = not copy and ttl is None  # a copy, or a result that expires, is Streamlit's to give
 
@@ -80,7 +84,7 @@ def cached(*, max_entries: int | None = None, ttl: float | None = None, copy: bo
 _MISSING = object()
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False)  # the idiom's own store: one dict per process, its entries bounded by `cached`
 def _fronts() -> dict[tuple, dict[bytes, Any]]:
     """Each shared function's results by key, looked up before its Streamlit cache, whose every call hashes its
     arguments again (most of a cached figure's cost): a call without arguments fetches them, and Streamlit's "Clear

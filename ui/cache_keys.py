@@ -6,9 +6,13 @@
 - an object too large to read on every call carries its own identity: `WordVectors` are known by a token given to
   each loaded set of vectors (they are never changed: core.vectors); a type registers one in `IDENTITIES`;
 - a function (a figure builder, a `functools.partial` of one with its inputs): its code, its defaults and its
-  partial's arguments. A function that closes over a run's values, or reads a page's variable as a global, is
-  refused with a TypeError naming it: what it depends on must be an argument (module constants, functions and
-  modules are read as they are). Anything else is refused too, rather than keyed by a part of it.
+  partial's arguments, and what it reads of the learner's session (ui.cache_reads: the functions it calls are
+  followed, and one marked `@reads_session`, ui.i18n.language, adds the value it returns now to the key, so a function
+  that reads a translated text is keyed by the language without taking it as an argument). A function that closes
+  over a run's values, reads a page's variable as a global, holds a callable object other than a function, class or
+  module as a global, or reads `st.session_state` or `st.query_params` itself (unmarked) is refused with a
+  TypeError naming it: what it depends on must be an argument. Anything else is refused too, rather than keyed by a
+  part of it. What is not followed: a method of an object (a constant's, an argument's), which the key leaves out.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from ui.cache_reads import constant, session_reads
 
 if TYPE_CHECKING:  # torch and core.vectors are not imported here: a page without them need not load torch
     import torch
@@ -215,7 +221,7 @@ def _feed_function(h: Any, func: types.FunctionType) -> None:
         )
     digest, names = code_key(func.__code__)
     for name in names:  # a global it reads must not be a page's variable: a learner's value left out of the key
-        if name in func.__globals__ and not _constant(name, func.__globals__[name]):
+        if name in func.__globals__ and not constant(name, func.__globals__[name]):
             raise TypeError(
                 f"{func.__qualname__} reads the variable {name} of {func.__module__}: pass it as an argument"
             )
@@ -223,11 +229,8 @@ def _feed_function(h: Any, func: types.FunctionType) -> None:
     h.update(digest)
     _feed(h, func.__defaults__)
     _feed(h, func.__kwdefaults__)
-
-
-def _constant(name: str, value: Any) -> bool:
-    """Whether a global a cached function reads is code, not an input: a module, class, function, or a CONSTANT."""
-    return name.isupper() or callable(value) or isinstance(value, types.ModuleType)
+    for read in session_reads(func):  # the language, where it reads a translated text
+        _feed(h, (f"{read.__module__}.{read.__qualname__}", read()))
 
 
 def code_key(code: types.CodeType) -> tuple[bytes, tuple[str, ...]]:

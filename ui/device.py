@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import streamlit as st
 import torch
 
 from core.device import DeviceChoice, choose_device
+from ui.cache import cached
 
 
-@st.cache_resource
+@cached()
 def device_choice() -> DeviceChoice:
     """The device for this server process, resolved once ($EMBLAB_DEVICE, else cuda, mps, cpu)."""
     return choose_device()

@@ -25,6 +25,7 @@ from babel import Locale
 
 from core.problems import Problem
 from figures.markup import escaped as html_escaped
+from ui.cache_reads import reads_session
 
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 LANGUAGES = {"en": "English", "zh": "中文"}
@@ -40,19 +41,19 @@ def _read(lang: str) -> dict[str, str | dict[str, str]]:
     return {f"{section}.{name}": text for section, texts in sections.items() for name, text in texts.items()}
 
 
-@functools.cache
+@functools.cache  # a constant of the process, as _read's
 def catalog(lang: str) -> dict[str, str]:
     """{"section.name": text} for one language, read once per process; a text with plural forms as its `other` form."""
     return {key: text if isinstance(text, str) else text["other"] for key, text in _read(lang).items()}
 
 
-@functools.cache
+@functools.cache  # a constant of the process, as _read's
 def plurals(lang: str) -> dict[str, dict[str, str]]:
     """{"section.name": {"by": value's name, category: text, ...}} for the texts with plural forms."""
     return {key: text for key, text in _read(lang).items() if isinstance(text, dict)}
 
 
-@functools.cache
+@functools.cache  # Babel's rules of a language: a constant of the process
 def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
 
@@ -71,9 +72,11 @@ def _text(key: str, values: dict) -> str:
     return forms.get(plural_category(lang, values[forms["by"]]), forms["other"])
 
 
+@reads_session
 def language() -> str:
     """The reader's language: the sidebar's choice; on a link's first run, before the sidebar has read the link
-    (the pages' titles in the navigation are made first), the link's `lang`; English otherwise."""
+    (the pages' titles in the navigation are made first), the link's `lang`; English otherwise. A cached function
+    that reads a text (t, figure_text, catalog(language()), ...) is keyed by it (ui.cache_reads.reads_session)."""
     lang = st.session_state.get(LANG_KEY)
     if lang is None:
         lang = st.query_params.get(LANG_KEY, "en")

@@ -40,6 +40,8 @@ HELD = "_jobs_held"  # session state: the jobs this session reads, {(queue, key)
 HOLD = 16  # the most jobs one session holds (a page reads at most four at once: a training, two curves, a hand-off)
 
 
+# Not ui.cache.cached, whose results are never changed: a shared store, its jobs added and let go under its own lock,
+# bounded by QUEUES.
 @st.cache_resource
 def job_runner(name: str) -> JobRunner:
     """One queue per server process and kind of work (QUEUES), shared by every learner and page."""

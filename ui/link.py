@@ -2,8 +2,8 @@
 
 Which settings a page has, and what takes each, is its declaration (ui.settings: `SETTINGS` in
 lessons/<lesson>/settings.py), whose `kinds()` app.py passes to read_link and check_link (lessons.link_kinds): a
-widget's name, "multi" for a choice of several, "window" (ui.window) or "pinned" (ui.compare) for a value kept in
-the link by hand. No page source is read; a page without a declaration (the overview) has no settings.
+widget's name, "multi" for a choice of several, "window" (the PE page's windows) or "pinned" (ui.compare) for a
+value kept in the link by hand. No page source is read; a page without a declaration (the overview) has no settings.
 
 Streamlit 1.67 does most of it: `bind="query-params"` writes a widget's value into the URL under its key, drops
 it when it equals the default, seeds the widget from a shared link, and restores it on Back and Forward;
@@ -65,7 +65,7 @@ NUMBERS = ("number_input", "slider")  # the kinds whose link value is a number (
 
 def back_or_forward() -> bool:
     """Whether this run is the browser's Back or Forward: Streamlit's flag for it, which is not public. Only what
-    the binding cannot hold needs it (from_link: a translated choice, ui.compare's A, ui.window's windows): every
+    the binding cannot hold needs it (from_link: a translated choice, ui.compare's A, the PE page's windows): every
     bound widget is restored from the address by Streamlit itself."""
     return bool(getattr(get_script_run_ctx(), "is_history_navigation", False))
 

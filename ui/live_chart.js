@@ -1,7 +1,8 @@
 // One plotly chart that keeps its <div> across reruns and shows a window on a table, with sliders that move it in
-// the browser (ui.window.window_chart; ui/live_chart.py says why st.plotly_chart is not enough here). The window's
+// the browser (ui.live_chart.draw; ui/live_chart.py says why st.plotly_chart is not enough here). The window's
 // arithmetic is the server's: for every choice of spans it sends the rows and columns shown and the last first
-// index (ui.window.extents); here they are only looked up, and the window cut out of the block of the table sent.
+// index (the PE page's lessons.positional_encoding.tables.extents); here they are only looked up, and the window cut
+// out of the block of the table sent.
 export default function ({ data, parentElement, setStateValue }) {
   let gd = parentElement.querySelector(".live-chart");
   if (!gd) {
@@ -395,7 +396,7 @@ function decode(base64) {
 function redraw(box, gd) {
   const s = box.state;
   const choice = [0, 1].map((axis) => (axis < box.axes ? s.spans[axis].indexOf(s.span[axis]) : 0));
-  const [rows, cols, ...last] = s.extents[choice[0]][choice[1]]; // as the server worked them out (ui.window)
+  const [rows, cols, ...last] = s.extents[choice[0]][choice[1]]; // as the server worked them out (extents)
   for (let axis = 0; axis < box.axes; axis++) {
     box.set(2 * axis, choice[axis], s.spans[axis].length - 1, s.span[axis]);
     // a range input keeps its value within [0, max]: a window that no longer fits moves back to the last start

@@ -1,4 +1,4 @@
-"""The chart component behind ui.window.window_chart: a window on a table that the browser moves itself.
+"""The chart component behind the PE page's window charts: a window on a table that the browser moves itself.
 
 In Streamlit 1.67 st.plotly_chart's element id is a hash of its figure, so a new figure remounts the chart
 and plotly draws it from scratch twice (before and after measuring the column's width), and its sliders are
@@ -10,14 +10,16 @@ benchmarks/rerun.py measures the difference; the PE page's three window charts u
 figure, no window) keeps the same one <div> for a chart whose every new figure comes from the server: the attention
 page's heatmaps and distance plot (benchmarks/attention_rerun.py). Every other chart is st.plotly_chart.
 
-The browser works out no window itself: ui.window sends it, for every choice of spans, the rows and columns
-shown and the last first index (ui.window.extents), and live_chart.js only looks them up and cuts the window
-out of the block it holds.
+The browser works out no window itself: the page sends it, for every choice of spans, the rows and columns
+shown and the last first index (lessons.positional_encoding.tables.extents), and live_chart.js only looks them up and
+cuts the window out of the block it holds. Every function here takes data (a figure or its text, a window, a block
+of values): none calls back into a page's code.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,7 +29,6 @@ import plotly.io as pio
 import streamlit as st
 
 from ui.cache import cached
-from ui.i18n import language
 
 # The chart chunk of the installed Streamlit frontend: importing it in the browser loads Streamlit's plotly.js.
 _FRONTEND_JS = Path(st.__file__).parent / "static" / "static" / "js"
@@ -68,11 +69,12 @@ def draw(
     window: dict,
     block: tuple[tuple[int, int], np.ndarray],
     key: str,
-    on_change: Callable[[], None],
+    keys: tuple[str, ...],
 ) -> None:
-    """Send the chart without its values (a figure, or its figure_json text), the window (ui.window.window_chart's
-    dict) and a block of the table, whose first cell is the table's (row, column) `block[0]`; `on_change` runs when
-    the browser moved the window."""
+    """Send the chart without its values (a figure, or its figure_json text), the window (what
+    lessons.positional_encoding.tables.place sends) and a block of the table, whose first cell is the table's (row,
+    column) `block[0]`. A window the browser moved to goes into the session under `keys` (rows shown, first row[,
+    columns shown, first column]), checked by asked_window."""
     origin, values = block
     values = np.ascontiguousarray(values, dtype="<f4")
     window = dict(
@@ -81,27 +83,35 @@ def draw(
     )
     text = figure if isinstance(figure, str) else figure_json(figure)
     data = dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name, window=window)
-    _component(data=data, key=key, on_window_change=on_change)
+    spans = tuple(tuple(s) for s in window["spans"])
+    _component(data=data, key=key, on_window_change=functools.partial(_keep_window, key, tuple(keys), spans))
 
 
-def chart(figure: go.Figure, key: str) -> None:
-    """A figure without a window: the same one plotly <div>, kept across reruns, so that a new figure (a setting
+def _keep_window(key: str, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> None:
+    """The window the browser moved to, into the session (the page then writes it into the link)."""
+    if values := asked_window(st.session_state[key].get("window"), keys, spans):
+        st.session_state.update(values)
+
+
+def chart(figure: go.Figure | str, key: str) -> None:
+    """A figure (or its figure_json text, kept by a page's cached function) without a window: the same one plotly <div>, kept across reruns, so that a new figure (a setting
     moved) is drawn into it by Plotly.react where st.plotly_chart would remount its element and draw it anew."""
-    _component(data=dict(figure=figure_json(figure), plotly_chunk=PLOTLY_CHUNK.name), key=key)
+    text = figure if isinstance(figure, str) else figure_json(figure)
+    _component(data=dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
 # The figures' texts, each built and serialised once per server for its call and the language (ui.cache: keyed by the
-# builder and every input given to it, emptied by Streamlit's "Clear cache").
+# builder, every input given to it and the language its code reads, emptied by Streamlit's "Clear cache").
 Build = Callable[[], go.Figure]
 
 
 @cached(max_entries=256)
-def _figure_text(lang: str, build: Build) -> str:
+def _figure_text(build: Build) -> str:
     return figure_json(build())
 
 
 @cached(max_entries=256)
-def _traces_text(lang: str, build: Build) -> str:
+def _traces_text(build: Build) -> str:
     return pio.json.to_json_plotly(build().to_plotly_json()["data"])
 
 
@@ -116,9 +126,9 @@ def cached_chart(key: str, build: Build, overlay: Build | None = None) -> None:
     way: a small highlight that changes while the large figure under it stays the same text, which the browser
     neither parses nor lays out again.
     """
-    data = dict(figure=_figure_text(language(), build), plotly_chunk=PLOTLY_CHUNK.name)
+    data = dict(figure=_figure_text(build), plotly_chunk=PLOTLY_CHUNK.name)
     if overlay is not None:
-        data["overlay"] = _traces_text(language(), overlay)
+        data["overlay"] = _traces_text(overlay)
     _component(data=data, key=key)
 
 
@@ -129,27 +139,27 @@ def charts(figures: list[go.Figure], key: str) -> None:
 
 
 @cached(max_entries=128)
-def _figure_texts(lang: str, build: Callable[[], list[go.Figure]]) -> tuple[str, ...]:
+def _figure_texts(build: Callable[[], list[go.Figure]]) -> tuple[str, ...]:
     return tuple(figure_json(figure) for figure in build())
 
 
 def cached_charts(key: str, build: Callable[[], list[go.Figure]]) -> None:
     """charts() for the figures `build()` makes, a call of its inputs, as cached_chart() keeps one figure's text."""
-    _component(data=dict(figures=list(_figure_texts(language(), build)), plotly_chunk=PLOTLY_CHUNK.name), key=key)
+    _component(data=dict(figures=list(_figure_texts(build)), plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
 def figure_text(build: Build) -> str:
     """figure_json(build()), built once per server for the call and the language, as cached_chart sends it: for a
     chart drawn with draw()."""
-    return _figure_text(language(), build)
+    return _figure_text(build)
 
 
 def asked_window(asked, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> dict[str, int] | None:
     """The keys' values for the window the browser sent ({"start": [row, col], "span": [rows, cols]}), or None
     when it is malformed or its spans are not among the choices.
 
-    keys: rows shown, first row[, columns shown, first column] (ui.window.WindowConfig.keys).
-    A first index past the table's end is the page's to move back (ui.window.keep_inside).
+    keys: rows shown, first row[, columns shown, first column] (lessons.positional_encoding.settings.WindowConfig).
+    A first index past the table's end is the page's to move back (ui.settings.Setting.keep_inside).
     """
     parts = [asked.get("start"), asked.get("span")] if isinstance(asked, dict) else []
     values = [v for part in parts if isinstance(part, list) and len(part) == 2 for v in part]

@@ -1,4 +1,5 @@
-"""The large read-only tables every learner shares, loaded once per server process; `preload` loads them all.
+"""The large read-only tables every learner shares, loaded once per server process (ui.cache.cached: the one idiom,
+the object itself shared, never changed); `preload` loads them all.
 
 GloVe's loader is ui.vectors.bundled_vectors (every vectors picker uses it); the MiniLM tables are here. `preload` runs
 before the server serves (scripts/warm_up.py), so that no learner's first page waits for a load.
@@ -18,12 +19,13 @@ import core
 import figures
 from core import minilm, pretrained, probes, sentences
 from core.glove import VectorsError
+from ui.cache import cached
 from ui.device import device, device_choice
 from ui.sessions import freeze_heap
 from ui.vectors import _bundled_vectors
 
 
-@st.cache_resource(show_spinner=False)  # a 90 MB read, once per server
+@cached()  # a 90 MB read, once per server
 def minilm_input() -> pretrained.MiniLMInput:
     """all-MiniLM-L6-v2's input layer (word, position and token-type tables, LayerNorm, tokenizer).
 
@@ -32,26 +34,26 @@ def minilm_input() -> pretrained.MiniLMInput:
     return pretrained.MiniLMInput(device=device())
 
 
-@st.cache_resource(show_spinner=False)  # a 0.8 MB read
+@cached()  # a 0.8 MB read
 def minilm_positions() -> np.ndarray:
     """all-MiniLM-L6-v2's learned position table, (512, 384). Raises PretrainedMissing without its package."""
     return pretrained.minilm_position_table().numpy()
 
 
-@st.cache_resource(show_spinner=False)  # the encoder's 43 MB beside the input layer's tables
+@cached()  # the encoder's 43 MB beside the input layer's tables
 def minilm_model() -> minilm.MiniLM:
     """all-MiniLM-L6-v2's encoder on the server's device. Raises PretrainedMissing without its package."""
     return minilm.load_minilm(device=device(), input_layer=minilm_input())
 
 
-@st.cache_resource(show_spinner=False)
+@cached()
 def shipped_profile() -> tuple[np.ndarray, list[probes.NamedHead]]:
     """Every head's mean attention by offset over the shipped sentences, and the heads the rule names."""
     profile = probes.offset_profile(probes.run_sentences(minilm_model(), probes.read_sentences()))
     return profile.numpy(), probes.positional_heads(profile)
 
 
-@st.cache_resource(show_spinner=False)
+@cached()
 def sentence_collection() -> sentences.Collection:
     """The shipped sentences (data/sentences.tsv) as MiniLM sentence embeddings and GloVe means, computed once per
     server and shared by every learner of the "Sentence vectors" page (about 0.6 MB of vectors).
@@ -61,7 +63,7 @@ def sentence_collection() -> sentences.Collection:
     return sentences.embed_collection(minilm_model(), _bundled_vectors())
 
 
-@st.cache_resource(show_spinner=False)
+@cached()
 def shipped_order_cosines() -> tuple[tuple[sentences.OrderPair, dict[str, float]], ...]:
     """Each shipped word-order pair (data/sentence_pairs.tsv) and its cosine under each of core.sentences.METHODS,
     once per server. Raises PretrainedMissing or VectorsError as sentence_collection does."""
@@ -70,6 +72,7 @@ def shipped_order_cosines() -> tuple[tuple[sentences.OrderPair, dict[str, float]
     return tuple(zip(pairs, cosines, strict=True))
 
 
+# Not ui.cache.cached: no result, a side effect made once per process, which every other caller waits for.
 @st.cache_resource(show_spinner=False)
 def import_libraries() -> None:
     """Import pandas, plotly, torch, core and figures once, in one session's thread, while the others wait.

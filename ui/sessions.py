@@ -114,6 +114,7 @@ def _every(loop: Any, seconds: float, work: Callable[[], object]) -> None:
     loop.call_soon_threadsafe(lambda: loop.call_later(seconds, tick))
 
 
+# Not ui.cache.cached: no result, the process's one reaper thread, started once.
 @st.cache_resource(show_spinner=False)
 def start_reaper() -> SessionReaper | None:
     """The process's reaper, started on the first call; None where there is no server (AppTest) or its Streamlit

@@ -10,9 +10,10 @@ dataclass core validates. Everything else reads that declaration:
 - the tests enumerate the settings (every key, its default, its bounds).
 
 Every widget with a key is declared, those kept only while the session lasts (`in_link=False`) too, and so is what
-the page keeps in the link by hand: a choice shown translated (`translated=True`), a chart's window
-(ui.window.WindowConfig.settings, widget "window") and a pinned A (ui.compare.pin_ui, widget "pinned"), which their
-own modules draw. A key built at run time is declared one by one.
+the page keeps in the link by hand: a choice shown translated (`translated=True`), a chart's window (the PE page's
+lessons.positional_encoding.settings.WindowConfig.settings, widget "window") and a pinned A (ui.compare.pin_ui,
+widget "pinned"), which their own modules draw. A slider over the first index of a window keeps inside what it
+indexes (`Setting.draw_inside`, `Setting.keep_inside`). A key built at run time is declared one by one.
 
 Example::
 
@@ -67,7 +68,8 @@ class Setting:
 
     key: the widget's key and the link's parameter ("pe_d_model"), starting with its page's prefix.
     widget: the Streamlit widget that draws it (st.<widget>), or what keeps it in the link by hand and draws it
-        itself: "window" (ui.window.window_link: a chart's window, a whole number; its span one of `options`),
+        itself: "window" (lessons.positional_encoding.tables.window_link: a chart's window, a whole number; its span
+        one of `options`),
         "pinned" (ui.compare.pin_ui: A, one parameter that holds a whole settings dataclass).
     default: its value when nothing chose another (the config dataclass's default, where it has one).
     label: a locale key ("pe.max_len"), or, with no dot in it, a name shown as it is ("d_model", "k").
@@ -151,10 +153,41 @@ class Setting:
             return dict(options=list(self.options), default=self.default)
         raise ValueError(f"{self.key}: no arguments known for st.{w}")
 
+    def keep_inside(self, *, total: int, span: int, where: Any = st) -> int:
+        """Move this setting's value, the first index of a window of `span` inside `total` (a slider over a table,
+        a chart's window), back inside `total`, saying so in `where`, if it fell out (the table shrank).
+
+        Returns:
+            The last first index a window of `span` may have: max(total - span, 0).
+        """
+        last = last_start(total, span)
+        asked = st.session_state.get(self.key, 0)
+        if asked > last:
+            where.warning(t("ui.window_moved", label=self.shown_label(), asked=asked, total=total, last=last))
+            st.session_state[self.key] = last
+        return last
+
+    def draw_inside(self, where: Any = st, *, total: int, span: int, **kwargs) -> int:
+        """draw() for a slider over the first index of a window of `span` inside `total`, its range following
+        `total` (keep_inside moves a value that fell out); no slider when there is one place only.
+
+        Returns:
+            The first index, in [0, max(total - span, 0)].
+        """
+        last = self.keep_inside(total=total, span=span, where=where)
+        if last == 0:
+            return 0
+        return self.draw(where, min_value=0, max_value=last, **kwargs)
+
     def value(self, state: Mapping[str, Any]) -> Any:
         """This setting's value in a session (`st.session_state`), or its default when its widget has not been
         drawn in it (its page not opened yet)."""
         return state.get(self.key, self.default)
+
+
+def last_start(total: int, span: int) -> int:
+    """The last first index a window of `span` may have inside `total`."""
+    return max(total - span, 0)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import streamlit as st
 from core import glove
 from core.glove import VectorsError, load_glove
 from core.vectors import WordVectors
+from ui.cache import cached
 from ui.device import device
 from ui.i18n import problem, t
 from ui.settings import Setting, Settings
@@ -25,7 +26,7 @@ def vectors_setting(prefix: str) -> Setting:
     )
 
 
-@st.cache_resource(show_spinner=False)
+@cached()
 def _bundled_vectors() -> WordVectors:
     return load_glove(device=device())
 
@@ -49,7 +50,7 @@ def bundled_or_stop() -> WordVectors:
         st.stop()
 
 
-@st.cache_resource(max_entries=2, show_spinner=False)
+@cached(max_entries=2)
 def _vectors_from_folder(name: str) -> WordVectors:
     return load_glove(name, device=device())
 

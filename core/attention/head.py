@@ -9,7 +9,6 @@ number per bucket) is drawn here too, so that every scheme sees the same head.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
@@ -138,9 +137,9 @@ def fit_width(v: Tensor, d_model: int, seed: int, salt: int = 5) -> Tensor:
     return v @ _projection(v.size(1), d_model, seed, salt).to(v.device, v.dtype)  # (n, d_model)
 
 
-@functools.lru_cache(maxsize=16)
 def _projection(width: int, d_model: int, seed: int, salt: int) -> Tensor:
-    """fit_width's matrix, drawn once per shape and seed (never written to)."""
+    """fit_width's matrix, drawn from the seed: the same for the same shape and seed (core keeps no cache: the page's
+    view of a configuration is cached in ui, lessons.attention.views.view)."""
     return torch.randn(width, d_model, generator=_generator(seed, salt), dtype=torch.float64) / math.sqrt(d_model)
 
 

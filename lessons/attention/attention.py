@@ -1,15 +1,17 @@
 """Positions inside attention: one head, the same content, every way of giving it positions, side by side."""
 
-from functools import partial
+from typing import Any
 
 import numpy as np
 import streamlit as st
+import torch
 
 from core.attention.checks import beyond, shift_check
 from core.attention.head import AttentionConfig, fit_width
 from core.attention.scores import added_terms, attend, bias, position_vectors, scores
 from core.attention.view import score_by_distance
 from core.claims import BucketReach
+from core.training import TrainConfig
 from lessons.attention import charts
 from lessons.attention.charts import scheme_name, table_name
 from lessons.attention.settings import SETTINGS
@@ -61,8 +63,9 @@ def t5_said(reach: BucketReach) -> str:
     return t("at.beyond_bias_clips", **values) + own + t(end, clips_from=reach.clips_from)
 
 
-@st.fragment
-def lesson(settings: dict) -> None:
+def head_config(settings: dict) -> AttentionConfig | None:
+    """The fragment's own settings, drawn into the columns above, and the AttentionConfig they make with the others;
+    None, after core's message, when it refuses them."""
     if settings["content"] == "glove":
         sentence = SETTINGS["at_sentence"].draw(c1)
         n_tokens = default.n_tokens
@@ -73,15 +76,19 @@ def lesson(settings: dict) -> None:
     head_dim = int(SETTINGS["at_head_dim"].draw(c2))
     seed = SETTINGS["at_seed"].draw(c3)
     causal = SETTINGS["at_causal"].draw(c3)
-
-    cfg = None
     try:
-        cfg = AttentionConfig(
+        return AttentionConfig(
             sentence=sentence, n_tokens=n_tokens, d_model=d_model, head_dim=head_dim, seed=int(seed), causal=causal,
             **settings,
         )  # fmt: skip
     except ValueError as err:
         st.error(t("at.invalid", problem=problem(err)))
+        return None
+
+
+@st.fragment
+def lesson(settings: dict) -> None:
+    cfg = head_config(settings)
 
     # The lesson's chapters, one at a time, as on the PE page: a setting's move redraws the figures shown alone;
     # "Try this" is the last one. Their names are translated, so the chapter is kept in the link by hand
@@ -106,118 +113,136 @@ def lesson(settings: dict) -> None:
         return
     if cfg is None:
         return
-    tokens = result.head.tokens
     # What a configuration's figures are computed from (lessons/attention/charts.py): each is built once per server.
     shown_for = (cfg, wv, tables, where)
-
     if chapter == "schemes":
-        # --- 1. Logits and softmax under every scheme -------------------------------------------------------
-        st.header(t("at.h_all"))
-        live_chart.cached_chart("at_logits_chart", partial(charts.logits_chart, *shown_for))
-        live_chart.cached_chart("at_weights_chart", partial(charts.weights_chart, *shown_for))
-        explain(
-            r"\ell_{mn} = \frac{q_m^\top k_n}{\sqrt{d_h}} + b(m, n),\qquad a_{mn} = \mathrm{softmax}_n(\ell_{mn}),"
-            r"\qquad q = x W_q,\; k = x W_k",
-            t("at.all_notice"),
-        )
-        show_code(scores, bias, attend)
-
+        schemes_chapter(shown_for)
     elif chapter == "terms":
-        # --- 2. Sinusoidal added to the input: four terms ----------------------------------------------------
-        st.header(t("at.h_terms"))
-        terms = result.terms("sinusoidal")
-        logits = result.result("sinusoidal").logits.cpu().numpy()
-        live_chart.cached_chart(
-            "at_terms_chart", partial(charts.terms_chart, *shown_for, "sinusoidal", t("at.terms_title"))
-        )
-        total = np.sum(list(terms.values()), axis=0)
-        seen = np.isfinite(logits)
-        st.markdown(t("at.terms_check", err=f"{np.abs(total[seen] - logits[seen]).max():.1e}"))
-        explain(
-            r"(x_m + p_m) W_q \cdot (x_n + p_n) W_k = \underbrace{x_m W_q \cdot x_n W_k}_{\text{content-content}}"
-            # \allowbreak: on a phone the sum breaks between its four named terms, never inside one
-            r" \allowbreak + \underbrace{x_m W_q \cdot p_n W_k}_{\text{content-position}}"
-            r" \allowbreak + \underbrace{p_m W_q \cdot x_n W_k}_{\text{position-content}}"
-            r" \allowbreak + \underbrace{p_m W_q \cdot p_n W_k}_{\text{position-position}}",
-            t("at.terms_notice"),
-        )
-        show_code(added_terms)
-
+        terms_chapter(shown_for)
     elif chapter == "learned":
-        # --- 3. Learned absolute: a real table -----------------------------------------------------------------
-        st.header(t("at.h_learned"))
-        st.markdown(t("at.learned_intro", model=MINILM))
-        for i, (name, table) in enumerate(tables.items()):
-            label = f"learned: {name}"
-            shape = tuple(table.shape)
-            st.caption(t("at.learned_caption", rows=shape[0], width=shape[1], d_model=cfg.d_model))
-            title = t("at.learned_title") if name == MINILM else t("at.trained_title", name=table_name(name))
-            live_chart.cached_chart(f"at_learned_chart_{i}", partial(charts.terms_chart, *shown_for, label, title))
-        if tables:
-            explain(
-                r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{\text{rows} \times \text{width}}",
-                t("at.learned_notice"),
-            )
-            show_code(position_vectors, fit_width)
-        if trained is None:
-            st.caption(t("at.trained_note"))
-        else:
-            c = trained[0]
-            task = LV_SETTINGS["lv_task"].format_option(c.task)  # as that page shows it
-            st.caption(
-                t("at.trained_used", name=table_name(TRAINED), task=task, d_model=c.d_model, train_len=c.train_len,
-                  steps=c.steps)
-            )  # fmt: skip
-        page_link("lv", t("at.lv_link"))
-
+        learned_chapter(shown_for, trained)
     elif chapter == "checks":
-        # --- 4. What each scheme depends on, and past the trained length -------------------------------------
-        st.header(t("at.h_checks"))
-        for r in result.results:
-            relative = r.shift.max_diff < SAME
-            depends = t("at.relative" if relative else "at.absolute", k=r.shift.k, diff=f"{r.shift.max_diff:.2g}")
-            clamped = t("at.clamped", n=r.shift.clamped) if r.shift.clamped else ""
-            b = r.beyond
-            values = {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in b.values.items()}
-            said = t5_said(t5_reach(cfg, b.length)) if b.kind == "bias_clips" else t(f"at.beyond_{b.kind}", **values)
-            past = t("at.past", trained=b.trained_len, length=b.length) + " " + said
-            st.markdown(f"- **{scheme_name(r.label)}**: {depends}{clamped} {past}")
-        same = [scheme_name(r.label) for r in result.results if r.shift.max_diff < SAME]  # as the lines above say
-        moved = [scheme_name(r.label) for r in result.results if r.shift.max_diff >= SAME]
-        said = t("at.checks_zero", names=", ".join(same)) if same else ""
-        said += t("at.checks_nonzero", names=", ".join(moved)) if moved else ""
-        explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", said + t("at.checks_notice"))
-        show_code(shift_check, beyond)
-
+        checks_chapter(shown_for)
     elif chapter == "distance":
-        # --- 5. Score against distance ---------------------------------------------------------------------------
-        st.header(t("at.h_distance"))
+        distance_chapter(shown_for)
 
-        # The sliders change this section alone: a move reruns the fragment (the browser writes the URL).
-        @st.fragment
-        def distance_section() -> None:
-            n = len(tokens)
-            c1, c2, c3, c4 = st.columns(4)
-            # a shorter sentence may leave a chosen token past its end: moved back to the last one, with a word about
-            # tokens (ui.window.keep_inside's speaks of a table and a window: tests/app/test_attention.py)
-            tokens_box = {"at_query": c1, "at_key": c2}
-            for name, column in tokens_box.items():
-                if (asked := st.session_state.get(name, 0)) > n - 1:
-                    label = SETTINGS[name].shown_label()
-                    column.warning(t("at.token_moved", label=label, asked=asked, n=n, last=n - 1))
-                    st.session_state[name] = n - 1
-            query, key = (
-                int(SETTINGS[name].draw(column, max_value=n - 1, value=min(SETTINGS[name].default, n - 1)))
-                for name, column in tokens_box.items()
-            )
-            pos = SETTINGS["at_query_pos"].draw(c3)
-            far = SETTINGS["at_max_distance"].draw(c4)
-            chart = partial(charts.distance_chart, *shown_for, query, key, pos, far)
-            live_chart.cached_chart("at_distance_chart", chart)
 
-        distance_section()
-        explain(r"\ell(m, n) = \frac{q(x_i, m)^\top k(x_j, n)}{\sqrt{d_h}} + b(m - n)", t("at.distance_notice"))
-        show_code(score_by_distance)
+# What a configuration's figures are computed from: its AttentionConfig, the vectors, the learned tables, the device.
+Shown = tuple[AttentionConfig, Any, dict[str, torch.Tensor], str]
+
+
+# --- 1. Logits and softmax under every scheme -----------------------------------------------------------------------
+def schemes_chapter(shown_for: Shown) -> None:
+    st.header(t("at.h_all"))
+    live_chart.chart(charts.logits_chart(*shown_for), "at_logits_chart")
+    live_chart.chart(charts.weights_chart(*shown_for), "at_weights_chart")
+    explain(
+        r"\ell_{mn} = \frac{q_m^\top k_n}{\sqrt{d_h}} + b(m, n),\qquad a_{mn} = \mathrm{softmax}_n(\ell_{mn}),"
+        r"\qquad q = x W_q,\; k = x W_k",
+        t("at.all_notice"),
+    )
+    show_code(scores, bias, attend)
+
+
+# --- 2. Sinusoidal added to the input: four terms -------------------------------------------------------------------
+def terms_chapter(shown_for: Shown) -> None:
+    st.header(t("at.h_terms"))
+    result = view(*shown_for)
+    terms = result.terms("sinusoidal")
+    logits = result.result("sinusoidal").logits.cpu().numpy()
+    live_chart.chart(charts.terms_chart(*shown_for, "sinusoidal", t("at.terms_title")), "at_terms_chart")
+    total = np.sum(list(terms.values()), axis=0)
+    seen = np.isfinite(logits)
+    st.markdown(t("at.terms_check", err=f"{np.abs(total[seen] - logits[seen]).max():.1e}"))
+    explain(
+        r"(x_m + p_m) W_q \cdot (x_n + p_n) W_k = \underbrace{x_m W_q \cdot x_n W_k}_{\text{content-content}}"
+        # \allowbreak: on a phone the sum breaks between its four named terms, never inside one
+        r" \allowbreak + \underbrace{x_m W_q \cdot p_n W_k}_{\text{content-position}}"
+        r" \allowbreak + \underbrace{p_m W_q \cdot x_n W_k}_{\text{position-content}}"
+        r" \allowbreak + \underbrace{p_m W_q \cdot p_n W_k}_{\text{position-position}}",
+        t("at.terms_notice"),
+    )
+    show_code(added_terms)
+
+
+# --- 3. Learned absolute: a real table ------------------------------------------------------------------------------
+def learned_chapter(shown_for: Shown, trained: tuple[TrainConfig, torch.Tensor] | None) -> None:
+    st.header(t("at.h_learned"))
+    st.markdown(t("at.learned_intro", model=MINILM))
+    cfg, tables = shown_for[0], shown_for[2]
+    for i, (name, table) in enumerate(tables.items()):
+        label = f"learned: {name}"
+        shape = tuple(table.shape)
+        st.caption(t("at.learned_caption", rows=shape[0], width=shape[1], d_model=cfg.d_model))
+        title = t("at.learned_title") if name == MINILM else t("at.trained_title", name=table_name(name))
+        live_chart.chart(charts.terms_chart(*shown_for, label, title), f"at_learned_chart_{i}")
+    if tables:
+        explain(
+            r"h_m = x_m + P[m],\qquad P \in \mathbb{R}^{\text{rows} \times \text{width}}",
+            t("at.learned_notice"),
+        )
+        show_code(position_vectors, fit_width)
+    if trained is None:
+        st.caption(t("at.trained_note"))
+    else:
+        c = trained[0]
+        task = LV_SETTINGS["lv_task"].format_option(c.task)  # as that page shows it
+        st.caption(
+            t("at.trained_used", name=table_name(TRAINED), task=task, d_model=c.d_model, train_len=c.train_len,
+              steps=c.steps)
+        )  # fmt: skip
+    page_link("lv", t("at.lv_link"))
+
+
+# --- 4. What each scheme depends on, and past the trained length ----------------------------------------------------
+def checks_chapter(shown_for: Shown) -> None:
+    st.header(t("at.h_checks"))
+    cfg, result = shown_for[0], view(*shown_for)
+    for r in result.results:
+        relative = r.shift.max_diff < SAME
+        depends = t("at.relative" if relative else "at.absolute", k=r.shift.k, diff=f"{r.shift.max_diff:.2g}")
+        clamped = t("at.clamped", n=r.shift.clamped) if r.shift.clamped else ""
+        b = r.beyond
+        values = {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in b.values.items()}
+        said = t5_said(t5_reach(cfg, b.length)) if b.kind == "bias_clips" else t(f"at.beyond_{b.kind}", **values)
+        past = t("at.past", trained=b.trained_len, length=b.length) + " " + said
+        st.markdown(f"- **{scheme_name(r.label)}**: {depends}{clamped} {past}")
+    same = [scheme_name(r.label) for r in result.results if r.shift.max_diff < SAME]  # as the lines above say
+    moved = [scheme_name(r.label) for r in result.results if r.shift.max_diff >= SAME]
+    said = t("at.checks_zero", names=", ".join(same)) if same else ""
+    said += t("at.checks_nonzero", names=", ".join(moved)) if moved else ""
+    explain(r"\max_{m,n} \big|\ell_{m+k,\,n+k} - \ell_{m,n}\big|", said + t("at.checks_notice"))
+    show_code(shift_check, beyond)
+
+
+# --- 5. Score against distance --------------------------------------------------------------------------------------
+def distance_chapter(shown_for: Shown) -> None:
+    st.header(t("at.h_distance"))
+    distance_section(shown_for)
+    explain(r"\ell(m, n) = \frac{q(x_i, m)^\top k(x_j, n)}{\sqrt{d_h}} + b(m - n)", t("at.distance_notice"))
+    show_code(score_by_distance)
+
+
+# The sliders change this section alone: a move reruns the fragment (the browser writes the URL).
+@st.fragment
+def distance_section(shown_for: Shown) -> None:
+    n = len(view(*shown_for).head.tokens)
+    c1, c2, c3, c4 = st.columns(4)
+    # a shorter sentence may leave a chosen token past its end: moved back to the last one, with a word about
+    # tokens (ui.settings.Setting.keep_inside's speaks of a table and a window: tests/app/test_attention.py)
+    tokens_box = {"at_query": c1, "at_key": c2}
+    for name, column in tokens_box.items():
+        if (asked := st.session_state.get(name, 0)) > n - 1:
+            label = SETTINGS[name].shown_label()
+            column.warning(t("at.token_moved", label=label, asked=asked, n=n, last=n - 1))
+            st.session_state[name] = n - 1
+    query, key = (
+        int(SETTINGS[name].draw(column, max_value=n - 1, value=min(SETTINGS[name].default, n - 1)))
+        for name, column in tokens_box.items()
+    )
+    pos = SETTINGS["at_query_pos"].draw(c3)
+    far = SETTINGS["at_max_distance"].draw(c4)
+    live_chart.chart(charts.distance_chart(*shown_for, query, key, pos, far), "at_distance_chart")
 
 
 lesson(settings)

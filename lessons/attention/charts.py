@@ -1,17 +1,18 @@
 """The attention page's figures, each a function of what it shows: the configuration, the vectors, the learned tables
-and the device (the view they are read from, lessons.attention.views), and the chosen tokens. The page draws them
-with ui.live_chart.cached_chart(key, functools.partial(<figure>, ...)): built and serialised once per server for
-those inputs and the language, with none of them left out of the key (ui.cache)."""
+and the device (the view they are read from, lessons.attention.views), and the chosen tokens. Each returns the
+figure's text (ui.live_chart.figure_json), built once per server for those inputs and the language it reads
+(ui.cache), with none of them left out of the key; the page hands the text to ui.live_chart.chart."""
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import torch
 
 from core.attention.head import AttentionConfig
 from figures.attention import distance_figure, heatmaps_figure, terms_figure
 from lessons.attention.views import TRAINED, curves, view
+from ui.cache import cached
 from ui.i18n import figure_text, t
+from ui.live_chart import figure_json
 
 Tables = dict[str, torch.Tensor]
 
@@ -38,42 +39,52 @@ def _axes() -> tuple[str, str]:
     return t("at.ax_key"), t("at.ax_query")
 
 
-def logits_chart(cfg: AttentionConfig, wv, tables: Tables, where: str) -> go.Figure:
+@cached(max_entries=64)
+def logits_chart(cfg: AttentionConfig, wv, tables: Tables, where: str) -> str:
     """Every scheme's logits, one heatmap each."""
     result = view(cfg, wv, tables, where)
-    return heatmaps_figure(
-        named(result.matrices("logits")), result.head.tokens, t("at.logits_title"), axis_titles=_axes()
+    return figure_json(
+        heatmaps_figure(named(result.matrices("logits")), result.head.tokens, t("at.logits_title"), axis_titles=_axes())
     )
 
 
-def weights_chart(cfg: AttentionConfig, wv, tables: Tables, where: str) -> go.Figure:
+@cached(max_entries=64)
+def weights_chart(cfg: AttentionConfig, wv, tables: Tables, where: str) -> str:
     """Every scheme's attention weights (after softmax), on one colour scale."""
     result = view(cfg, wv, tables, where)
-    return heatmaps_figure(
-        named(result.matrices("weights")),
-        result.head.tokens,
-        t("at.weights_title"),
-        shared=True,
-        colorscale="Blues",
-        zmid=None,
-        axis_titles=_axes(),
+    return figure_json(
+        heatmaps_figure(
+            named(result.matrices("weights")),
+            result.head.tokens,
+            t("at.weights_title"),
+            shared=True,
+            colorscale="Blues",
+            zmid=None,
+            axis_titles=_axes(),
+        )
     )
 
 
-def terms_chart(cfg: AttentionConfig, wv, tables: Tables, where: str, label: str, title: str) -> go.Figure:
+@cached(max_entries=64)
+def terms_chart(cfg: AttentionConfig, wv, tables: Tables, where: str, label: str, title: str) -> str:
     """The four terms of scheme `label`'s logits (positions added to the input) and their sum."""
     result = view(cfg, wv, tables, where)
     logits = result.result(label).logits.cpu().numpy()
-    return terms_figure(
-        named(result.terms(label)), logits, result.head.tokens, title, t("at.terms_sum"), axis_titles=_axes()
+    return figure_json(
+        terms_figure(
+            named(result.terms(label)), logits, result.head.tokens, title, t("at.terms_sum"), axis_titles=_axes()
+        )
     )
 
 
+@cached(max_entries=64)
 def distance_chart(
     cfg: AttentionConfig, wv, tables: Tables, where: str, query: int, key: int, pos: int, far: int
-) -> go.Figure:
+) -> str:
     """Every scheme's logit of token `query` at position `pos` against token `key` as it moves `far` away."""
     tokens = view(cfg, wv, tables, where).head.tokens
     distances, lines = curves(cfg, wv, tables, where, query, key, pos, far)
     title = figure_text("at.distance_title", query=tokens[query], other=tokens[key], pos=pos)
-    return distance_figure(distances, named(lines), title, t("at.ax_distance"), t("at.ax_logit"), revision="at")
+    return figure_json(
+        distance_figure(distances, named(lines), title, t("at.ax_distance"), t("at.ax_logit"), revision="at")
+    )

@@ -26,7 +26,7 @@ MINILM = "MiniLM"  # the real learned table's name in the labels ("learned: Mini
 TRAINED = "trained here"  # the table trained on the learned-vs-sinusoidal page ("learned: trained here")
 
 
-@st.cache_resource(show_spinner=False)
+@cached()
 def learned_tables() -> dict[str, torch.Tensor]:
     """The learned tables every learner shares: MiniLM's real one; {} when its package is missing."""
     try:

@@ -4,7 +4,9 @@ shared projection queue, with t-SNE's intermediate layouts; and the projections 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Hashable
+from typing import overload
 
 import numpy as np
 import streamlit as st
@@ -39,19 +41,54 @@ def pca_coords(wv: WordVectors, rows: list[int], dims: int) -> np.ndarray:
     return coords
 
 
+Layout = list[tuple[int, np.ndarray]]  # a job's layouts: (iteration, (n, dims) coordinates), as t-SNE made them
+
+
+class Layouts:
+    """t-SNE's intermediate layouts per projection job (core.neighbours.layouts_every), kept while runner() keeps the
+    job, and for at most `most` jobs (the oldest let go first): the progress fragment draws the latest, the replay all
+    of them. Every learner's session adds and reads them from its own thread: under a lock."""
+
+    def __init__(self, most: int) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[Hashable, Layout] = {}
+        self.most = most
+
+    def add(self, key: Hashable, kept: Layout, alive: Callable[[Hashable], bool]) -> None:
+        """Keep a job's layouts (`kept`, filled as the job runs), letting go of those whose job is not `alive`."""
+        with self._lock:
+            for old in [k for k in self._kept if not alive(k)]:
+                del self._kept[old]
+            self._kept.pop(key, None)  # a job asked again goes last
+            self._kept[key] = kept
+            while len(self._kept) > self.most:
+                del self._kept[next(iter(self._kept))]
+
+    @overload
+    def get(self, key: Hashable) -> Layout | None: ...
+    @overload
+    def get(self, key: Hashable, default: Layout) -> Layout: ...
+
+    def get(self, key: Hashable, default: Layout | None = None) -> Layout | None:
+        with self._lock:
+            return self._kept.get(key, default)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._kept)
+
+
+# Not ui.cache.cached, whose results are never changed: a shared store, one per process, under its lock and bound (as
+# many jobs as the queue keeps and lets wait).
 @st.cache_resource
-def layouts() -> dict[Hashable, list[tuple[int, np.ndarray]]]:
-    """t-SNE's intermediate layouts per projection job (core.neighbours.layouts_every), kept while runner() keeps
-    the job: the progress fragment draws the latest, the replay all of them."""
-    return {}
+def layouts() -> Layouts:
+    queue = QUEUES["projections"]
+    return Layouts(queue["keep"] + queue["max_waiting"])
 
 
 def start(key: tuple, x: np.ndarray, cfg: CloudConfig) -> None:
     kept, snapshot = neighbours.layouts_every(LAYOUT_EVERY)
-    store = layouts()
-    for old in [k for k in store if runner().get(k) is None]:
-        del store[old]
-    store[key] = kept
+    layouts().add(key, kept, alive=lambda k: runner().get(k) is not None)
     # In a child process (core.jobs.in_child): t-SNE's loop and UMAP's epochs hold the GIL, which in a thread of the
     # server kept every learner's page waiting (issue 55); t-SNE's layouts come back to `kept` as it runs.
     work = in_child(cloud.project_in_steps, x, cfg, snapshot=snapshot if cfg.method == "t-SNE" else None)

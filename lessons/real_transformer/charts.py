@@ -17,7 +17,7 @@ from core.minilm import HEADS, LAYERS
 from core.probes import STAGES
 from ui import live_chart
 from ui.cache import cached
-from ui.i18n import Message, language, t
+from ui.i18n import Message, t
 
 # --- Their notices: what the figures show, in words (core.claims) --------------------------------------------------
 
@@ -94,9 +94,9 @@ def draw(key: str, build: Callable[[], go.Figure], *, cells: int = 0) -> None:
 def kept_figure(build: Callable[[], go.Figure]) -> go.Figure:
     """The figure `build()` makes (a functools.partial of its builder and every input), made once per server and the
     language, and shared: never changed after. For a figure drawn by st.plotly_chart (the grid, which is clicked)."""
-    return _kept(language(), build)
+    return _kept(build)
 
 
 @cached(max_entries=256, ttl=3600)
-def _kept(lang: str, build: Callable[[], go.Figure]) -> go.Figure:
+def _kept(build: Callable[[], go.Figure]) -> go.Figure:  # keyed by the language build's code reads (ui.cache_keys)
     return build()

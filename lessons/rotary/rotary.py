@@ -1,7 +1,6 @@
 """Rotary positions and long context: RoPE, the base, PI / NTK / YaRN / llama3 scaling, ALiBi."""
 
 import math
-from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -20,7 +19,6 @@ from ui.link import to_link
 from ui.pages import page_link
 from ui.parse import parse_number
 from ui.presets import take_pick
-from ui.window import window_start
 
 st.title(t("rp.title"))
 st.markdown(t("rp.intro"))
@@ -71,8 +69,8 @@ def distance_said(same: np.ndarray) -> str:
     return t(f"rp.distance_{direction}", **values)
 
 
-@st.fragment(key=ROPE)
-def rope_sections(head_box, base_box) -> None:
+def rope_settings(head_box, base_box) -> tuple[RopeConfig, RopeConfig | None] | None:
+    """The RopeConfig B the settings make and A when pinned, or None, after core's message, when it refuses them."""
     head_dim = int(SETTINGS["rp_head_dim"].draw(head_box))
     base_text = SETTINGS["rp_base"].draw(base_box)
     SETTINGS["rp_base_pick"].draw(
@@ -90,25 +88,37 @@ def rope_sections(head_box, base_box) -> None:
         cfg = RopeConfig(head_dim, base, method, original, target, factor, low_freq, high_freq)
     except ValueError as err:
         st.error(t("rp.invalid", problem=problem(err)))
-        return
-    own = cfg.inv_freq(device=device())  # (head_dim // 2,) under the chosen scaling
+        return None
     a = pin_ui(SETTINGS["rp_a"].key, cfg)  # A, when pinned and not B
     if a is not None:
         settings_table(a, cfg)
+    return cfg, a
 
-    # --- 1. One pair, rotating ----------------------------------------------------------------------------
-    # Each figure is drawn by ui.live_chart.cached_chart: built and serialised once per server for what it shows
-    # (the settings it is a function of, lessons/rotary/charts.py, and the language), so a move back to a value seen
-    # before sends its text alone.
+
+@st.fragment(key=ROPE)
+def rope_sections(head_box, base_box) -> None:
+    if (configs := rope_settings(head_box, base_box)) is None:
+        return
+    cfg, a = configs
+    # Each figure's text is built by lessons/rotary/charts.py, once per server for what it shows (the settings it is a
+    # function of, and the language), so a move back to a value seen before sends its text alone.
+    pair_chapter(cfg)
+    scaling_chapter(cfg, a)
+    distance_chapter(cfg, a)
+
+
+# --- 1. One pair, rotating ----------------------------------------------------------------------------------------
+def pair_chapter(cfg: RopeConfig) -> None:
     st.header(t("rp.h_pair"))
+    own = cfg.inv_freq(device=device())  # (head_dim // 2,) under the chosen scaling
     c1, c2 = st.columns(2)
     # a bound slider's default must lie inside its range, or moving it back inside (keep_inside) does not hold
     pair_setting = SETTINGS["rp_pair"]
-    start = min(pair_setting.default, head_dim // 2 - 1)
-    pair = window_start(pair_setting, total=head_dim // 2, span=1, where=c1, value=start)
+    start = min(pair_setting.default, cfg.head_dim // 2 - 1)
+    pair = pair_setting.draw_inside(c1, total=cfg.head_dim // 2, span=1, value=start)
     count = SETTINGS["rp_positions"].draw(c2)
     theta = own[pair].item()
-    live_chart.cached_chart("rp_rotation_chart", partial(charts.rotation_chart, theta, pair, count))
+    live_chart.chart(charts.rotation_chart(theta, pair, count), "rp_rotation_chart")
     turn = 2 * math.pi / theta  # finite: RopeConfig refuses wavelengths past rotary.MAX_WAVELENGTH
     turns = f"{turn:,.1f}" if turn < 1e9 else f"{turn:.3g}"
     st.caption(t("rp.theta_caption", pair=pair, theta=f"{theta:.3g}", turn=turns))
@@ -122,11 +132,14 @@ def rope_sections(head_box, base_box) -> None:
     )
     show_code(rotary.apply_rope)
 
-    # --- 2. Context extension -------------------------------------------------------------------------------
+
+# --- 2. Context extension -----------------------------------------------------------------------------------------
+def scaling_chapter(cfg: RopeConfig, a: RopeConfig | None) -> None:
     st.header(t("rp.h_scaling"))
-    live_chart.cached_chart("rp_wavelength_chart", partial(charts.wavelengths_chart, cfg))
+    live_chart.chart(charts.wavelengths_chart(cfg), "rp_wavelength_chart")
     yarn_scale = rotary.attention_scaling(cfg.scaling("yarn"))
-    st.caption(t("rp.scaling_caption", factor=f"{factor:g}", target=f"{target:,}", yarn=f"{yarn_scale:.3f}"))
+    factor, target = f"{cfg.factor:g}", f"{cfg.target:,}"
+    st.caption(t("rp.scaling_caption", factor=factor, target=target, yarn=f"{yarn_scale:.3f}"))
     explain(
         r"\theta_i' = \theta_i / s \;\text{(linear)},\qquad b' = b\,\big(\tfrac{sL'}{L} - (s-1)\big)^{d/(d-2)}"
         r"\;\text{(NTK)},\qquad \theta_i' = (1-\gamma_i)\,\tfrac{\theta_i}{s} + \gamma_i\,\theta_i \;\text{(YaRN, llama3)}",
@@ -136,22 +149,24 @@ def rope_sections(head_box, base_box) -> None:
     if a is not None:
         st.subheader(t("rp.h_ab"))
         st.caption(t("rp.ab_intro"))
-        live_chart.cached_chart("rp_ab_wavelength_chart", partial(charts.ab_wavelengths_chart, a, cfg))
+        live_chart.chart(charts.ab_wavelengths_chart(a, cfg), "rp_ab_wavelength_chart")
         if a.head_dim != cfg.head_dim:  # rotary.wavelength_ratio has no ratio pair by pair
             st.info(t("rp.ab_heads_differ", a=a.head_dim, b=cfg.head_dim))
         else:
-            live_chart.cached_chart("rp_ab_ratio_chart", partial(charts.ab_ratio_chart, a, cfg))
+            live_chart.chart(charts.ab_ratio_chart(a, cfg), "rp_ab_ratio_chart")
             st.caption(t("rp.ab_ratio_notice"))
         show_code(rotary.wavelength_ratio)
 
-    # --- 3. Attention and distance --------------------------------------------------------------------------
+
+# --- 3. Attention and distance ------------------------------------------------------------------------------------
+def distance_chapter(cfg: RopeConfig, a: RopeConfig | None) -> None:
     st.header(t("rp.h_distance"))
     c1, c2 = st.columns(2)
     distance = SETTINGS["rp_distance"].draw(c1)
     seed = int(SETTINGS["rp_seed"].draw(c2))
-    live_chart.cached_chart("rp_scores_chart", partial(charts.scores_chart, cfg, a, distance, seed))
+    live_chart.chart(charts.scores_chart(cfg, a, distance, seed), "rp_scores_chart")
     b_head, a_head = (cfg.head_dim, cfg.base), None if a is None else (a.head_dim, a.base)  # all the bound uses
-    live_chart.cached_chart("rp_decay_chart", partial(charts.decay_chart, b_head, a_head, distance))
+    live_chart.chart(charts.decay_chart(b_head, a_head, distance), "rp_decay_chart")
     explain(
         r"q_m^\top k_n = \mathrm{Re}\Big[\sum_j h_j\, e^{i(m-n)\theta_j}\Big],\qquad "
         r"\big|\ldots\big| \le \max_j |h_{j+1} - h_j| \sum_j |S_j|",
@@ -175,9 +190,9 @@ def alibi_section() -> None:
     except ValueError as err:
         st.error(t("rp.heads_invalid", problem=problem(err)))
     else:
-        head = window_start(SETTINGS["rp_head"], total=heads, span=1, where=c2)
+        head = SETTINGS["rp_head"].draw_inside(c2, total=heads, span=1)
         length = SETTINGS["rp_alibi_len"].draw(c3)
-        live_chart.cached_chart("rp_alibi_chart", partial(charts.alibi_chart, slopes[head], length))
+        live_chart.chart(charts.alibi_chart(slopes[head], length), "rp_alibi_chart")
         st.caption(t("rp.slopes", slopes=", ".join(f"{s:.4g}" for s in slopes)))
         explain(
             r"\mathrm{score}(i, j) = q_i^\top k_j - m_h\,(i - j),\qquad m_h = 2^{-8h/n}",

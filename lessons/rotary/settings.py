@@ -26,7 +26,7 @@ SETTINGS = Settings(
         Setting("rp_base", "text_input", f"{RopeConfig.base:g}", "base", help="rp.base_help"),
         Setting("rp_base_pick", "pills", None, "pe.common_bases", options=BASES, in_link=False),
         Setting("rp_a", "pinned", None, "ui.ab_pin"),  # ui.compare.pin_ui: A, these settings pinned
-        # its range, 0 .. head_dim // 2 - 1, follows head_dim (ui.window.window_start); so does its default, at most 8
+        # its range, 0 .. head_dim // 2 - 1, follows head_dim (ui.settings.Setting.draw_inside); so does its default, at most 8
         Setting("rp_pair", "slider", 8, "rp.pair", low=0, high=RopeConfig.head_dim // 2 - 1),
         Setting("rp_positions", "slider", 64, "rp.positions", low=4, high=256),
         Setting("rp_distance", "slider", 512, "rp.distance", low=16, high=4096),

@@ -297,7 +297,7 @@ def test_a_page_draws_each_setting_as_it_declares_it(page):
                     value = list(element.value) if isinstance(element.value, list | tuple) else element.value
                     default = list(setting.default) if isinstance(setting.default, list | tuple) else setting.default
                     assert value == default, (element.key, element.value, setting.default)
-    by_hand = {s.key for s in declared_here if s.widget in ("window", "pinned")}  # drawn by ui.window, ui.compare
+    by_hand = {s.key for s in declared_here if s.widget in ("window", "pinned")}  # drawn by the PE page, ui.compare
     assert {s.key for s in declared_here} - by_hand - LATER - drawn == set(), "declared, never drawn"
 
 
