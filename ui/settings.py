@@ -111,6 +111,12 @@ class Setting:
     def format_option(self, option) -> str:
         return t(self.option_text.format(option)) if self.option_text else str(option)
 
+    def option_texts(self) -> Callable[[Any], str]:
+        """format_option in this run's language, fixed when the widget is drawn: the widget formats its options
+        again later (AppTest, outside the run, in no session's language), and must name them as it drew them."""
+        texts = {option: self.format_option(option) for option in self.options or ()}
+        return lambda option: texts[option] if option in texts else self.format_option(option)
+
     def draw(self, where: Any = st, **kwargs) -> Any:
         """Draw the widget in `where` (st, a column, st.sidebar) and return its value. `kwargs` go to the widget
         as they are (on_change, disabled, label_visibility, ...), and may override what the declaration says
@@ -123,9 +129,9 @@ class Setting:
             kwargs["help"] = t(self.help)
         widget = getattr(where, self.widget)
         if self.option_text is not None and "format_func" not in kwargs:
-            kwargs["format_func"] = self.format_option
+            kwargs["format_func"] = self.option_texts()
         if self.translated:
-            kwargs.setdefault("format_func", self.format_option)
+            kwargs.setdefault("format_func", self.option_texts())
             if self.widget in SEVERAL:
                 return translated_choices(
                     widget, label, list(self.options), key=self.key, default=self.default, **kwargs
