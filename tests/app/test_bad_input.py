@@ -27,18 +27,14 @@ def try_every_box(at) -> int:
     boxes: list[tuple[str, str, Sequence[float | str]]]
     boxes = [("number_input", box.key, number_edges(box)) for box in at.number_input]
     boxes += [(kind, box.key, TEXTS) for kind in ("text_input", "text_area") for box in at.get(kind)]
-    last: tuple[str, str, object] | None = None  # the box tried before, with the value it had
     for kind, key, values in boxes:
         kept = find(at, kind, key).value
         for value in values:
-            if last is not None:  # set back in the same run: the box is tried on an otherwise valid page
-                find(at, last[0], last[1]).set_value(last[2])
-                last = None
             find(at, kind, key).set_value(value).run()
             assert not at.exception, f"{key} = {value!r}: {at.exception[0].message}"
-        last = (kind, key, kept)
-    if last is not None:  # the page left valid, for the next chapter's boxes
-        find(at, last[0], last[1]).set_value(last[2]).run()
+        # set back, and run with the next box's first value: the next box is tried on an otherwise valid page
+        find(at, kind, key).set_value(kept)
+    at.run()  # the page left valid, for the next chapter's boxes
     return len(boxes)
 
 

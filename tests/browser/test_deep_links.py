@@ -16,9 +16,6 @@ from ui.pages import OVERVIEW, PATH
 LINKS = {lesson.folder: {k: in_link(v) for k, v in SHARED[lesson.script].items()} for lesson in PATH}
 TITLES = {lesson.folder: catalog("en")[f"app.{lesson.key}"] for lesson in (OVERVIEW, *PATH)}
 CURRENT = '[data-testid="stSidebarNav"] a[aria-current="page"]'
-# the page left for, before Back: one whose run computes little (Text to tokens, the first of the path, trains its
-# BPEs on a server that has not yet)
-LIGHT = ("positional_encoding", "rotary")
 
 
 def same(shown: list[str], given: str | list[str]) -> bool:
@@ -53,7 +50,7 @@ def test_a_shared_link_opens_its_page_with_its_settings_after_a_reload_and_back(
     assert_shows(page, folder, params)
     page.reload()
     assert_shows(page, folder, params)
-    other = next(page for page in LIGHT if page != folder)
+    other = next(lesson.folder for lesson in PATH if lesson.folder != folder)
     page.locator(f'[data-testid="stSidebarNav"] a[href$="/{other}"]').click()
     page.wait_for_url(lambda url: urlsplit(url).path == f"/{other}")
     wait_until_idle(page)
