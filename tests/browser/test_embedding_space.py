@@ -37,7 +37,7 @@ def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     run.or_(plot).first.wait_for()
     if run.count():  # two runs on the two clusters; the walk's other modes, on the same server, find them done (shared)
         run.click()
-    plot.wait_for(timeout=120_000)
+    plot.wait_for(timeout=300_000)  # two t-SNE runs of 400 points, as the file's other sweeps wait for theirs
     assert_layout(page)
     check_wider_screen(page)  # the sweep's two panels side by side, wide and narrowed (presenter mode, a tablet)
     assert page.locator(EXCEPTION).count() == 0
