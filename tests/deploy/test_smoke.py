@@ -1,10 +1,6 @@
 """The part of scripts/docker_smoke.sh that needs no Docker, from the same code (scripts/smoke.py), against
 `streamlit run` on this machine: every module the lab's sources import imports, the PE page draws its heatmap and
-the word page its chart in Chromium, every page opens with no error, the three long jobs run to the end.
-
-The charts and the pages are checked on the session's server (server_url, tests/conftest.py), as every browser test
-is; the long jobs on a server of this file's own, started for them: on the session's server another test may have
-run them already, and their results, shared by every learner, would show without a press."""
+the word page its chart in Chromium, every page opens with no error, the three long jobs run to the end."""
 
 import subprocess
 import sys
@@ -16,8 +12,7 @@ from scripts import smoke
 
 
 @pytest.fixture(scope="module")
-def fresh_url():
-    """A server whose job results are all still to compute."""
+def url():
     with serving() as url:
         yield url
 
@@ -43,13 +38,13 @@ def test_the_import_check_names_what_fails(tmp_path):
     assert "numpy.no_such_thing" in str(failed.value) and "no_such_module_here" in str(failed.value)
 
 
-def test_the_pe_heatmap_and_the_word_chart_are_drawn(server_url, browser):
-    smoke.check_charts(server_url, browser)
+def test_the_pe_heatmap_and_the_word_chart_are_drawn(url, browser):
+    smoke.check_charts(url, browser)
 
 
-def test_every_page_opens_with_no_error(server_url):
-    smoke.check_pages(server_url)
+def test_every_page_opens_with_no_error(url):
+    smoke.check_pages(url)
 
 
-def test_the_long_jobs_run_to_the_end(fresh_url):
-    smoke.check_jobs(fresh_url)
+def test_the_long_jobs_run_to_the_end(url):
+    smoke.check_jobs(url)
