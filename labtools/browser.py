@@ -18,9 +18,10 @@ from __future__ import annotations
 import contextlib
 import os
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 CHROMIUM = os.environ.get("EMBLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -89,8 +90,9 @@ SCREENS: dict[str, dict[str, dict[str, Any]]] = {
     ),
 }
 # Screens one page can be checked on in turn by resizing its window: the same link (presenter mode or not), the same
-# kind of device (a mouse, or touch). The first screen of each, the narrower, is the one a mode's walk opens at and
-# checks after every move; tests/browser/test_screens.py opens every chapter at the second and narrows to the first.
+# kind of device (a mouse, or touch). The first screen of each, the narrower, is the one a mode's walk moves on and
+# checks after every move; the walk opens its page on the second, and checks each chapter there and narrowed to the
+# first (check_views_wide).
 MODES: dict[str, list[str]] = {
     "laptop": ["laptop"],
     "presenter": ["presenter-1024", "presenter-1920"],
@@ -178,9 +180,95 @@ def check_after_moves(page, screens: list[str]) -> None:
 
 
 def after_move(page) -> None:
-    """The layout check check_after_moves asked for on `page`, if any (assert_layout_on)."""
+    """The layout check check_after_moves asked for on `page`, if any (assert_layout_on); then, for a page that
+    check_views_wide named, the view on the wider screen if it is a new one (a chapter not shown there yet)."""
     if screens := _CHECKED.get(page):
         assert_layout_on(page, screens)
+    if (views := _WIDE.get(page)) and views.home is not None:
+        view = views.view(page.url)
+        if view[0] == views.home and view not in views.seen:
+            check_wider_screen(page)
+
+
+# --- A walk's wider screen ----------------------------------------------------------------------------------------
+# A mode of two screens (MODES) is walked at its first, the narrower, and each new view of the walk's page (the page
+# opened, each chapter the first time it shows) is checked on the wider one too and again once narrowed back: charts
+# drawn wide must fit narrowed, as a tablet turned or a window dragged narrower. The page is loaded once per mode.
+class _Views:
+    def __init__(self, narrow: str, wide: str, first_chapter: Callable[[str], str | None]) -> None:
+        self.narrow, self.wide, self.first_chapter = narrow, wide, first_chapter
+        self.home: str | None = None  # the path of the walk's page: the first one opened
+        self.seen: set[tuple[str, str | None]] = set()  # (path, chapter) checked on the wider screen
+
+    def view(self, url: str) -> tuple[str, str | None]:
+        """view_of(url), the page's first chapter named as None, as a link without a chapter opens it."""
+        path, chapter = view_of(url)
+        return path, None if chapter == self.first_chapter(path) else chapter
+
+
+_WIDE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def view_of(url: str) -> tuple[str, str | None]:
+    """A view's path and its chapter (a `<prefix>_chapter` setting of its link; None: the page's first or none)."""
+    parts = urlsplit(url)
+    chapter = next((v[0] for k, v in parse_qs(parts.query).items() if k.endswith("_chapter")), None)
+    return parts.path.rstrip("/") or "/", chapter
+
+
+def check_views_wide(
+    page, narrow: str, wide: str, first_chapter: Callable[[str], str | None] = lambda path: None
+) -> None:
+    """From now on, open `page`'s links on the screen `wide` and check each new view of the first page opened there
+    and once narrowed to `narrow` (keys of SCREENS of one mode: MODES), where the page stays: `opened` around a goto,
+    after_move after a move, check_wider_screen for a view of one's own. first_chapter: a path's first chapter (the
+    view its link without a chapter opens), None for a page without chapters."""
+    _WIDE[page] = _Views(narrow, wide, first_chapter)
+
+
+def views_checked_wide(page) -> tuple[str | None, set[tuple[str, str | None]]] | None:
+    """The path of the walk's page (None before a page is opened), and the views (path, chapter; None: its first)
+    checked on the wider screen so far; None for a page check_views_wide did not name."""
+    views = _WIDE.get(page)
+    return (views.home, set(views.seen)) if views else None
+
+
+def _wide_then_narrow(page, views: _Views, opened: bool) -> None:
+    wide = SCREENS[views.wide]["context"]["viewport"]
+    narrow = SCREENS[views.narrow]["context"]["viewport"]
+    for screen, size, steady in ((views.wide, wide, not opened), (views.narrow, narrow, True)):
+        if page.viewport_size != size:
+            page.set_viewport_size(size)
+        try:
+            assert_layout(page, steady=steady)
+        except AssertionError as problem:
+            raise AssertionError(f"on the {screen} screen: {problem}") from None
+    views.seen.add(views.view(page.url))
+
+
+@contextlib.contextmanager
+def opened(page):
+    """Around a goto on a page check_views_wide named: the link opened on the wider screen, its layout checked there
+    once its run has ended, then the window narrowed and checked again. Elsewhere, the goto alone."""
+    views = _WIDE.get(page)
+    if views is None:
+        yield
+        return
+    page.set_viewport_size(SCREENS[views.wide]["context"]["viewport"])
+    yield
+    page.wait_for_selector('[data-testid="stMain"] h1')  # the page's title: its run has begun to draw
+    wait_until_idle(page)
+    if views.home is None:
+        views.home = view_of(page.url)[0]
+    _wide_then_narrow(page, views, opened=True)
+
+
+def check_wider_screen(page) -> None:
+    """The view as it stands checked on the wider screen of a page check_views_wide named, then narrowed back and
+    checked again (a view a walk reaches by its moves: a trained model, a sweep's small multiples). Elsewhere,
+    nothing (a laptop's window has no other screen)."""
+    if views := _WIDE.get(page):
+        _wide_then_narrow(page, views, opened=False)
 
 
 def _on_plots(predicate: str) -> str:

@@ -16,7 +16,8 @@ A page's walk (tests/browser/test_positional_encoding.py has one per chapter)::
     assert_layout(page)
 
 After each move, the layout is checked on the screens labtools.browser.check_after_moves names for the page (a
-page's walk names its mode's: tests/browser/__init__.py, WALKS).
+page's walk names its mode's: tests/browser/__init__.py, WALKS), and a chapter shown for the first time on the
+mode's wider screen too where labtools.browser.check_views_wide asked for it.
 
 Each move expects the page to ask for a run and fails (a Playwright timeout) if it asks for none: a move that
 changes nothing (the value a box holds already, a slider at its end) passes `runs=False`, and then waits only for

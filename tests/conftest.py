@@ -68,8 +68,10 @@ def page(request, browser):
     """A page on a laptop's window. Parametrized indirectly with a mode of labtools.browser.MODES (tests/browser's
     walks), a page in that mode instead: on its first screen (presenter mode at 1024 x 768, a phone), its links opened
     in that mode (presenter mode's ?present=true added to every goto), and after every move the layout checked on
-    that screen (labtools.browser.check_after_moves)."""
-    from labtools.browser import MODES, check_after_moves, screen_link, screen_page
+    that screen (labtools.browser.check_after_moves). A mode of two screens opens each link on its second, the wider
+    (1920 x 1080, a tablet), and checks each new view of the walk's page there (the page opened, each chapter the
+    first time it shows) and again once narrowed to the first (labtools.browser.check_views_wide)."""
+    from labtools.browser import MODES, check_after_moves, check_views_wide, opened, screen_link, screen_page
 
     mode = getattr(request, "param", None)  # None: not a walk, no check after each move
     if mode in (None, "laptop"):
@@ -82,8 +84,18 @@ def page(request, browser):
         return
     with screen_page(request.getfixturevalue("screens"), mode) as page:
         goto = page.goto
-        page.goto = lambda url, **options: goto(screen_link(url, mode), **options)
+
+        def goto_in_mode(url, **options):
+            with opened(page):
+                return goto(screen_link(url, mode), **options)
+
+        page.goto = goto_in_mode
         check_after_moves(page, MODES[mode][:1])
+        if len(MODES[mode]) > 1:
+            from tests.browser import chapters_at
+
+            narrow, wide = MODES[mode]
+            check_views_wide(page, narrow, wide, first_chapter=lambda path: next(iter(chapters_at(path)), None))
         yield page
 
 

@@ -32,7 +32,9 @@ def try_every_box(at) -> int:
         for value in values:
             find(at, kind, key).set_value(value).run()
             assert not at.exception, f"{key} = {value!r}: {at.exception[0].message}"
-        find(at, kind, key).set_value(kept).run()  # the next box is tried on an otherwise valid page
+        # set back, and run with the next box's first value: the next box is tried on an otherwise valid page
+        find(at, kind, key).set_value(kept)
+    at.run()  # the page left valid, for the next chapter's boxes
     return len(boxes)
 
 

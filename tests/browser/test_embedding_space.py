@@ -6,7 +6,7 @@ import re
 import pandas as pd
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, check_wider_screen, wait_for_plot, wait_until_idle
 from labtools.moves import drag_slider, pick, toggle, type_into
 from tests.browser import walks
 
@@ -31,14 +31,15 @@ def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     toggle(page, "Colour by neighbours kept")
     type_into(page, "Neighbours compared (k)", 5)
     assert_layout(page)
-    type_into(page, "Perplexities (comma-separated)", "5")
+    type_into(page, "Perplexities (comma-separated)", "5, 30")
     run = page.get_by_role("button", name=re.compile("^Run t-SNE"))
     plot = page.locator(".st-key-es_sweep_plot .js-plotly-plot")
     run.or_(plot).first.wait_for()
-    if run.count():  # one run on the two clusters; the walk's other mode, on the same server, finds it done (shared)
+    if run.count():  # two runs on the two clusters; the walk's other modes, on the same server, find them done (shared)
         run.click()
-    plot.wait_for(timeout=120_000)
+    plot.wait_for(timeout=300_000)  # two t-SNE runs of 400 points, as the file's other sweeps wait for theirs
     assert_layout(page)
+    check_wider_screen(page)  # the sweep's two panels side by side, wide and narrowed (presenter mode, a tablet)
     assert page.locator(EXCEPTION).count() == 0
 
 

@@ -3,7 +3,7 @@ alone, and the link follows; a shared link opens with its table and sentence."""
 
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, wait_for_plot, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, check_wider_screen, wait_for_plot, wait_until_idle
 from labtools.moves import drag_slider, pick, toggle, type_into
 from tests.browser import walks
 
@@ -20,6 +20,7 @@ def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     type_into(page, "Sentence (segment A)", "the cat sat on the mat and the dog ran to the park")
     type_into(page, "Second sentence (segment B, optional)", "I love you")
     assert_layout(page)
+    check_wider_screen(page)  # a long sentence's stages, wide and narrowed (presenter mode, a tablet)
     pick(page, "random")
     drag_slider(page, "d_model", 1)
     assert_layout(page)

@@ -1,80 +1,21 @@
-"""Every page and chapter on the screens a laptop's window is not: a projector in presenter mode (1920 x 1080 and
-1024 x 768) and a touch screen (a tablet, 768 x 1024, and a phone, 390 x 844). Each chapter is opened on the mode's
-wider screen, and after a move or two, the layout check holds there and once the window is narrowed to the other
-screen (labtools.browser.assert_layout_on: no sideways scroll, every chart whole, within the screen, at least 150 px
-tall, its tick labels apart, every control within reach): charts drawn wide must fit when narrowed, as a tablet
-turned or a window dragged narrower. On a phone the sidebar opens and its language switch and share link take a
-tap; in presenter mode a click on the MiniLM grid's last head picks that head.
+"""What a screen other than a laptop's window needs beyond the layout check: on a phone the sidebar opens and its
+language switch and share link take a tap; in presenter mode (1024 x 768 and 1920 x 1080) the sidebar is collapsed
+and the page takes the width, and a click on the MiniLM grid's last head picks that head.
 
-One browser and the session's one server serve every test of the file; each page is opened in both modes in one test
-(the second mode finds the first one's results in the server's caches). The pages' walks check the layout after
-every move in each mode, at its narrower screen (tests/browser/__init__.py: walks)."""
+Every page and chapter on those screens is its walk's (tests/browser/__init__.py: walks): in presenter mode and on a
+touch screen each page's walk opens it on the mode's wider screen (1920 x 1080, a tablet), checks each chapter there
+and once narrowed (a phone, 1024 x 768: charts drawn wide must fit narrowed, as a tablet turned), and checks the
+layout after every move on the narrower one. One browser and the session's one server serve every test of the file."""
 
 import re
-from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-import lessons
-from labtools.browser import (
-    EXCEPTION,
-    MODES,
-    assert_layout,
-    assert_layout_on,
-    screen_link,
-    screen_page,
-    wait_until_idle,
-)
-from labtools.moves import click_button
+from labtools.browser import MODES, assert_layout, screen_link, screen_page, wait_until_idle
 from ui.i18n import catalog
-from ui.pages import LESSONS, OVERVIEW
 
-MODES_SHOWN = ("presenter", "touch")  # labtools.browser.MODES, both screens of each
 EN = catalog("en")
-
-
-def chapters(key: str) -> list[dict]:
-    """A link's settings for each chapter of the page `key` (one view for a page without chapters), read from its
-    declaration without running the page, as scripts/screenshots.py reads them."""
-    folder = OVERVIEW.folder if key == OVERVIEW.key else LESSONS[key].folder
-    return [{f"{key}_chapter": chapter} for chapter in lessons.chapters(folder)] or [{}]
-
-
-def run_sweep(page) -> None:
-    """The embedding space's perplexity sweep (the link made it small), and its small multiples; on the second screen
-    the server has them already, and shows them without the button."""
-    button = page.get_by_role("button", name=re.compile(r"^Run t-SNE \d+ times"))
-    plot = page.locator(".st-key-es_sweep_plot .js-plotly-plot")
-    button.or_(plot).first.wait_for()
-    if button.count():
-        button.click()
-    plot.wait_for(timeout=180_000)
-
-
-def train(page) -> None:
-    click_button(page, EN["lv.train"])
-    page.wait_for_selector('[data-testid="stMetric"]', timeout=120_000)
-
-
-# page: (path, a link's extra settings, the moves after its last chapter, each followed by the layout check)
-# each page: its address, the link's settings it opens with, the moves made before its layout is checked
-PAGES: dict[str, tuple[str, dict[str, object], list[Callable[[Page], None]]]] = {
-    "ov": ("", {}, []),
-    "tt": ("text_to_tokens", {"tt_sentence": "我喜欢机器学习。Tokenizers cut unbelievable words 🙂"}, []),
-    "il": ("input_layer", {"il_sentence": "the cat sat on the mat and the dog ran to the park"}, []),
-    "we": ("word_embeddings", {}, [lambda page: click_button(page, EN["we.evaluate"])]),
-    "es": (
-        "embedding_space",
-        {"es_size": 500, "es_method": "t-SNE", "es_iterations": 300, "es_sweep": "5, 30"},
-        [run_sweep],
-    ),
-    "pe": ("positional_encoding", {}, []),
-    "rp": ("rotary", {}, []),
-    "at": ("attention", {}, []),
-    "tf": ("real_transformer", {}, []),
-    "lv": ("learned_vs_sinusoidal", {"lv_steps": 30, "lv_train_len": 8, "lv_test_len": 16, "lv_seed": 5}, [train]),
-}
 
 
 def open_view(page, url: str) -> None:
@@ -82,21 +23,6 @@ def open_view(page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector('[data-testid="stMain"] h1')
     wait_until_idle(page)
-
-
-@pytest.mark.parametrize("key", list(PAGES))
-def test_every_chapter_fits_the_projector_the_phone_and_the_tablet(screens, server_url, key):
-    path, settings, moves = PAGES[key]
-    for mode in MODES_SHOWN:
-        narrow, wide = MODES[mode]
-        with screen_page(screens, wide) as page:
-            for chapter in chapters(key):
-                open_view(page, screen_link(f"{server_url}/{path}", wide, {**settings, **chapter}))
-                assert_layout_on(page, [wide, narrow])
-            for move in moves:
-                move(page)
-                assert_layout_on(page, [wide, narrow])
-            assert page.locator(EXCEPTION).count() == 0, mode
 
 
 def test_on_a_phone_the_sidebar_opens_and_its_controls_take_a_tap(screens, server_url):

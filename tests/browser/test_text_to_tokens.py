@@ -6,7 +6,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, screen_page, wait_for_plot, wait_until_idle
+from labtools.browser import (
+    EXCEPTION,
+    assert_layout,
+    check_wider_screen,
+    screen_page,
+    wait_for_plot,
+    wait_until_idle,
+)
 from labtools.moves import click_button, drag_slider, pick, slider_named, type_into
 from tests.browser import walks
 
@@ -33,6 +40,7 @@ def test_every_control_keeps_the_layout_after_every_move(page, server_url):
     opened(page, server_url)
     write(page, "我喜欢机器学习。Tokenizers cut unbelievable words 🙂")
     assert_layout(page)
+    check_wider_screen(page)  # the sentence in three scripts, wide and narrowed (presenter mode, a tablet)
     page.locator('[data-testid="stMain"]').get_by_role("radio", name="中文", exact=True).click()
     wait_until_idle(page)
     assert_layout(page)

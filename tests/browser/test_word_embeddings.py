@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from labtools.browser import EXCEPTION, assert_layout, rerun, wait_until_idle
+from labtools.browser import EXCEPTION, assert_layout, check_wider_screen, rerun, wait_until_idle
 from labtools.moves import click_button, drag_slider, pick, toggle, type_into
 from tests.browser import walks
 from tests.fixtures import FIXTURES
@@ -37,6 +37,7 @@ def test_every_section_keeps_its_layout_after_every_move(page, server_url):
     click_button(page, "Evaluate")
     page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
     assert_layout(page)
+    check_wider_screen(page)  # the evaluation's results, wide and narrowed (presenter mode, a tablet)
     assert page.locator(EXCEPTION).count() == 0
 
 
