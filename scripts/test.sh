@@ -13,8 +13,8 @@ types_log=$(mktemp)
 types_pid=$!
 # Three processes (EMBLAB_TEST_WORKERS) on CI's two cores, each test file in one of them: a file's fixtures (a
 # server, a browser) serve its tests, and much of a browser test is waiting on its server or Chromium, which a third
-# process fills (a browser-heavy sixth of the suite: 363 s with two, 319 s with four). The longest files start first
-# (tests/conftest.py: LONGEST_FIRST); the 25 slowest tests are printed, to keep that list true.
+# process fills (a browser-heavy sixth of the suite: 363 s with two, 319 s with four). The 25 slowest tests are
+# printed, to see where the time goes.
 tests=0
 .venv/bin/python -m pytest -n "${EMBLAB_TEST_WORKERS:-3}" --dist loadfile --durations=25 "$@" || tests=$?
 types=0

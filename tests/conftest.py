@@ -109,38 +109,3 @@ settings.register_profile(
 settings.register_profile("long", deadline=None, print_blob=True, max_examples=2000,
     suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
-
-
-# The files that take longest, longest first: scripts/test.sh runs each file in one of three processes
-# (--dist loadfile), which take the files in the order collected. Collected alphabetically, the longest came last
-# (tests/test_warm_up.py, tests/deploy/) and one process ran them alone while the other had finished: started
-# first, they overlap the many short ones. Taken from a run's --durations (scripts/test.sh prints the slowest);
-# a file not listed keeps its place after these. Only the order changes, never what runs.
-LONGEST_FIRST = (
-    "tests/browser/test_input_layer.py",
-    "tests/app/test_budgets.py",
-    "tests/browser/test_screens.py",
-    "tests/browser/test_accessibility.py",
-    "tests/browser/test_positional_encoding.py",
-    "tests/test_warm_up.py",
-    "tests/browser/test_learned_vs_sinusoidal.py",
-    "tests/deploy/test_smoke.py",
-    "tests/browser/test_embedding_space.py",
-    "tests/browser/test_sentence_vectors.py",
-    "tests/deploy/test_capacity.py",
-    "tests/browser/test_proxy.py",
-    "tests/browser/test_live_class.py",
-    "tests/browser/test_text_to_tokens.py",
-    "tests/browser/test_word_embeddings.py",
-    "tests/browser/test_rotary.py",
-    "tests/app/test_bad_input.py",
-    "tests/browser/test_attention.py",
-    "tests/browser/test_chart_titles.py",
-    "tests/loadtest/test_locust.py",
-    "tests/browser/test_real_transformer.py",
-)
-
-
-def pytest_collection_modifyitems(items):
-    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: the rest keep their order

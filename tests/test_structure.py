@@ -357,15 +357,6 @@ def test_labtools_imports_none_of_the_labs_layers():
     assert wrong == []
 
 
-def test_the_longest_first_order_names_test_files_that_exist():
-    """tests/conftest.py's LONGEST_FIRST only orders the files (scripts/test.sh's processes take them in that order);
-    a name left there after a rename would silently order nothing."""
-    from tests.conftest import LONGEST_FIRST
-
-    assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
-    assert [p for p in LONGEST_FIRST if not (ROOT / p).is_file()] == []
-
-
 # --- Types: mypy reads every Python file --------------------------------------------------------------------------
 
 
