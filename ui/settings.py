@@ -128,10 +128,9 @@ class Setting:
         if self.help is not None and "help" not in kwargs:
             kwargs["help"] = t(self.help)
         widget = getattr(where, self.widget)
-        if self.option_text is not None and "format_func" not in kwargs:
+        if "format_func" not in kwargs and (self.option_text is not None or self.translated):
             kwargs["format_func"] = self.option_texts()
         if self.translated:
-            kwargs.setdefault("format_func", self.option_texts())
             if self.widget in SEVERAL:
                 return translated_choices(
                     widget, label, list(self.options), key=self.key, default=self.default, **kwargs
