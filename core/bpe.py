@@ -179,6 +179,21 @@ def token_bytes(merges: Merges) -> dict[int, bytes]:
     return table
 
 
+def pair_bytes(merges: Merges, step: int) -> tuple[bytes, bytes]:
+    """The bytes of the two tokens that merge `step` (from 1) joined: the left token's, then the rest of its token.
+
+    A token id above the bytes was made by the first merge with that id, which is never earlier than merge id - 255:
+    the ids are given in turn, one per new token (a later merge with the same id made the same bytes again).
+    """
+    merge = merges[step - 1]
+    left = merge.pair[0]
+    if left < BYTES:
+        first = bytes([left])
+    else:
+        first = next(merges[i].token for i in range(left - BYTES, step - 1) if merges[i].id == left)
+    return first, merge.token[len(first) :]
+
+
 def vocabulary(merges: Merges, upto: int | None = None) -> dict[int, bytes]:
     """The vocabulary after the first `upto` merges (all when None): id -> bytes, 256 + distinct new tokens."""
     return token_bytes(merges[:upto])

@@ -52,42 +52,37 @@ def tokens_html(tokens: Sequence[str], ids: Sequence[int | None], unknown: str =
     return f'{style}<div class="tt-tokens">{"".join(boxes)}</div>'
 
 
-def merges_figure(
-    steps: Sequence[int],
-    counts: Sequence[int],
-    step: int,
-    count: int | None,
-    title: str,
-    x_title: str,
-    y_title: str,
-    marker_label: str,
-) -> go.Figure:
-    """Each merge's pair count (log y) at the merge steps `steps`, merge `step` (its count `count`) marked: the
-    pairs merged grow rarer."""
+def merges_figure(steps: Sequence[int], counts: Sequence[int], title: str, x_title: str, y_title: str) -> go.Figure:
+    """Each merge's pair count (log y) at the merge steps `steps`: the pairs merged grow rarer. Its legend has room
+    for merge_marker's entry, drawn over it (ui.live_chart.cached_chart's overlay), so that the figure stays the same
+    as the step moves."""
     line = go.Scatter(
         x=np.asarray(steps, np.int32), y=np.asarray(counts, np.int64), mode="lines", name=y_title,
         hovertemplate="%{x}: %{y:,}<extra></extra>",
     )  # fmt: skip
-    traces = [line]
-    if count is not None:
-        traces.append(
-            go.Scatter(
-                x=[step], y=[count], mode="markers", marker=dict(size=11, color="#d62728"),
-                name=marker_label, hovertemplate="%{x}: %{y:,}<extra></extra>",
-            )
-        )  # fmt: skip
     heading, top = dict(text=escaped(title)), TOP  # ui.live_chart breaks it to the chart's width, taller
+    room = legend_room(2, AXIS_TITLE_ROOM)  # the line's entry and the marker's
     return go.Figure(
-        traces,
+        [line],
         layout=dict(
             title=heading,
             xaxis=dict(title=dict(text=x_title)),
             yaxis=dict(title=dict(text=y_title), type="log"),
-            margin=dict(l=10, r=10, t=top, b=legend_room(len(traces), AXIS_TITLE_ROOM)),
+            margin=dict(l=10, r=10, t=top, b=room),
             legend=BELOW,
-            height=260 + legend_room(len(traces), AXIS_TITLE_ROOM),
+            showlegend=True,
+            height=260 + room,
         ),
     )
+
+
+def merge_marker(step: int, count: int, label: str) -> go.Figure:
+    """Merge `step`, its pair seen `count` times, marked: the trace drawn over merges_figure."""
+    marker = go.Scatter(
+        x=[step], y=[count], mode="markers", marker=dict(size=11, color="#d62728"), name=label,
+        hovertemplate="%{x}: %{y:,}<extra></extra>",
+    )  # fmt: skip
+    return go.Figure([marker])
 
 
 def fertility_figure(

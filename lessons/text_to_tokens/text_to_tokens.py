@@ -10,7 +10,7 @@ import streamlit as st
 
 from core import bpe, claims, pretrained, tokens
 from core.bpe import LANGS
-from figures.tokens import fertility_figure, merges_figure, price_figure, tokens_html
+from figures.tokens import fertility_figure, merge_marker, merges_figure, price_figure, tokens_html
 from lessons.input_layer import handoff
 from lessons.text_to_tokens import views
 from lessons.text_to_tokens.settings import SETTINGS
@@ -24,19 +24,29 @@ from ui.pages import LESSONS
 from ui.tables import table
 
 
-def merges_said(step: int, counts: list[int]) -> str:
+def merges_said(step: int, merges: bpe.Merges) -> str:
     """Merge `step`'s pair count against the first merge's and the last's (step 0: no merge yet; step 1: the first;
-    a count the ratio cannot tell from the first's: about as often), from the counts the chart draws."""
-    first, last, learned = f"{counts[0]:,}", f"{counts[-1]:,}", f"{len(counts):,}"
+    a count the ratio cannot tell from the first's: about as often)."""
+    first, last, learned = f"{merges[0].count:,}", f"{merges[-1].count:,}", f"{len(merges):,}"
     if step == 0:
         return t("tt.bpe_said_zero", first=first, last=last, learned=learned)
-    now = counts[step - 1]
+    now = merges[step - 1].count
     if step == 1:
         return t("tt.bpe_said_first", count=first, last=last, learned=learned)
-    times = views.ratio(counts[0], now)
+    times = views.ratio(merges[0].count, now)
     if times == views.ratio(1, 1):  # "1.00× fewer" would be no fewer at the digits shown
         return t("tt.bpe_said_tie", k=f"{step:,}", count=f"{now:,}", first=first, last=last, learned=learned)
     return t("tt.bpe_said", k=f"{step:,}", count=f"{now:,}", first=first, times=times, last=last, learned=learned)
+
+
+DRAWN_MERGES = 1_000  # the merges chart draws at most this many merges, evenly spread
+
+
+def drawn_steps(learned: int) -> list[int]:
+    """The merge steps the merges chart draws: each of the `learned` up to DRAWN_MERGES, else that many evenly
+    spread, the first and the last included."""
+    n = min(learned, DRAWN_MERGES)
+    return sorted({1 + round(i * (learned - 1) / max(n - 1, 1)) for i in range(n)})
 
 
 def cuts_section() -> tuple[str, str]:
@@ -145,7 +155,8 @@ def bpe_section(text: str, lang: str) -> None:
 @st.fragment
 def merge_steps(trained: Trained, merges: bpe.Merges) -> None:
     """The merge-step slider and what it shows: merge k, the text re-cut at it, the last merges, each merge's count
-    (a fragment: a step reruns this part alone), then the hand-off."""
+    (a fragment: a step reruns this part alone), then the hand-off. Everything but the re-cut is read off the
+    training's `merges`, which the page holds."""
     learned = len(merges)
     declared = SETTINGS["tt_step"]
     if st.session_state.get("tt_step", 0) > learned:  # a step of a longer training, or from a link
@@ -153,12 +164,11 @@ def merge_steps(trained: Trained, merges: bpe.Merges) -> None:
         st.session_state["tt_step"] = learned
     step_setting = dataclasses.replace(declared, high=learned, default=min(declared.default, learned))
     step = int(step_setting.draw(label=t("tt.step", learned=f"{learned:,}")))
-    new_tokens, counts, drawn = views.merge_table(trained.key)
     if step:
         m = merges[step - 1]
-        left, right = (tokens.shown_bytes(b) for b in views.pair_bytes(trained.key, step))
+        left, right = (tokens.shown_bytes(b) for b in bpe.pair_bytes(merges, step))
         said = t("tt.merge_k", k=step, left=shown(left), right=shown(right), count=f"{m.count:,}",
-                 token=shown(new_tokens[step - 1]), id=m.id)  # fmt: skip
+                 token=shown(tokens.shown_bytes(m.token)), id=m.id)  # fmt: skip
         st.markdown(said)
     if trained.text.strip():
         cut = views.bpe_at(trained.text, trained.key, step)
@@ -166,26 +176,40 @@ def merge_steps(trained: Trained, merges: bpe.Merges) -> None:
         st.markdown(recut)
         st.html(tokens_html(cut.tokens, cut.ids))
     c1, c2 = st.columns([1, 2])
-    recent = range(max(step - 8, 0), step)
-    frame = pd.DataFrame(
-        {t("tt.col_new"): [new_tokens[k] for k in recent], t("tt.col_count"): [counts[k] for k in recent]},
-        index=pd.Index([k + 1 for k in recent], name=t("tt.col_merge")),
-    )
     with c1:
-        st.markdown(t("tt.vocabulary_now", n=f"{bpe.BYTES + step:,}"))
-        table(frame.iloc[::-1], "merges")
-    texts = (t("tt.merges_title", words=f"{trained.words:,}", lang=t(f"tt.lang_{trained.lang}")), t("tt.col_merge"),
-             t("tt.col_count"), t("tt.this_merge"))  # fmt: skip
+        last_merges(merges, step)
     with c2:
-        now = counts[step - 1] if step else None
-        chart = partial(merges_figure, drawn, [counts[k - 1] for k in drawn], step, now, *texts)
-        live_chart.cached_chart("tt_merges_chart", chart)
+        merges_chart(trained, merges, step)
     explain(
         r"(a, b)_k = \arg\max_{(a, b)} \sum_{w} c(w)\, n_{ab}(w) \qquad |V_k| = 256 + k",
-        merges_said(step, counts) + t("tt.bpe_rule"),
+        merges_said(step, merges) + t("tt.bpe_rule"),
     )
     show_code(bpe.train, bpe.encode_word)
     use_these_tokens(trained, step)
+
+
+def last_merges(merges: bpe.Merges, step: int) -> None:
+    """The vocabulary's size at `step` and the last eight merges up to it, newest first."""
+    recent = range(step - 1, max(step - 8, 0) - 1, -1)
+    frame = pd.DataFrame(
+        {
+            t("tt.col_new"): [tokens.shown_bytes(merges[k].token) for k in recent],
+            t("tt.col_count"): [merges[k].count for k in recent],
+        },
+        index=pd.Index([k + 1 for k in recent], name=t("tt.col_merge")),
+    )
+    st.markdown(t("tt.vocabulary_now", n=f"{bpe.BYTES + step:,}"))
+    table(frame, "merges")
+
+
+def merges_chart(trained: Trained, merges: bpe.Merges, step: int) -> None:
+    """Each merge's pair count, merge `step` marked over it: the line stays the same text as the step moves."""
+    drawn = drawn_steps(len(merges))
+    texts = (t("tt.merges_title", words=f"{trained.words:,}", lang=t(f"tt.lang_{trained.lang}")), t("tt.col_merge"),
+             t("tt.col_count"))  # fmt: skip
+    line = partial(merges_figure, drawn, [merges[k - 1].count for k in drawn], *texts)
+    marker = partial(merge_marker, step, merges[step - 1].count, t("tt.this_merge")) if step else None
+    live_chart.cached_chart("tt_merges_chart", line, overlay=marker)
 
 
 def use_these_tokens(trained: Trained, step: int) -> None:

@@ -1,5 +1,6 @@
-"""The text-to-tokens page's cached results: the four cuts of a text, BPE at a merge step, fertility as the vocabulary
-grows, MiniLM's parameters; and what the text asks of the page (too long, invisible characters)."""
+"""The text-to-tokens page's cached results: the four cuts of a text, the text's BPE tokens at a merge step, fertility
+as the vocabulary grows, MiniLM's parameters. (A merge step's own merge, the last merges and the merges chart are read
+off the training's merges, which the page holds.)"""
 
 from __future__ import annotations
 
@@ -37,34 +38,9 @@ def four_cuts(text: str, lang: str) -> dict[str, tokens.Cut]:
 @cached(max_entries=64, copy=True)
 def bpe_at(text: str, training: tuple, step: int) -> tokens.Cut:
     """The text's BPE tokens after `step` merges of the training `training` (its key, ui.tokens.training_key: the
-    merges are that training's result, ui.tokens.merges)."""
+    merges are that training's result, ui.tokens.merges). Keyed by the training, not its merges: 60,000 merges would
+    be read on every step to make the key."""
     return tokens.bpe_cut(text, shared.merges(training), step)
-
-
-DRAWN_MERGES = 1_000  # the merges chart draws at most this many of the merges (evenly spread, the last included)
-
-
-@cached(max_entries=16)
-def merge_table(training: tuple) -> tuple[list[str], list[int], list[int]]:
-    """For a training (its key): each merge's new token as text, each merge's pair count, and the merge steps the
-    chart draws."""
-    merges = shared.merges(training)
-    n = len(merges)
-    drawn = sorted({round(i) for i in np.linspace(1, n, min(n, DRAWN_MERGES))}) if n else []
-    return [tokens.shown_bytes(m.token) for m in merges], [m.count for m in merges], drawn
-
-
-def pair_bytes(training: tuple, step: int) -> tuple[bytes, bytes]:
-    """The bytes of the two tokens merge `step` (from 1) of a training joined."""
-    pair = shared.merges(training)[step - 1].pair
-    table = token_table(training)
-    return table[pair[0]], table[pair[1]]
-
-
-@cached(max_entries=16)
-def token_table(training: tuple) -> dict[int, bytes]:
-    """Every token id's bytes, for a training (its key)."""
-    return bpe.token_bytes(shared.merges(training))
 
 
 @cached(max_entries=4)

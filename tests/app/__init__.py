@@ -1,10 +1,12 @@
 """AppTests of the pages; APP is the app's entry point they all start from."""
 
+import base64
 import json
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -60,9 +62,20 @@ def train_and_wait(at: AppTest, seconds: float = 120) -> None:
 
 
 def live_charts(at: AppTest) -> list[dict]:
-    """The figures a page sent through ui.live_chart, in order (each one's JSON)."""
+    """The figures a page sent through ui.live_chart, in order (each one's JSON), an overlay's traces after the
+    figure's as the browser draws them."""
     sent = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.component_name == "live_chart"]
-    return [json.loads(data["figure"]) for data in sent if data.get("figure")]
+    figures = [
+        (json.loads(data["figure"]), json.loads(data.get("overlay") or "[]")) for data in sent if data.get("figure")
+    ]
+    return [dict(figure, data=[*figure["data"], *over]) for figure, over in figures]
+
+
+def decode(array) -> np.ndarray:
+    """A plotly typed array ({"dtype", "bdata"}) or a list, as numbers."""
+    if isinstance(array, list):
+        return np.asarray(array, np.float64)
+    return np.frombuffer(base64.b64decode(array["bdata"]), array["dtype"]).astype(np.float64)
 
 
 def view(at: AppTest, charts: Callable[[AppTest], list[dict]] = live_charts) -> tuple:

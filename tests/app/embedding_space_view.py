@@ -1,10 +1,7 @@
 """What the embedding-space page shows in AppTest: the cloud's figure and the highlight over it, the points it states,
 its metrics, plots and progress bars (tests/app/test_embedding_space*.py)."""
 
-import base64
 import json
-
-import numpy as np
 
 from tests.app import wait_for_job
 
@@ -35,13 +32,6 @@ def drawn(at) -> list[str]:
 def stated(at) -> int:
     line = next(m.value for m in at.markdown if "points are fitted and drawn" in m.value)
     return int(line.split("**")[1].split()[0].replace(",", ""))
-
-
-def decode(array) -> np.ndarray:
-    """A plotly typed array ({"dtype", "bdata"}) or a list, as numbers."""
-    if isinstance(array, list):
-        return np.asarray(array, np.float64)
-    return np.frombuffer(base64.b64decode(array["bdata"]), array["dtype"]).astype(np.float64)
 
 
 def metrics(at) -> dict[str, str]:

@@ -10,12 +10,11 @@ import pytest
 from core import neighbours
 from core.cloud import CloudConfig
 from lessons.embedding_space import found as finding
-from tests.app import open_link, wait_for_job
+from tests.app import decode, open_link, wait_for_job
 from tests.app.embedding_space_view import (
     PAGE,
     chart,
     curve_panels,
-    decode,
     drawn,
     overlay,
     progress_texts,

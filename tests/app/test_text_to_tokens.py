@@ -12,7 +12,7 @@ import pytest
 from core import bpe, pretrained, tokens
 from lessons.input_layer import handoff
 from lessons.text_to_tokens import views
-from tests.app import open_link, wait_for_job
+from tests.app import decode, live_charts, open_link, wait_for_job
 from tests.app.test_i18n import english_words, shown_texts
 from ui import tokens as shared
 from ui.cache import _fronts
@@ -85,15 +85,24 @@ def test_the_page_cuts_the_sentence_four_ways_with_the_ids_core_gives(minilm_voc
 def test_the_merge_step_shows_merge_k_and_recuts_the_sentence_at_it():
     at = settled(open_link(PAGE, tt_sentence="lower newest", tt_words=1000, tt_merges=300))
     merges = bpe.train(bpe.word_counts("en", 1000), 300)
+    table = bpe.token_bytes(merges)
     for k in (1, 7, 300):
         at.slider(key="tt_step").set_value(k).run()
         m = merges[k - 1]
         said = next(x.value for x in at.markdown if x.value.startswith("Merge **"))
         assert f"**{k}**" in said and f"{m.count:,} times" in said and f"(id {m.id})" in said
+        left, right = (tokens.shown_bytes(table[i]) for i in m.pair)
+        assert f"“{left}” + “{right}”" in said.replace("␣", " ")
         recut = chips(at)[4]
         assert [int(i) for _, i in recut] == bpe.encode("lower newest", merges, k)
+        last = at.dataframe[1].value  # the last merges, newest first
+        assert list(last.index) == list(range(k, max(k - 8, 0), -1))
+        assert list(last.iloc[:, 1]) == [merges[i - 1].count for i in last.index]
+        line, marker = live_charts(at)[0]["data"]  # the merges chart: each merge's count, merge k marked over it
+        assert decode(line["y"])[-1] == merges[-1].count and (marker["x"], marker["y"]) == ([k], [m.count])
     at.slider(key="tt_step").set_value(0).run()
     assert [int(i) for _, i in chips(at)[4]] == list(b"lower newest")
+    assert len(live_charts(at)[0]["data"]) == 1 and at.dataframe[1].value.empty  # no merge yet: nothing marked
 
 
 def test_the_merges_notice_compares_the_step_with_the_first_merge_only_where_it_can():
@@ -212,7 +221,7 @@ def test_the_chinese_interface_has_no_english_but_technical_names_once_bpe_has_t
 
 def test_a_training_in_use_is_still_there_after_a_class_asked_for_more_than_the_queue_keeps():
     """Issue 55, item 1: learner A's training is pushed out of the shared queue by 17 others; A's next merge step
-    reruns only its fragment, which reads the training's merges by key (views.merge_table -> ui.tokens.merges):
+    reruns only its fragment, whose re-cut reads the training's merges by key (views.bpe_at -> ui.tokens.merges):
     found, since A's session holds it, not a LookupError."""
     at = settled(open_link(PAGE, tt_sentence="lower newest", tt_words=1000, tt_merges=300))
     key = shared.training_key("en", 1000, 300)
@@ -220,9 +229,9 @@ def test_a_training_in_use_is_still_there_after_a_class_asked_for_more_than_the_
     for n in range(QUEUES["tokens"]["keep"] + 1):  # the class's trainings, each done before the next
         assert runner.submit(("bpe", "en", 1000, 10_000 + n), lambda progress: (), 1).finished.wait(60)
     gc.collect()
-    cast(Clearable, views.merge_table).clear()  # pushed out of its own cache too, by the class's 17 trainings
+    cast(Clearable, views.bpe_at).clear()  # pushed out of its own cache too, by the class's 17 trainings
     _fronts().clear()
-    new_tokens, counts, drawn = views.merge_table(key)  # what the fragment reads when the step moves
-    assert len(counts) == len(bpe.train(bpe.word_counts("en", 1000), 300)) and drawn[-1] == len(counts)
+    merges = bpe.train(bpe.word_counts("en", 1000), 300)
+    assert views.bpe_at("lower newest", key, 7).ids == tuple(bpe.encode("lower newest", merges, 7))  # the re-cut's read
     at.slider(key="tt_step").set_value(7).run()
     assert not at.exception and any(m.value.startswith("Merge **7**") for m in at.markdown)

@@ -35,6 +35,15 @@ def opened(page, server_url: str, query: str = "") -> None:
     assert_layout(page, steady=True)
 
 
+def wait_for_marked_merge(page) -> None:
+    """Wait until the merges chart, as plotly drew it, marks the merge the page names ("Merge k: ..."): its line, then
+    the marker drawn over it (ui.live_chart's overlay)."""
+    k = int(re.match(r"Merge (\d+)", page.get_by_text(re.compile(r"^Merge \d+:")).inner_text())[1])
+    marked = """(k) => [...document.querySelectorAll('.live-chart')].some((gd) => (gd.data || []).length === 2
+        && gd.data[0].mode === 'lines' && gd.data[1].x[0] === k)"""
+    page.wait_for_function(marked, arg=k, timeout=60_000, polling=200)
+
+
 @walks
 def test_every_control_keeps_the_layout_after_every_move(page, server_url):
     opened(page, server_url)
@@ -46,6 +55,7 @@ def test_every_control_keeps_the_layout_after_every_move(page, server_url):
     assert_layout(page)
     drag_slider(page, "Merge step (of 2,000)", 0.5)
     expect(page.get_by_text(re.compile(r"^Merge \d+:"))).to_be_visible()
+    wait_for_marked_merge(page)
     assert_layout(page)
     type_into(page, "Merges to learn", 500)
     page.wait_for_function(f"{CHARTS} >= 3", timeout=120_000, polling=500)

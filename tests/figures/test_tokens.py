@@ -2,7 +2,7 @@
 
 import re
 
-from figures.tokens import fertility_figure, merges_figure, price_figure, tokens_html
+from figures.tokens import fertility_figure, merge_marker, merges_figure, price_figure, tokens_html
 
 
 def test_tokens_in_place_show_each_token_and_id_escaped_and_say_how_many_more():
@@ -14,8 +14,10 @@ def test_tokens_in_place_show_each_token_and_id_escaped_and_say_how_many_more():
 
 
 def test_the_charts_hold_their_values():
-    fig = merges_figure([1, 2, 3], [30, 20, 10], 2, 20, "t", "x", "y", "this")
-    assert list(fig.data[0].y) == [30, 20, 10] and list(fig.data[1].x) == [2] and list(fig.data[1].y) == [20]
+    fig = merges_figure([1, 2, 3], [30, 20, 10], "t", "x", "y")
+    assert list(fig.data[0].x) == [1, 2, 3] and list(fig.data[0].y) == [30, 20, 10] and fig.layout.showlegend
+    marker = merge_marker(2, 20, "this").data
+    assert len(marker) == 1 and list(marker[0].x) == [2] and list(marker[0].y) == [20] and marker[0].name == "this"
     fig = fertility_figure({"BPE": ([256, 1000], [4.0, 2.0])}, {"WordPiece": (30522, 1.1)}, "t", "x", "y")
     assert [list(d.y) for d in fig.data] == [[4.0, 2.0], [1.1]] and fig.layout.xaxis.type == "log"
     fig = price_figure({"a": {"table": 3, "rest": 4}, "b": {"table": 3, "rest": 4, "out": 3}}, "t", "y")
