@@ -5,6 +5,8 @@ Written as plotly's JSON (figures.plain): a sentence typed is new, so its figure
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -38,3 +40,8 @@ def stage_figure(values: np.ndarray, title: str, tokens: list[str], x_title: str
         yaxis=dict(title=dict(text=""), **OVERFLOW, autorange="reversed"),
     )
     return plain_figure([heatmap], layout)
+
+
+def stage_figures(stages: Mapping[str, np.ndarray], tokens: list[str], x_title: str) -> list[go.Figure]:
+    """One stage_figure per stage, in order: `stages` maps each stage's title to its (tokens, d) values."""
+    return [stage_figure(values, title, tokens, x_title) for title, values in stages.items()]

@@ -105,6 +105,20 @@ def chart(figure: go.Figure | str, key: str) -> None:
 Build = Callable[[], go.Figure]
 
 
+def _figures_call(build: Callable) -> Callable:
+    """`build` itself, when it is a call of a figure builder of figures/: a lesson's own function (in a page script,
+    whose module is `__main__`, or a lesson's module) or any other is refused, so that a page hands its chart data
+    and never its code."""
+    func = build.func if isinstance(build, functools.partial) else build
+    where = getattr(func, "__module__", None) or ""
+    if where.partition(".")[0] != "figures":
+        raise TypeError(
+            f"{where}.{getattr(func, '__qualname__', func)} is not a figure builder of figures/: a chart's call is "
+            "functools.partial(builder, *inputs), the page's data as the inputs"
+        )
+    return build
+
+
 @cached(max_entries=256)
 def _figure_text(build: Build) -> str:
     return figure_json(build())
@@ -117,8 +131,8 @@ def _traces_text(build: Build) -> str:
 
 def cached_chart(key: str, build: Build, overlay: Build | None = None) -> None:
     """chart() for the figure `build()` makes: `build` is the figure as a call, `functools.partial(builder, *inputs)`
-    of a module-level builder (figures/, or a page's function of its settings), so that everything the figure shows
-    is an input (ui.cache refuses a builder that closes over a run's values). It is built and serialised once per
+    of a builder of figures/ (a lesson's own function is refused: the page hands data), so that everything the figure
+    shows is an input (ui.cache refuses a builder that closes over a run's values). It is built and serialised once per
     server for those inputs and the language, and its text is shared by every learner: building a go.Figure and its
     JSON was most of a move's server CPU on the pages that redraw several figures (benchmarks/cpu_per_move.py).
 
@@ -126,9 +140,9 @@ def cached_chart(key: str, build: Build, overlay: Build | None = None) -> None:
     way: a small highlight that changes while the large figure under it stays the same text, which the browser
     neither parses nor lays out again.
     """
-    data = dict(figure=_figure_text(build), plotly_chunk=PLOTLY_CHUNK.name)
+    data = dict(figure=_figure_text(_figures_call(build)), plotly_chunk=PLOTLY_CHUNK.name)
     if overlay is not None:
-        data["overlay"] = _traces_text(overlay)
+        data["overlay"] = _traces_text(_figures_call(overlay))
     _component(data=data, key=key)
 
 
@@ -145,13 +159,7 @@ def _figure_texts(build: Callable[[], list[go.Figure]]) -> tuple[str, ...]:
 
 def cached_charts(key: str, build: Callable[[], list[go.Figure]]) -> None:
     """charts() for the figures `build()` makes, a call of its inputs, as cached_chart() keeps one figure's text."""
-    _component(data=dict(figures=list(_figure_texts(build)), plotly_chunk=PLOTLY_CHUNK.name), key=key)
-
-
-def figure_text(build: Build) -> str:
-    """figure_json(build()), built once per server for the call and the language, as cached_chart sends it: for a
-    chart drawn with draw()."""
-    return _figure_text(build)
+    _component(data=dict(figures=list(_figure_texts(_figures_call(build))), plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
 def asked_window(asked, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> dict[str, int] | None:

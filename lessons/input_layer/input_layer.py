@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 import torch
 
@@ -16,7 +15,7 @@ from core import embeddings as emb
 from core.embeddings import Tokens
 from core.glove import VectorsError
 from core.positional import sinusoidal_encoding
-from figures.input_layer import stage_figure
+from figures.input_layer import stage_figures
 from figures.tokens import visible
 from figures.training import lines_figure
 from lessons.input_layer import handed
@@ -79,11 +78,6 @@ def layer_stages(
     """Each sentence's tokens, and the stages of the input layer in eval mode for their first cfg.max_len, {name:
     (tokens, d)}: the layer over GloVe's rows (`glove`, the vectors `wv`) or a random table."""
     return run_layer(sentences, wv, glove, cfg, training=False)
-
-
-def stage_figures(stages: dict[str, np.ndarray], tokens: list[str]) -> list[go.Figure]:
-    """One heatmap per stage of the input layer, (tokens, d) each."""
-    return [stage_figure(v, key_text(name), tokens, t("pe.ax_dimension")) for name, v in stages.items()]
 
 
 def run_layer(sentences, wv, glove: bool, cfg: emb.LayerConfig, training: bool):
@@ -249,10 +243,12 @@ def stages_shown(rows: Rows, table_in_use: str, training: bool) -> None:
     if table_in_use == "minilm":
         st.caption(t("il.wordpiece_caption"))
 
+    figures = partial(stage_figures, {key_text(name): v for name, v in rows.stages.items()}, rows.tokens,
+                      t("pe.ax_dimension"))  # fmt: skip
     if training and table_in_use != "minilm":  # dropout draws anew on every run: not kept
-        live_chart.charts(stage_figures(rows.stages, rows.tokens), "il_stages")
+        live_chart.charts(figures(), "il_stages")
     else:
-        live_chart.cached_charts("il_stages", partial(stage_figures, rows.stages, rows.tokens))
+        live_chart.cached_charts("il_stages", figures)
     downloads("stages", array=np.stack(list(rows.stages.values())))  # (stage, token, d)
     show_code(*rows.code)
     moments = claims.row_moments(rows.stages["LayerNorm"].tolist())  # what the LayerNorm heatmap holds, token by token

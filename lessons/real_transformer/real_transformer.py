@@ -2,7 +2,6 @@
 
 from functools import partial
 
-import numpy as np
 import streamlit as st
 
 from core import minilm, probes
@@ -36,11 +35,6 @@ from ui.tokens import unknown_notice
 from ui.vectors import bundled_vectors
 
 SAME = 1e-6  # the no-position run of shuffled tokens equals the shuffled no-position run to rounding (float64: 1e-15)
-
-
-def heat(tokens: list[str], maps: dict[str, np.ndarray], title: str, columns: int = 1):
-    """Attention maps side by side, one scale from 0 to 1."""
-    return attention_figure(maps, tokens, title, columns=columns, axis_titles=(t("tf.ax_key"), t("tf.ax_query")))
 
 
 def stage_name(stage: str) -> str:
@@ -109,8 +103,9 @@ def heads_chapter(sentence: str, pair: str, encoded: minilm.Encoded | None) -> N
         if encoded is not None:
             tokens, weights = head_view(sentence, pair, layer, head)
             name = t("tf.head_name", layer=layer, head=head)
-            title = t("tf.head_title", name=name)
-            draw("tf_head_chart", partial(heat, tokens, {name: weights}, title), cells=weights.size)
+            title, axes = t("tf.head_title", name=name), (t("tf.ax_key"), t("tf.ax_query"))
+            chart = partial(attention_figure, {name: weights}, tokens, title, axis_titles=axes)
+            draw("tf_head_chart", chart, cells=weights.size)
 
     heads_section()
     named_text = [
@@ -166,7 +161,12 @@ def positions_chapter(sentence: str, pair: str) -> None:
         layer, head = head_pickers()
         maps = {labels[v]: m for v, m in variant_heads(sentence, pair, seed, layer, head).items()}
         title = t("tf.variants_title", name=t("tf.head_name", layer=layer, head=head))
-        draw("tf_variants_chart", partial(heat, view["tokens"], maps, title, 4), cells=4 * len(view["tokens"]) ** 2)
+        axes = (t("tf.ax_key"), t("tf.ax_query"))
+        draw(
+            "tf_variants_chart",
+            partial(attention_figure, maps, view["tokens"], title, columns=4, axis_titles=axes),
+            cells=4 * len(view["tokens"]) ** 2,
+        )
 
     variants_section()
 

@@ -170,9 +170,9 @@ def test_a_figure_is_built_again_for_a_setting_changed_and_not_for_equal_setting
     base = config()
     field = data.draw(st_.sampled_from([f.name for f in dataclasses.fields(base)]))
     other = changed(base, field, other_value(getattr(base, field), data))
-    first = live_chart.figure_text(functools.partial(settings_figure, base))
-    assert live_chart.figure_text(functools.partial(settings_figure, copy.copy(base))) == first
-    second = live_chart.figure_text(functools.partial(settings_figure, other))
+    first = live_chart._figure_text(functools.partial(settings_figure, base))
+    assert live_chart._figure_text(functools.partial(settings_figure, copy.copy(base))) == first
+    second = live_chart._figure_text(functools.partial(settings_figure, other))
     assert second != first and second == live_chart.figure_json(settings_figure(other))  # built now, or for an equal
 
 

@@ -2,7 +2,13 @@
 sent from the browser may set. The PE page's windows on its tables (the window arithmetic, the link) are
 tests/app/test_positional_encoding_windows.py's."""
 
-from ui.live_chart import PLOTLY_CHUNK, asked_window, block_bounds
+from functools import partial
+
+import pytest
+
+from figures.tokens import merge_marker, merges_figure
+from lessons.text_to_tokens import views
+from ui.live_chart import PLOTLY_CHUNK, _figures_call, asked_window, block_bounds
 
 KEYS, SPANS = ("rows", "r0", "cols", "c0"), ((10, 50, 100), (8, 1024))
 
@@ -34,3 +40,19 @@ def test_a_window_from_the_browser_is_kept_only_when_well_formed():
         {"start": [True, 0], "span": [50, 8]},
     ):
         assert asked_window(bad, KEYS, SPANS) is None, bad
+
+
+def test_a_chart_is_a_figures_builder_and_the_pages_data_never_a_lessons_own_function():
+    """Issue 54: a page hands ui.live_chart data, not code to call back (every page's charts go through this check
+    in the app tests: the input layer's stages and the real Transformer's heads were a lesson's functions)."""
+    for call in (partial(merges_figure, [1, 2], [9, 4], "t", "x", "y"), partial(merge_marker, 1, 9, "this")):
+        assert _figures_call(call) is call
+    with pytest.raises(TypeError, match="lessons.text_to_tokens.views.millions is not a figure builder"):
+        _figures_call(partial(views.millions, 5))
+
+    def drawn_by_a_page():  # a page script's function: Streamlit runs the script as __main__
+        return merges_figure([1], [1], "t", "x", "y")
+
+    drawn_by_a_page.__module__ = "__main__"
+    with pytest.raises(TypeError, match="__main__.+drawn_by_a_page is not a figure builder"):
+        _figures_call(drawn_by_a_page)
