@@ -129,7 +129,13 @@ def _traces_text(build: Build) -> str:
     return pio.json.to_json_plotly(build().to_plotly_json()["data"])
 
 
-def cached_chart(key: str, build: Build, overlay: Build | None = None) -> None:
+# A figure of more values than this (a long sentence's heatmaps: the input layer's six stages of 512 tokens by 512
+# dimensions are 8 MB of text) is built and sent on each run, not kept: the texts kept are bounded by their number,
+# so each must be small.
+KEPT_CELLS = 4 * 64 * 64
+
+
+def cached_chart(key: str, build: Build, overlay: Build | None = None, *, cells: int = 0) -> None:
     """chart() for the figure `build()` makes: `build` is the figure as a call, `functools.partial(builder, *inputs)`
     of a builder of figures/ (a lesson's own function is refused: the page hands data), so that everything the figure
     shows is an input (ui.cache refuses a builder that closes over a run's values). It is built and serialised once per
@@ -139,8 +145,10 @@ def cached_chart(key: str, build: Build, overlay: Build | None = None) -> None:
     overlay: a figure's call whose traces are drawn on top of this one's (its layout is not used), cached the same
     way: a small highlight that changes while the large figure under it stays the same text, which the browser
     neither parses nor lays out again.
+    cells: the figure's values (a heatmap's cells); past KEPT_CELLS it is built and sent each time, not kept.
     """
-    data = dict(figure=_figure_text(_figures_call(build)), plotly_chunk=PLOTLY_CHUNK.name)
+    text = _figure_text(_figures_call(build)) if cells <= KEPT_CELLS else figure_json(_figures_call(build)())
+    data = dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name)
     if overlay is not None:
         data["overlay"] = _traces_text(_figures_call(overlay))
     _component(data=data, key=key)
@@ -157,9 +165,12 @@ def _figure_texts(build: Callable[[], list[go.Figure]]) -> tuple[str, ...]:
     return tuple(figure_json(figure) for figure in build())
 
 
-def cached_charts(key: str, build: Callable[[], list[go.Figure]]) -> None:
-    """charts() for the figures `build()` makes, a call of its inputs, as cached_chart() keeps one figure's text."""
-    _component(data=dict(figures=list(_figure_texts(_figures_call(build))), plotly_chunk=PLOTLY_CHUNK.name), key=key)
+def cached_charts(key: str, build: Callable[[], list[go.Figure]], *, cells: int = 0) -> None:
+    """charts() for the figures `build()` makes, a call of its inputs, as cached_chart() keeps one figure's text
+    (past KEPT_CELLS `cells`, their values in all, built and sent each time)."""
+    figures = _figures_call(build)
+    texts = _figure_texts(figures) if cells <= KEPT_CELLS else [figure_json(f) for f in figures()]
+    _component(data=dict(figures=list(texts), plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
 
 def asked_window(asked, keys: tuple[str, ...], spans: tuple[tuple[int, ...], ...]) -> dict[str, int] | None:

@@ -248,7 +248,7 @@ def stages_shown(rows: Rows, table_in_use: str, training: bool) -> None:
     if training and table_in_use != "minilm":  # dropout draws anew on every run: not kept
         live_chart.charts(figures(), "il_stages")
     else:
-        live_chart.cached_charts("il_stages", figures)
+        live_chart.cached_charts("il_stages", figures, cells=sum(v.size for v in rows.stages.values()))
     downloads("stages", array=np.stack(list(rows.stages.values())))  # (stage, token, d)
     show_code(*rows.code)
     moments = claims.row_moments(rows.stages["LayerNorm"].tolist())  # what the LayerNorm heatmap holds, token by token

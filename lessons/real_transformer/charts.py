@@ -15,7 +15,6 @@ import plotly.graph_objects as go
 from core import claims
 from core.minilm import HEADS, LAYERS
 from core.probes import STAGES
-from ui import live_chart
 from ui.cache import cached
 from ui.i18n import Message, t
 
@@ -77,18 +76,6 @@ def paths_claim(cosines: dict[tuple[int, int], np.ndarray], last: str) -> str:
 
 
 # --- The figures ----------------------------------------------------------------------------------------------------
-
-
-KEPT_CELLS = 4 * 64 * 64  # a figure with more values than this (a long sentence's heatmaps) is not kept
-
-
-def draw(key: str, build: Callable[[], go.Figure], *, cells: int = 0) -> None:
-    """ui.live_chart.cached_chart(key, build): the figure `build()` makes (a functools.partial of its builder and
-    every input), built once per server; a figure of more than KEPT_CELLS values is built and sent each time."""
-    if cells > KEPT_CELLS:
-        live_chart.chart(build(), key)
-    else:
-        live_chart.cached_chart(key, build)
 
 
 def kept_figure(build: Callable[[], go.Figure]) -> go.Figure:

@@ -13,7 +13,7 @@ from core.projection import pca
 from core.sentences import MAX_PIECES
 from core.vectors import WordVectors
 from figures.minilm import attention_figure, head_grid_figure, lines_figure, moved_figure, trajectory_figure
-from lessons.real_transformer.charts import draw, heads_claim, kept_figure, moved_claim, paths_claim, uses_claims
+from lessons.real_transformer.charts import heads_claim, kept_figure, moved_claim, paths_claim, uses_claims
 from lessons.real_transformer.settings import SETTINGS
 from lessons.real_transformer.views import (
     context_view,
@@ -105,7 +105,7 @@ def heads_chapter(sentence: str, pair: str, encoded: minilm.Encoded | None) -> N
             name = t("tf.head_name", layer=layer, head=head)
             title, axes = t("tf.head_title", name=name), (t("tf.ax_key"), t("tf.ax_query"))
             chart = partial(attention_figure, {name: weights}, tokens, title, axis_titles=axes)
-            draw("tf_head_chart", chart, cells=weights.size)
+            live_chart.cached_chart("tf_head_chart", chart, cells=weights.size)
 
     heads_section()
     named_text = [
@@ -131,7 +131,7 @@ def positions_chapter(sentence: str, pair: str) -> None:
     st.markdown(t("tf.shuffled", tokens=shuffled, order=", ".join(map(str, view["order"]))))
     moved = {labels[v]: view["moved"][v] for v in VARIANTS}
     texts = (t("tf.moved_title"), (t("tf.ax_head"), t("tf.ax_layer")))
-    draw("tf_moved_chart", partial(moved_figure, moved, *texts))
+    live_chart.cached_chart("tf_moved_chart", partial(moved_figure, moved, *texts))
     explain(
         r"\mathrm{JS}(p, q) = \tfrac12 \mathrm{KL}(p \,\|\, m) + \tfrac12 \mathrm{KL}(q \,\|\, m),\quad m = \tfrac{p + q}{2}",
         moved_claim(view["moved"], labels)
@@ -140,7 +140,7 @@ def positions_chapter(sentence: str, pair: str) -> None:
     show_code(probes.js_divergence, probes.in_sentence_order, minilm.shuffled_order, figure=t("tf.code_moved"))
     stages = [stage_name(s) for s in STAGES[1:]]
     cosines, cosine_texts = {labels[v]: view["cosine"][v] for v in VARIANTS}, (t("tf.cosine_title"), t("tf.ax_cosine"))
-    draw("tf_cosine_chart", partial(lines_figure, stages, cosines, *cosine_texts))
+    live_chart.cached_chart("tf_cosine_chart", partial(lines_figure, stages, cosines, *cosine_texts))
     ends = t("tf.sep").join(f"{labels[v]} **{view['cosine'][v][-1]:.3f}**" for v in VARIANTS)
     explain(
         r"\cos\Big(\tfrac1n \sum_i h^{\text{variant}}_i,\ \tfrac1n \sum_i h^{\text{learned}}_i\Big)",
@@ -162,7 +162,7 @@ def positions_chapter(sentence: str, pair: str) -> None:
         maps = {labels[v]: m for v, m in variant_heads(sentence, pair, seed, layer, head).items()}
         title = t("tf.variants_title", name=t("tf.head_name", layer=layer, head=head))
         axes = (t("tf.ax_key"), t("tf.ax_query"))
-        draw(
+        live_chart.cached_chart(
             "tf_variants_chart",
             partial(attention_figure, maps, view["tokens"], title, columns=4, axis_titles=axes),
             cells=4 * len(view["tokens"]) ** 2,

@@ -4,10 +4,13 @@ tests/app/test_positional_encoding_windows.py's."""
 
 from functools import partial
 
+import numpy as np
 import pytest
 
+from figures.input_layer import stage_figures
 from figures.tokens import merge_marker, merges_figure
 from lessons.text_to_tokens import views
+from ui import live_chart
 from ui.live_chart import PLOTLY_CHUNK, _figures_call, asked_window, block_bounds
 
 KEYS, SPANS = ("rows", "r0", "cols", "c0"), ((10, 50, 100), (8, 1024))
@@ -56,3 +59,18 @@ def test_a_chart_is_a_figures_builder_and_the_pages_data_never_a_lessons_own_fun
     drawn_by_a_page.__module__ = "__main__"
     with pytest.raises(TypeError, match="__main__.+drawn_by_a_page is not a figure builder"):
         _figures_call(drawn_by_a_page)
+
+
+def test_a_large_figure_is_built_and_sent_on_each_run_and_a_small_one_kept(monkeypatch):
+    """A long sentence's heatmaps (past KEPT_CELLS values) are not kept: the kept texts are bounded by their number,
+    so a class typing long texts into the input layer would have held 8 MB per text."""
+    sent: list[dict] = []
+    monkeypatch.setattr(live_chart, "_component", lambda data, key: sent.append(data))
+    rng = np.random.default_rng()  # new values: no text kept by an earlier test
+    for rows, kept in ((4, True), (live_chart.KEPT_CELLS // 8 + 1, False)):
+        stages = {"token": rng.standard_normal((rows, 8), dtype=np.float32)}
+        build = partial(stage_figures, stages, [f"t{i}" for i in range(rows)], "dimension")
+        for _ in range(2):
+            live_chart.cached_charts("il_stages", build, cells=rows * 8)
+        first, second = (data["figures"][0] for data in sent[-2:])
+        assert first == second and (first is second) == kept  # the same kept text, or one built each time
