@@ -38,7 +38,8 @@ def opened(page, server_url: str, query: str = "") -> None:
 def wait_for_marked_merge(page) -> None:
     """Wait until the merges chart, as plotly drew it, marks the merge the page names ("Merge k: ..."): its line, then
     the marker drawn over it (ui.live_chart's overlay)."""
-    k = int(re.match(r"Merge (\d+)", page.get_by_text(re.compile(r"^Merge \d+:")).inner_text())[1])
+    said = page.get_by_text(re.compile(r"^Merge \d+:")).inner_text()
+    k = int(said.split()[1].rstrip(":"))
     marked = """(k) => [...document.querySelectorAll('.live-chart')].some((gd) => (gd.data || []).length === 2
         && gd.data[0].mode === 'lines' && gd.data[1].x[0] === k)"""
     page.wait_for_function(marked, arg=k, timeout=60_000, polling=200)
