@@ -52,6 +52,16 @@ def tokens_html(tokens: Sequence[str], ids: Sequence[int | None], unknown: str =
     return f'{style}<div class="tt-tokens">{"".join(boxes)}</div>'
 
 
+DRAWN_MERGES = 1_000  # the merges chart draws at most this many merges, evenly spread
+
+
+def drawn_steps(learned: int) -> list[int]:
+    """The merge steps (from 1) merges_figure draws of `learned`: each one up to DRAWN_MERGES, else that many evenly
+    spread, the first and the last included."""
+    n = min(learned, DRAWN_MERGES)
+    return sorted({1 + round(i * (learned - 1) / max(n - 1, 1)) for i in range(n)})
+
+
 def merges_figure(steps: Sequence[int], counts: Sequence[int], title: str, x_title: str, y_title: str) -> go.Figure:
     """Each merge's pair count (log y) at the merge steps `steps`: the pairs merged grow rarer. Its legend has room
     for merge_marker's entry, drawn over it (ui.live_chart.cached_chart's overlay), so that the figure stays the same

@@ -10,7 +10,7 @@ import streamlit as st
 
 from core import bpe, claims, pretrained, tokens
 from core.bpe import LANGS
-from figures.tokens import fertility_figure, merge_marker, merges_figure, price_figure, tokens_html
+from figures.tokens import drawn_steps, fertility_figure, merge_marker, merges_figure, price_figure, tokens_html
 from lessons.input_layer import handoff
 from lessons.text_to_tokens import views
 from lessons.text_to_tokens.settings import SETTINGS
@@ -37,16 +37,6 @@ def merges_said(step: int, merges: bpe.Merges) -> str:
     if times == views.ratio(1, 1):  # "1.00× fewer" would be no fewer at the digits shown
         return t("tt.bpe_said_tie", k=f"{step:,}", count=f"{now:,}", first=first, last=last, learned=learned)
     return t("tt.bpe_said", k=f"{step:,}", count=f"{now:,}", first=first, times=times, last=last, learned=learned)
-
-
-DRAWN_MERGES = 1_000  # the merges chart draws at most this many merges, evenly spread
-
-
-def drawn_steps(learned: int) -> list[int]:
-    """The merge steps the merges chart draws: each of the `learned` up to DRAWN_MERGES, else that many evenly
-    spread, the first and the last included."""
-    n = min(learned, DRAWN_MERGES)
-    return sorted({1 + round(i * (learned - 1) / max(n - 1, 1)) for i in range(n)})
 
 
 def cuts_section() -> tuple[str, str]:

@@ -2,7 +2,18 @@
 
 import re
 
-from figures.tokens import fertility_figure, merge_marker, merges_figure, price_figure, tokens_html
+from hypothesis import given
+from hypothesis import strategies as st
+
+from figures.tokens import (
+    DRAWN_MERGES,
+    drawn_steps,
+    fertility_figure,
+    merge_marker,
+    merges_figure,
+    price_figure,
+    tokens_html,
+)
 
 
 def test_tokens_in_place_show_each_token_and_id_escaped_and_say_how_many_more():
@@ -22,3 +33,13 @@ def test_the_charts_hold_their_values():
     assert [list(d.y) for d in fig.data] == [[4.0, 2.0], [1.1]] and fig.layout.xaxis.type == "log"
     fig = price_figure({"a": {"table": 3, "rest": 4}, "b": {"table": 3, "rest": 4, "out": 3}}, "t", "y")
     assert [list(d.y) for d in fig.data] == [[3, 3], [4, 4], [0, 3]] and fig.layout.barmode == "stack"
+
+
+@given(st.integers(0, 200_000))
+def test_the_merges_chart_draws_each_merge_or_as_many_as_it_can_evenly_from_the_first_to_the_last(learned):
+    steps = drawn_steps(learned)
+    assert len(steps) == min(learned, DRAWN_MERGES) and steps == sorted(set(steps))
+    if learned:
+        assert steps[0] == 1 and steps[-1] == learned
+        gaps = [b - a for a, b in zip(steps, steps[1:], strict=False)]
+        assert not gaps or max(gaps) - min(gaps) <= 1  # evenly: gaps differ by rounding alone
