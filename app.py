@@ -16,6 +16,7 @@ from ui.presenter import CSS, PRESENT_KEY, presenting
 from ui.resources import import_libraries
 from ui.sessions import settle_heap, start_reaper
 from ui.share_link import share_file, share_link
+from ui.tables import keyboard_scrolling
 
 THEME_CSS = Path(__file__).with_name("ui") / "theme.css"  # what .streamlit/config.toml's theme cannot say
 
@@ -44,6 +45,7 @@ if presenting():
 st.set_page_config(initial_sidebar_state="collapsed" if presenting() else "auto")
 share = share_link()
 too_long = keep_history()
+keyboard_scrolling()
 
 notices = st.container()  # above the page: what of the link was not used
 too_long_notice(notices, too_long)

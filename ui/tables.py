@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ import streamlit as st
 from ui.i18n import catalog, language, t
 from ui.presenter import presenting
 
+_keyboard = st.components.v2.component("keyboard_tables", js=Path(__file__).with_name("tables.js").read_text())
 PRESENTER_ROWS = 10  # rows a table shows at once in presenter mode: a longer one scrolls inside its box
 ROW_PX = 36  # px: a row of st.table (its cells' text at the body's size, and their padding), before the zoom
 
@@ -37,6 +39,12 @@ def table(frame: pd.DataFrame, name: str, *, where=st, plain: bool = False, arra
     else:
         where.dataframe(shown, **kwargs)
     downloads(name, frame=shown if whole is None else _localised(whole), array=array, where=where)
+
+
+def keyboard_scrolling() -> None:
+    """Every st.table of the page that scrolls in its box takes the keyboard's focus and is named in the reader's
+    language (ui/tables.js; st.table's box scrolls but cannot be reached without a mouse)."""
+    _keyboard(key="keyboard_tables", data=dict(name=t("ui.table_region")))
 
 
 def _formatted(frame: pd.DataFrame, column_config: dict | None):
