@@ -70,7 +70,9 @@ def page(request, browser):
     in that mode (presenter mode's ?present=true added to every goto), and after every move the layout checked on
     that screen (labtools.browser.check_after_moves). A mode of two screens opens each link on its second, the wider
     (1920 x 1080, a tablet), and checks each new view of the walk's page there (the page opened, each chapter the
-    first time it shows) and again once narrowed to the first (labtools.browser.check_views_wide)."""
+    first time it shows) and again once narrowed to the first (labtools.browser.check_views_wide). On a laptop's
+    window and in presenter mode the walk's first goto is followed by tests.browser.assert_accessible: axe-core on the
+    page at its defaults, in the theme tests.browser.AXE_THEMES names (the page asked for it from the start)."""
     from labtools.browser import MODES, check_after_moves, check_views_wide, opened, screen_link, screen_page
 
     mode = getattr(request, "param", None)  # None: not a walk, no check after each move
@@ -79,6 +81,7 @@ def page(request, browser):
         page.set_default_timeout(60_000)
         if mode:
             check_after_moves(page, MODES[mode][:1])
+            accessible_when_opened(page, mode)
         yield page
         page.close()
         return
@@ -90,6 +93,7 @@ def page(request, browser):
                 return goto(screen_link(url, mode), **options)
 
         page.goto = goto_in_mode
+        accessible_when_opened(page, mode)
         check_after_moves(page, MODES[mode][:1])
         if len(MODES[mode]) > 1:
             from tests.browser import chapters_at
@@ -97,6 +101,31 @@ def page(request, browser):
             narrow, wide = MODES[mode]
             check_views_wide(page, narrow, wide, first_chapter=lambda path: next(iter(chapters_at(path)), None))
         yield page
+
+
+def accessible_when_opened(page, mode: str) -> None:
+    """In a walk's mode named by tests.browser.AXE_THEMES: the page asks for that theme, and its first goto is
+    followed by tests.browser.assert_accessible (axe-core on the page at its defaults, in that theme), every request
+    the page made until then counted (none may leave the lab's server)."""
+    from tests.browser import AXE_THEMES, assert_accessible
+
+    scheme = AXE_THEMES.get(mode)
+    if scheme is None:
+        return
+    page.emulate_media(color_scheme=scheme)
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    goto = page.goto
+    checked: list[str] = []
+
+    def goto_then_check(url, **options):
+        answer = goto(url, **options)
+        if not checked:
+            checked.append(url)
+            assert_accessible(page, scheme, requested)
+        return answer
+
+    page.goto = goto_then_check
 
 
 # Hypothesis: CI runs a fixed set of examples (derandomized, no example database); `HYPOTHESIS_PROFILE=long` by
