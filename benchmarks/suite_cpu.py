@@ -1,15 +1,16 @@
 """Where the test suite's CPU goes: each test file run alone (`pytest -n 0`), its wall time and the CPU time of
 every process it ran, split by kind: the pytest process itself, the servers it started (Streamlit, serve.py,
 replicas), the processes that run a page's background jobs (multiprocessing's forkserver and its children, a
-server's or the pytest process's own under AppTest), Chromium (and Playwright's node driver), haproxy and redis-server, and anything else.
+server's or the pytest process's own under AppTest), Chromium (and Playwright's node driver), haproxy and
+redis-server, and anything else.
 
-The figures are CPU seconds, user + system. A process is read from /proc every --every seconds while it lives
-(keyed by pid and start time, its last reading kept); what no reading saw (a process that lived less than
-one interval, the last interval of one that ended) is the rest of the tree's total, which getrusage(RUSAGE_CHILDREN)
-gives once pytest has ended and reaped its children: `unseen` below (a lower bound: Chromium's processes and a
-server's forkserver are not reaped by pytest, so getrusage never counts them; `cpu` is the larger of the two
-totals). A file's CPU, unlike its wall time in a run of
-three processes on two cores, does not grow with what runs beside it, so the files are compared by it.
+The figures are CPU seconds, user + system, read from /proc every --every seconds for every process of pytest's
+tree while it lives (keyed by pid and start time, its last reading kept). What no reading saw (a process that lived
+less than one interval, the last interval of one that ended) is `unseen`: the tree's total by
+getrusage(RUSAGE_CHILDREN) once pytest has ended, less the readings. That total is a lower bound (Chromium's
+processes and a server's forkserver are not reaped by pytest, so getrusage never counts them); `cpu` is the larger
+of the two totals. A file's CPU, unlike its wall time in a run of three processes on two cores, grows little with
+what runs beside it, so the files are compared by it.
 
 Run (2 cores: hold the lock, and the machine otherwise quiet):
     flock /tmp/emblab-bench.lock .venv/bin/python benchmarks/suite_cpu.py tests/browser/test_accessibility.py ...
