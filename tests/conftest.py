@@ -70,7 +70,10 @@ def page(request, browser):
     in that mode (presenter mode's ?present=true added to every goto), and after every move the layout checked on
     that screen (labtools.browser.check_after_moves). A mode of two screens opens each link on its second, the wider
     (1920 x 1080, a tablet), and checks each new view of the walk's page there (the page opened, each chapter the
-    first time it shows) and again once narrowed to the first (labtools.browser.check_views_wide)."""
+    first time it shows) and again once narrowed to the first (labtools.browser.check_views_wide). On a laptop's
+    window and in presenter mode the walk's first goto is followed by tests.browser.assert_accessible: axe-core on the
+    page at its defaults, in the theme tests.browser.AXE_THEMES names (the page asked for it from the start); in
+    presenter mode on the wider screen (1920 x 1080), where the page opens."""
     from labtools.browser import MODES, check_after_moves, check_views_wide, opened, screen_link, screen_page
 
     mode = getattr(request, "param", None)  # None: not a walk, no check after each move
@@ -79,15 +82,26 @@ def page(request, browser):
         page.set_default_timeout(60_000)
         if mode:
             check_after_moves(page, MODES[mode][:1])
+            check_first = accessible_when_opened(page, mode)
+            goto = page.goto
+
+            def goto_then_check(url, **options):
+                answer = goto(url, **options)
+                check_first()
+                return answer
+
+            page.goto = goto_then_check
         yield page
         page.close()
         return
     with screen_page(request.getfixturevalue("screens"), mode) as page:
-        goto = page.goto
+        goto, check_first = page.goto, accessible_when_opened(page, mode)
 
         def goto_in_mode(url, **options):
             with opened(page):
-                return goto(screen_link(url, mode), **options)
+                answer = goto(screen_link(url, mode), **options)
+                check_first()  # on the wider screen, where the page opens, before it is narrowed
+                return answer
 
         page.goto = goto_in_mode
         check_after_moves(page, MODES[mode][:1])
@@ -97,6 +111,28 @@ def page(request, browser):
             narrow, wide = MODES[mode]
             check_views_wide(page, narrow, wide, first_chapter=lambda path: next(iter(chapters_at(path)), None))
         yield page
+
+
+def accessible_when_opened(page, mode: str):
+    """The check to run after each goto of a walk in `mode`: in a mode tests.browser.AXE_THEMES names, the page asks
+    for that theme from now on, and after its first goto tests.browser.assert_accessible (axe-core on the page at its
+    defaults, in that theme; every request the page made until then counted: none may leave the lab's server); after
+    later gotos, and in other modes, nothing."""
+    from tests.browser import AXE_THEMES, assert_accessible
+
+    scheme = AXE_THEMES.get(mode)
+    requested: list[str] = []
+    if scheme is not None:
+        page.emulate_media(color_scheme=scheme)
+        page.on("request", lambda r: requested.append(r.url))
+    checked: list[bool] = []
+
+    def check_first() -> None:
+        if scheme is not None and not checked:
+            checked.append(True)
+            assert_accessible(page, scheme, requested)
+
+    return check_first
 
 
 # Hypothesis: CI runs a fixed set of examples (derandomized, no example database); `HYPOTHESIS_PROFILE=long` by

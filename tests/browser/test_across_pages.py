@@ -1,5 +1,6 @@
 """Tests that span pages in a real Chromium: the pages' names in the reader's language, downloads on two pages, links
-and Back/Forward across pages and the sections that rerun alone (every page drawn offline: test_accessibility.py)."""
+and Back/Forward across pages and the sections that rerun alone (every page drawn offline: each page's walk,
+tests.browser.assert_accessible)."""
 
 import numpy as np
 import pandas as pd
