@@ -73,7 +73,7 @@ def page(request, browser):
     first time it shows) and again once narrowed to the first (labtools.browser.check_views_wide). On a laptop's
     window and in presenter mode the walk's first goto is followed by tests.browser.assert_accessible: axe-core on the
     page at its defaults, in the theme tests.browser.AXE_THEMES names (the page asked for it from the start); in
-    presenter mode on the wider screen (1920 x 1080), where the page opens."""
+    presenter mode on the projector's 1024 x 768, once the page opened on the wider screen is narrowed to it."""
     from labtools.browser import MODES, check_after_moves, check_views_wide, opened, screen_link, screen_page
 
     mode = getattr(request, "param", None)  # None: not a walk, no check after each move
@@ -100,8 +100,8 @@ def page(request, browser):
         def goto_in_mode(url, **options):
             with opened(page):
                 answer = goto(screen_link(url, mode), **options)
-                check_first()  # on the wider screen, where the page opens, before it is narrowed
-                return answer
+            check_first()  # on the mode's first screen (presenter: a projector's 1024 x 768), once narrowed to it
+            return answer
 
         page.goto = goto_in_mode
         check_after_moves(page, MODES[mode][:1])
