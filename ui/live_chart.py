@@ -94,8 +94,9 @@ def _keep_window(key: str, keys: tuple[str, ...], spans: tuple[tuple[int, ...], 
 
 
 def chart(figure: go.Figure | str, key: str) -> None:
-    """A figure (or its figure_json text, kept by a page's cached function) without a window: the same one plotly <div>, kept across reruns, so that a new figure (a setting
-    moved) is drawn into it by Plotly.react where st.plotly_chart would remount its element and draw it anew."""
+    """A figure (or its figure_json text, kept by a page's cached function) without a window: the same one plotly
+    <div>, kept across reruns, so that a new figure (a setting moved) is drawn into it by Plotly.react where
+    st.plotly_chart would remount its element and draw it anew."""
     text = figure if isinstance(figure, str) else figure_json(figure)
     _component(data=dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name), key=key)
 
@@ -147,7 +148,8 @@ def cached_chart(key: str, build: Build, overlay: Build | None = None, *, cells:
     neither parses nor lays out again.
     cells: the figure's values (a heatmap's cells); past KEPT_CELLS it is built and sent each time, not kept.
     """
-    text = _figure_text(_figures_call(build)) if cells <= KEPT_CELLS else figure_json(_figures_call(build)())
+    figure = _figures_call(build)
+    text = _figure_text(figure) if cells <= KEPT_CELLS else figure_json(figure())
     data = dict(figure=text, plotly_chunk=PLOTLY_CHUNK.name)
     if overlay is not None:
         data["overlay"] = _traces_text(_figures_call(overlay))
